@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A listening simulator endpoint. `close()` also ends hung and keep-alive connections. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+
+/** Listens on host:port (port 0 picks a free one) and tracks sockets so a hang can be torn down. */
+export async function listen(handler: Handler, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    Promise.resolve(handler(req, res)).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { errors: [`simulator error: ${String(err)}`] });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${addr.port}`,
+    port: addr.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType = 'application/json',
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function sendEmpty(res: http.ServerResponse, status = 204): void {
+  res.writeHead(status);
+  res.end();
+}
+
+/** Reads a request body as JSON; resolves `undefined` for an empty body and throws SyntaxError on garbage. */
+export async function readJson(req: http.IncomingMessage, limit = 32 * 1024 * 1024): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new RangeError('request body too large');
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** Splits a request into method, path segments below `prefix`, and query. */
+export function route(req: http.IncomingMessage): { method: string; path: string; query: URLSearchParams } {
+  const u = new URL(req.url ?? '/', 'http://simulator');
+  return { method: (req.method ?? 'GET').toUpperCase(), path: decodeURIComponent(u.pathname), query: u.searchParams };
+}
