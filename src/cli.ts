@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log/logger.js';
+import { listenAddress } from './config/schema.js';
+
+export interface Flags {
+  configFile: string;
+  listenAddress?: string;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  version: boolean;
+  help: boolean;
+}
+
+export class FlagError extends Error {}
+
+export const HELP = `usage: vigil [flags]
+
+Monitoring exporter and health daemon: polls a secrets service, cluster agents and a
+team-management service on schedules and serves Prometheus metrics.
+
+flags:
+  --config.file=PATH            configuration file (YAML) [default: vigil.yml]
+  --web.listen-address=ADDR     HOST:PORT to serve /metrics, /healthz, /readyz and the API on;
+                                overrides web.listen_address of the config [default: 0.0.0.0:9810]
+  --log.level=LEVEL             debug, info, warn or error [default: info]
+  --log.format=FORMAT           logfmt or json [default: logfmt]
+  --version                     print the version and exit
+  --help                        print this help and exit
+
+signals: SIGHUP reloads the configuration (as does POST /-/reload); SIGTERM and SIGINT stop.
+`;
+
+/** Prometheus-style flags (`--config.file=PATH`); a bad flag names itself and the problem. */
+export function parseFlags(argv: string[]): Flags {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'config.file': { type: 'string', default: 'vigil.yml' },
+        'web.listen-address': { type: 'string' },
+        'log.level': { type: 'string', default: 'info' },
+        'log.format': { type: 'string', default: 'logfmt' },
+        version: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (e) {
+    throw new FlagError((e as Error).message.replace(/\. To specify.*$/s, ''));
+  }
+  const level = String(values['log.level']);
+  const format = String(values['log.format']);
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new FlagError(`--log.level: "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new FlagError(`--log.format: "${format}" is not one of ${LOG_FORMATS.join(', ')}`);
+  }
+  const listen = values['web.listen-address'] as string | undefined;
+  if (listen !== undefined && !listenAddress.safeParse(listen).success) {
+    throw new FlagError(`--web.listen-address: "${listen}" must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)`);
+  }
+  const configFile = String(values['config.file']);
+  if (!configFile) throw new FlagError('--config.file: must not be empty');
+  return {
+    configFile,
+    ...(listen !== undefined ? { listenAddress: listen } : {}),
+    logLevel: level as LogLevel,
+    logFormat: format as LogFormat,
+    version: values.version === true,
+    help: values.help === true,
+  };
+}

@@ -1,0 +1,63 @@
+import type { Family, Labels } from '../metrics/family.js';
+import { renderGroup, type RenderedGroup } from '../metrics/render.js';
+import { toUpstreamError, type UpstreamError } from '../upstream/errors.js';
+
+/**
+ * What one part of a collection (one endpoint, one replication kind) produced: the group of samples
+ * that replaces the part's previous group in the store, and the failure if there was one.
+ */
+export interface PartOutcome<T = unknown> {
+  readonly part: string;
+  readonly group: RenderedGroup;
+  readonly error?: UpstreamError;
+  /** The fetched value after a success, for state derived across targets in `afterCommit`. */
+  readonly value?: T;
+}
+
+/** One scheduled job: one collector for one target. */
+export interface Job {
+  /** `collector` label value, e.g. `secrets_replication`. */
+  readonly collector: string;
+  readonly target: string;
+  /** node-cron expression. */
+  readonly schedule: string;
+  /** Fetches and maps; must not touch the store (the runner commits, unless the run was aborted). */
+  run(signal: AbortSignal): Promise<PartOutcome[]>;
+  /** Runs after the outcomes are committed, for state derived across targets. */
+  afterCommit?(outcomes: readonly PartOutcome[]): void;
+}
+
+export interface PartSpec<T> {
+  part: string;
+  /** Labels every sample of this part carries (target, kind, ...). */
+  context: Labels;
+  fetch: () => Promise<T>;
+  /** Pure mapping of the fetched value to samples. */
+  families: readonly Family<T>[];
+  /** The part's `_up` family (input: did the fetch succeed); its sample survives a failure. */
+  up?: Family<boolean>;
+}
+
+/**
+ * Fetches one part and renders it. A failure keeps only the `_up` sample (0): the part's data series
+ * disappear until the next success instead of lingering as stale values that look fresh.
+ */
+export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>> {
+  const upGroup = (ok: boolean): RenderedGroup => (spec.up ? renderGroup([spec.up], ok, spec.context) : new Map());
+  let value: T;
+  try {
+    value = await spec.fetch();
+  } catch (e) {
+    return { part: spec.part, group: upGroup(false), error: toUpstreamError(e) };
+  }
+  let group: Map<string, string>;
+  try {
+    group = renderGroup(spec.families, value, spec.context);
+  } catch (e) {
+    // A mapping bug must not take other parts down; report it like any failure.
+    const err = toUpstreamError(e);
+    return { part: spec.part, group: upGroup(false), error: Object.assign(err, { reason: 'internal' as const }) };
+  }
+  for (const [k, v] of upGroup(true)) group.set(k, v);
+  return { part: spec.part, group, value };
+}

@@ -1,0 +1,101 @@
+import { accessSync, constants } from 'node:fs';
+import cron from 'node-cron';
+import { z } from 'zod';
+import { parseDuration, parseSize } from './units.js';
+
+/** Field types shared by every target kind, each failing with a message a reader can act on. */
+
+export const duration = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((s, ctx) => {
+      const ms = parseDuration(s);
+      if (ms === undefined || ms <= 0) {
+        ctx.addIssue({ code: 'custom', message: `invalid duration "${s}" (use e.g. 500ms, 5s, 10m, 1h, 30d)` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+export const size = (def: string) =>
+  z
+    .union([z.string(), z.number()])
+    .default(def)
+    .transform((s, ctx) => {
+      const n = parseSize(s);
+      if (n === undefined || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `invalid size "${s}" (use e.g. 1048576, 64KiB, 16MiB)` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** A node-cron expression; six fields give seconds. */
+export const schedule = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .superRefine((s, ctx) => {
+      const v = cron.validateDetailed(s);
+      if (!v.valid) {
+        const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+        ctx.addIssue({ code: 'custom', message: `invalid cron expression "${s}"${why ? ` (${why})` : ''}` });
+      }
+    });
+
+export const httpUrl = z.string().superRefine((s, ctx) => {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `invalid URL "${s}"` });
+    return;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: `invalid URL "${s}": scheme must be http or https` });
+  }
+  if (u.username || u.password) ctx.addIssue({ code: 'custom', message: 'credentials do not belong in the URL; use token_file' });
+});
+
+/** A path that must be readable now; its content is read when used, so a rotated secret is picked up. */
+export const readableFile = z.string().superRefine((p, ctx) => {
+  try {
+    accessSync(p, constants.R_OK);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `cannot read file "${p}" (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+  }
+});
+
+export const targetName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1-128 characters of letters, digits, _ . : - (starting with a letter or digit)');
+
+export const tls = z
+  .strictObject({
+    ca_file: readableFile.optional(),
+    insecure_skip_verify: z.boolean().default(false),
+  })
+  .default({ insecure_skip_verify: false });
+
+/** The fields every target has, whatever it watches. Spread into each kind's object schema. */
+export const targetFields = (defaultSchedule: string) => ({
+  name: targetName,
+  address: httpUrl,
+  token_file: readableFile.optional(),
+  tls,
+  timeout: duration('5s'),
+  schedule: schedule(defaultSchedule),
+  max_response_size: size('16MiB'),
+});
+
+/** Names must be unique within a list: they become the `target` label. */
+export function uniqueNames<T extends { name: string }>(list: T[], ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  list.forEach((t, i) => {
+    const first = seen.get(t.name);
+    if (first !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate target name "${t.name}" (also at index ${first})` });
+    } else seen.set(t.name, i);
+  });
+}

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { EnvExpansionError, expandEnv } from './env-expand.js';
+import { configSchema, type Config } from './schema.js';
+
+/** A config that cannot be used; the message names the key path and the problem, never a secret. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/** `secrets[1].address` from zod's ['secrets', 1, 'address']. */
+export function keyPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || '(top level)';
+}
+
+function describe(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((k) => `${keyPath([...issue.path, k])}: unknown key`);
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return [`${keyPath(issue.path)}: required`];
+  return [`${keyPath(issue.path)}: ${issue.message}`];
+}
+
+/** Parses and validates config text; `source` names the file in messages. */
+export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length) {
+    throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
+  }
+  let raw: unknown = doc.toJS() ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  try {
+    raw = expandEnv(raw, env);
+  } catch (e) {
+    if (e instanceof EnvExpansionError) throw new ConfigError([e.message]);
+    throw e;
+  }
+  const res = configSchema.safeParse(raw);
+  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describe));
+  return res.data;
+}
+
+export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`${path}: cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  return parseConfig(text, path, env);
+}

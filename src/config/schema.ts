@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { duration, readableFile, schedule, targetFields, uniqueNames } from './fields.js';
+
+export const REPLICATION_KINDS = ['performance', 'dr'] as const;
+export type ReplicationKind = (typeof REPLICATION_KINDS)[number];
+
+const secretsTarget = z.strictObject({
+  ...targetFields('*/15 * * * * *'),
+  /** Sent as X-Secrets-Namespace. The status endpoints answer in any namespace. */
+  namespace: z.string().min(1).optional(),
+  replication_kinds: z
+    .array(z.enum(REPLICATION_KINDS))
+    .min(1)
+    .default([...REPLICATION_KINDS])
+    .refine((k) => new Set(k).size === k.length, 'each kind at most once'),
+  merkle_check: z
+    .strictObject({
+      dr_operation_token_file: readableFile,
+      schedule: schedule('0 0 * * * *'),
+      timeout: duration('60s'),
+    })
+    .optional(),
+});
+export type SecretsTarget = z.output<typeof secretsTarget>;
+
+const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
+
+export const configSchema = z.strictObject({
+  web: z
+    .strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') })
+    .default({ listen_address: '0.0.0.0:9810' }),
+  secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
+  // Accepted (and possibly empty) until their collectors land; each gets a strict schema then.
+  agents: z.array(z.record(z.string(), z.unknown())).default([]),
+  teams: z.array(z.record(z.string(), z.unknown())).default([]),
+  alert_sink: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type Config = z.output<typeof configSchema>;
+export { listenAddress };

@@ -1,0 +1,201 @@
+import type { Logger } from 'pino';
+import type { Job } from './collectors/collection.js';
+import { WalLagTracker, walLagFamily } from './collectors/secrets-wal-lag.js';
+import type { Config } from './config/schema.js';
+import { CATALOG } from './metrics/catalog.js';
+import { renderGroup } from './metrics/render.js';
+import { SnapshotStore, type Snapshot } from './metrics/snapshot-store.js';
+import {
+  daemonFamilies,
+  jobFamilies,
+  newJobStats,
+  type DaemonStats,
+  type JobStats,
+  type UpstreamStats,
+} from './metrics/telemetry.js';
+import { makeExecute } from './scheduler/execute.js';
+import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
+import type { BuildContext } from './targets/context.js';
+import { buildJobs } from './targets/build.js';
+import { WAL_LAG_GROUP } from './targets/secrets.js';
+import type { UpstreamClient } from './upstream/client.js';
+import { REVISION, VERSION } from './version.js';
+
+const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
+const statsGroup = (key: string) => `vigil/job/${key}`;
+
+export interface TargetView {
+  collector: string;
+  target: string;
+  schedule: string;
+  up: boolean | null;
+  runs: number;
+  lastRun: string | null;
+  lastSuccess: string | null;
+  lastDurationSeconds: number | null;
+  lastError: { reason: string; message: string; part: string } | null;
+}
+
+interface Loaded {
+  config: Config;
+  jobs: Job[];
+  scheduler: Scheduler;
+  clients: UpstreamClient[];
+}
+
+/**
+ * Wires one loaded config to the scheduler, the store and the collectors' telemetry, and swaps it
+ * for a new one on reload. Owns the only mutable state of the process (through the store).
+ */
+export class Daemon {
+  readonly store = new SnapshotStore(CATALOG);
+  private readonly jobStats = new Map<string, JobStats>();
+  private readonly upstreamStats = new Map<string, UpstreamStats>();
+  private readonly walLag = new WalLagTracker();
+  private readonly ranOnce = new Set<string>();
+  private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
+  private loaded?: Loaded;
+  private reloading: Promise<void> = Promise.resolve();
+
+  constructor(private readonly log: Logger) {}
+
+  get config(): Config | undefined {
+    return this.loaded?.config;
+  }
+
+  /** Starts with a config, or replaces the running one (jobs of removed targets and their series go). */
+  async apply(config: Config): Promise<void> {
+    const ctx: BuildContext = { store: this.store, log: this.log, upstreamStats: this.upstreamStats, upstreamKeys: new Set(), clients: [] };
+    const jobs = buildJobs(config, ctx, this.walLag);
+    const previous = this.loaded;
+    if (previous) {
+      await previous.scheduler.stop();
+      await Promise.all(previous.clients.map((c) => c.close()));
+    }
+    this.forgetRemoved(jobs, ctx.upstreamKeys);
+    for (const job of jobs) {
+      const key = jobKey(job);
+      const interval = scheduleIntervalSeconds(job.schedule);
+      const s = this.jobStats.get(key) ?? newJobStats(job.collector, job.target, interval);
+      s.intervalSeconds = interval;
+      this.jobStats.set(key, s);
+      this.publishStats(job);
+    }
+    const execute = makeExecute({
+      store: this.store,
+      log: this.log,
+      stats: (job) => this.statsOf(job),
+      publishStats: (job) => {
+        this.ranOnce.add(jobKey(job));
+        this.publishStats(job);
+      },
+    });
+    const scheduler = new Scheduler(jobs, execute, (job) => {
+      this.statsOf(job).skipped += 1;
+      this.publishStats(job);
+      this.log.warn({ collector: job.collector, target: job.target }, 'previous run still going: scheduled run skipped');
+    });
+    this.loaded = { config, jobs, scheduler, clients: ctx.clients };
+    this.daemonStats.lastReloadOk = true;
+    this.daemonStats.lastReloadSuccessSeconds = Date.now() / 1000;
+    this.publishDaemon();
+    scheduler.start();
+    this.log.info({ jobs: jobs.length, targets: new Set(jobs.map((j) => j.target)).size }, 'configuration loaded');
+  }
+
+  /**
+   * Loads a new config and applies it; a config that fails to load is logged and rejected, and the
+   * running one keeps going. Reloads are serialized.
+   */
+  reload(load: () => Promise<Config>): Promise<void> {
+    const next = this.reloading.then(async () => {
+      let config: Config;
+      try {
+        config = await load();
+      } catch (e) {
+        this.daemonStats.lastReloadOk = false;
+        this.publishDaemon();
+        this.log.error({ err: (e as Error).message }, 'new configuration rejected; the previous one keeps running');
+        throw e;
+      }
+      await this.apply(config);
+    });
+    this.reloading = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Ready once a config is loaded and every job of it has run at least once. */
+  readiness(): { ready: boolean; pending: string[] } {
+    if (!this.loaded) return { ready: false, pending: ['configuration'] };
+    const pending = this.loaded.jobs.map(jobKey).filter((k) => !this.ranOnce.has(k));
+    return { ready: pending.length === 0, pending };
+  }
+
+  snapshot(): Snapshot {
+    return this.store.snapshot();
+  }
+
+  targets(): TargetView[] {
+    return (this.loaded?.jobs ?? []).map((job) => {
+      const s = this.statsOf(job);
+      const iso = (secs?: number) => (secs === undefined ? null : new Date(secs * 1000).toISOString());
+      return {
+        collector: job.collector,
+        target: job.target,
+        schedule: job.schedule,
+        up: s.up ?? null,
+        runs: s.runs,
+        lastRun: iso(s.lastRunSeconds),
+        lastSuccess: iso(s.lastSuccessSeconds),
+        lastDurationSeconds: s.lastDurationSeconds ?? null,
+        lastError: s.lastError ?? null,
+      };
+    });
+  }
+
+  /** Runs every job now and waits (tests, and operators through the API). */
+  async collectNow(): Promise<void> {
+    await this.loaded?.scheduler.runAll();
+  }
+
+  async stop(): Promise<void> {
+    await this.reloading;
+    if (!this.loaded) return;
+    await this.loaded.scheduler.stop();
+    await Promise.all(this.loaded.clients.map((c) => c.close()));
+  }
+
+  private statsOf(job: Job): JobStats {
+    const key = jobKey(job);
+    let s = this.jobStats.get(key);
+    if (!s) this.jobStats.set(key, (s = newJobStats(job.collector, job.target, scheduleIntervalSeconds(job.schedule))));
+    return s;
+  }
+
+  private publishStats(job: Job): void {
+    this.store.replace(statsGroup(jobKey(job)), renderGroup(jobFamilies, this.statsOf(job), { collector: job.collector, target: job.target }));
+  }
+
+  private publishDaemon(): void {
+    this.store.replace('vigil/daemon', renderGroup(daemonFamilies, this.daemonStats, {}));
+  }
+
+  /** Drops series, stats and derived state of jobs and targets the new config no longer has. */
+  private forgetRemoved(jobs: readonly Job[], liveUpstream: ReadonlySet<string>): void {
+    const keep = new Set(jobs.map(jobKey));
+    for (const key of [...this.jobStats.keys()]) {
+      if (keep.has(key)) continue;
+      this.jobStats.delete(key);
+      this.ranOnce.delete(key);
+      this.store.removePrefix(`${key}/`);
+      this.store.removePrefix(statsGroup(key));
+    }
+    for (const key of [...this.upstreamStats.keys()]) {
+      if (liveUpstream.has(key)) continue;
+      this.upstreamStats.delete(key);
+      this.store.removePrefix(key);
+    }
+    this.walLag.forgetTargetsExcept(new Set(jobs.filter((j) => j.collector === 'secrets_replication').map((j) => j.target)));
+    this.store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], this.walLag.pairs(), {}));
+  }
+}

@@ -1,0 +1,24 @@
+import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
+import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
+import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import type { AnyFamily } from './family.js';
+import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
+
+/**
+ * Every metric family vigil exports, in exposition order: the single source for rendering,
+ * docs/metrics.md, and the checks that dashboards and alert rules only use metrics that exist.
+ */
+export const CATALOG: readonly AnyFamily[] = [
+  replicationUp,
+  ...replicationFamilies,
+  walLagFamily,
+  merkleUp,
+  ...merkleFamilies,
+  ...jobFamilies,
+  ...upstreamFamilies,
+  ...daemonFamilies,
+] as readonly AnyFamily[];
+
+const names = CATALOG.map((f) => f.name);
+const dup = names.find((n, i) => names.indexOf(n) !== i);
+if (dup) throw new Error(`metric ${dup} is declared twice in the catalog`);

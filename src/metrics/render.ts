@@ -1,0 +1,81 @@
+import type { AnyFamily, Family, HistogramSample, Labels, Sample } from './family.js';
+
+/** Text exposition format 0.0.4 (what Prometheus and promtool read). */
+export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export function escapeLabelValue(v: string): string {
+  return /[\\"\n]/.test(v) ? v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') : v;
+}
+
+function escapeHelp(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
+
+export function formatValue(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '-Inf';
+  return String(v);
+}
+
+export function header(f: AnyFamily): string {
+  return `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
+}
+
+/** `{a="1",b="2"}` in the family's label order; a label neither given nor in context is an error. */
+function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra?: string): string {
+  const parts: string[] = [];
+  for (const name of f.labels) {
+    const v = own?.[name] ?? context[name];
+    if (v === undefined) throw new Error(`metric ${f.name}: label ${name} has no value`);
+    parts.push(`${name}="${escapeLabelValue(v)}"`);
+  }
+  if (extra) parts.push(extra);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>): string {
+  let out = '';
+  for (const s of samples) out += `${f.name}${labelText(f, context, s.labels)} ${formatValue(s.value)}\n`;
+  return out;
+}
+
+function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>): string {
+  let out = '';
+  for (const s of samples) {
+    f.bounds.forEach((b, i) => {
+      out += `${f.name}_bucket${labelText(f, context, s.labels, `le="${formatValue(b)}"`)} ${s.buckets[i] ?? 0}\n`;
+    });
+    out += `${f.name}_bucket${labelText(f, context, s.labels, 'le="+Inf"')} ${s.count}\n`;
+    out += `${f.name}_sum${labelText(f, context, s.labels)} ${formatValue(s.sum)}\n`;
+    out += `${f.name}_count${labelText(f, context, s.labels)} ${s.count}\n`;
+  }
+  return out;
+}
+
+/** Sample lines (no HELP/TYPE) of one family for one input; '' when the family has nothing to say. */
+export function renderFamily<I>(f: Family<I>, input: I, context: Labels): string {
+  return f.type === 'histogram'
+    ? histogramLines(f as AnyFamily & { bounds: readonly number[] }, context, f.samples(input))
+    : scalarLines(f as AnyFamily, context, f.samples(input));
+}
+
+/** The rendered lines of one group of samples, keyed by family name. */
+export type RenderedGroup = ReadonlyMap<string, string>;
+
+/** Renders a list of families over one input into a group, skipping families with no samples. */
+export function renderGroup<I>(families: readonly Family<I>[], input: I, context: Labels): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of families) {
+    const text = renderFamily(f, input, context);
+    if (text) out.set(f.name, (out.get(f.name) ?? '') + text);
+  }
+  return out;
+}
+
+/** Joins several rendered groups into one (used when one collection part yields more than one). */
+export function mergeGroups(...groups: RenderedGroup[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const g of groups) for (const [k, v] of g) out.set(k, (out.get(k) ?? '') + v);
+  return out;
+}

@@ -1,0 +1,180 @@
+import { REASONS, type Reason } from '../upstream/errors.js';
+import { family, single, type Family } from './family.js';
+import { HistogramData } from './histogram.js';
+
+/** vigil's own view of its collections and upstream requests: what the vigil_* families render. */
+
+export interface JobStats {
+  readonly collector: string;
+  readonly target: string;
+  intervalSeconds: number;
+  runs: number;
+  skipped: number;
+  failures: Map<Reason, number>;
+  up?: boolean;
+  lastDurationSeconds?: number;
+  lastRunSeconds?: number;
+  lastSuccessSeconds?: number;
+  lastError?: { reason: Reason; message: string; part: string };
+}
+
+export function newJobStats(collector: string, target: string, intervalSeconds: number): JobStats {
+  return { collector, target, intervalSeconds, runs: 0, skipped: 0, failures: new Map(REASONS.map((r) => [r, 0])) };
+}
+
+export interface UpstreamStats {
+  readonly target: string;
+  /** `${endpoint}\u0000${code}` → latencies */
+  readonly latency: Map<string, HistogramData>;
+  readonly retries: Map<string, number>;
+  rateLimited: number;
+}
+
+export const LATENCY_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+
+export function newUpstreamStats(target: string): UpstreamStats {
+  return { target, latency: new Map(), retries: new Map(), rateLimited: 0 };
+}
+
+export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number): void {
+  const key = `${endpoint}\u0000${code}`;
+  let h = s.latency.get(key);
+  if (!h) s.latency.set(key, (h = new HistogramData(LATENCY_BOUNDS)));
+  h.observe(seconds);
+  if (code === '429') s.rateLimited += 1;
+}
+
+const JOB = ['collector', 'target'] as const;
+
+export const jobFamilies: readonly Family<JobStats>[] = [
+  family<JobStats>({
+    name: 'vigil_collector_up',
+    help: '1 when the last run of this collector for this target succeeded in every part, else 0.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.up),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_duration_seconds',
+    help: 'Wall time of the last run of this collector for this target.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.lastDurationSeconds),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_last_run_timestamp_seconds',
+    help: 'When the last run of this collector for this target finished, as Unix time.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.lastRunSeconds),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_last_success_timestamp_seconds',
+    help: 'When this collector last succeeded for this target, as Unix time; absent before the first success.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.lastSuccessSeconds),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_schedule_interval_seconds',
+    help: 'Seconds between two scheduled runs of this collector for this target (from its cron schedule).',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.intervalSeconds),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_runs_total',
+    help: 'Runs of this collector for this target.',
+    type: 'counter',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.runs),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_failures_total',
+    help: 'Failed parts of runs of this collector for this target, by reason.',
+    type: 'counter',
+    area: 'vigil',
+    labels: [...JOB, 'reason'],
+    samples: (s) => [...s.failures].map(([reason, value]) => ({ labels: { reason }, value })),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_skipped_runs_total',
+    help: 'Scheduled runs skipped because the previous run of the same job was still going.',
+    type: 'counter',
+    area: 'vigil',
+    labels: [...JOB],
+    samples: single((s) => s.skipped),
+  }),
+];
+
+export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
+  family<UpstreamStats>({
+    name: 'vigil_upstream_request_duration_seconds',
+    help: "Duration of requests to upstream targets, by logical endpoint and HTTP status ('none' when no response arrived).",
+    type: 'histogram',
+    area: 'vigil',
+    labels: ['target', 'endpoint', 'code'],
+    bounds: LATENCY_BOUNDS,
+    samples: (s) =>
+      [...s.latency].map(([key, h]) => {
+        const [endpoint = '', code = ''] = key.split('\u0000');
+        return { labels: { endpoint, code }, buckets: h.counts, sum: h.sum, count: h.count };
+      }),
+  }),
+  family<UpstreamStats>({
+    name: 'vigil_upstream_retries_total',
+    help: 'Upstream requests retried (412 backoff, 429 waits), by logical endpoint.',
+    type: 'counter',
+    area: 'vigil',
+    labels: ['target', 'endpoint'],
+    samples: (s) => [...s.retries].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+  }),
+  family<UpstreamStats>({
+    name: 'vigil_upstream_rate_limited_total',
+    help: '429 (rate limited) answers received from this upstream target.',
+    type: 'counter',
+    area: 'vigil',
+    labels: ['target'],
+    samples: single((s) => s.rateLimited),
+  }),
+];
+
+export interface DaemonStats {
+  version: string;
+  revision: string;
+  lastReloadOk: boolean;
+  lastReloadSuccessSeconds: number;
+}
+
+export const daemonFamilies: readonly Family<DaemonStats>[] = [
+  family<DaemonStats>({
+    name: 'vigil_build_info',
+    help: 'Version of vigil and of the Node.js runtime it runs on (always 1).',
+    type: 'gauge',
+    area: 'vigil',
+    labels: ['version', 'revision', 'nodejs_version'],
+    samples: (d) => [{ labels: { version: d.version, revision: d.revision, nodejs_version: process.versions.node }, value: 1 }],
+  }),
+  family<DaemonStats>({
+    name: 'vigil_config_last_reload_successful',
+    help: '1 when the last configuration (re)load succeeded, 0 when the last attempt was rejected and the previous config runs on.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [],
+    samples: single((d) => d.lastReloadOk),
+  }),
+  family<DaemonStats>({
+    name: 'vigil_config_last_reload_success_timestamp_seconds',
+    help: 'When the configuration was last loaded successfully, as Unix time.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [],
+    samples: single((d) => d.lastReloadSuccessSeconds),
+  }),
+];

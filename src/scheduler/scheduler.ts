@@ -1,0 +1,64 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Job } from '../collectors/collection.js';
+
+/** Seconds between two runs of a cron schedule (the next two fire times). */
+export function scheduleIntervalSeconds(schedule: string): number {
+  const task = cron.createTask(schedule, () => undefined);
+  const [a, b] = task.getNextRuns(2);
+  void task.destroy();
+  return a && b ? (b.getTime() - a.getTime()) / 1000 : 0;
+}
+
+export type Execute = (job: Job, signal: AbortSignal) => Promise<void>;
+
+/**
+ * One node-cron task per job. A job never overlaps its own previous run: a tick that finds it still
+ * running is skipped and reported. Every job also runs once right at start, so a fresh daemon has
+ * data (and turns ready) without waiting a whole schedule.
+ */
+export class Scheduler {
+  private readonly tasks: ScheduledTask[] = [];
+  private readonly running = new Map<Job, Promise<void>>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly jobs: readonly Job[],
+    private readonly execute: Execute,
+    private readonly onSkip: (job: Job) => void,
+  ) {}
+
+  start(): void {
+    for (const job of this.jobs) {
+      const task = cron.createTask(job.schedule, () => void this.trigger(job), { name: `${job.collector}/${job.target}` });
+      void task.start();
+      this.tasks.push(task);
+      void this.trigger(job);
+    }
+  }
+
+  /** Runs a job now unless it is already running; resolves when the (current) run ends. */
+  trigger(job: Job): Promise<void> {
+    const inFlight = this.running.get(job);
+    if (inFlight) {
+      this.onSkip(job);
+      return inFlight;
+    }
+    if (this.abort.signal.aborted) return Promise.resolve();
+    const run = this.execute(job, this.abort.signal).finally(() => this.running.delete(job));
+    this.running.set(job, run);
+    return run;
+  }
+
+  /** Runs every job now (skipping those in flight) and waits for all: for tests and `POST /-/collect`. */
+  async runAll(): Promise<void> {
+    await Promise.all(this.jobs.map((j) => this.trigger(j)));
+  }
+
+  /** Stops the ticks and aborts runs in flight; their results are discarded, never committed. */
+  async stop(): Promise<void> {
+    for (const t of this.tasks) await t.destroy();
+    this.tasks.length = 0;
+    this.abort.abort();
+    await Promise.allSettled(this.running.values());
+  }
+}

@@ -1,0 +1,110 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import express, { type Express, type Request } from 'express';
+import type { Logger } from 'pino';
+import type { Daemon } from './daemon.js';
+import { CONTENT_TYPE } from './metrics/render.js';
+import { landingPage } from './server/landing.js';
+import { VERSION } from './version.js';
+
+export interface ServerDeps {
+  daemon: Pick<Daemon, 'snapshot' | 'readiness' | 'targets'>;
+  /** Reloads the config from its file; rejects with the reason when the new one is bad. */
+  reload: () => Promise<void>;
+  processMetrics: () => Promise<string>;
+  log: Logger;
+}
+
+function acceptsGzip(req: Request): boolean {
+  return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+}
+
+/**
+ * The HTTP face of vigil. `/metrics` answers from the snapshot rendered when collections finished
+ * (no upstream I/O, no re-rendering): the gzip body is two gzip members, the cached snapshot and
+ * the small per-scrape runtime metrics, which every gzip reader joins.
+ */
+export function createApp(deps: ServerDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.get('/metrics', async (req, res) => {
+    const snap = deps.daemon.snapshot();
+    const runtime = await deps.processMetrics();
+    res.setHeader('content-type', CONTENT_TYPE);
+    res.setHeader('vary', 'Accept-Encoding');
+    if (acceptsGzip(req)) {
+      res.setHeader('content-encoding', 'gzip');
+      res.end(Buffer.concat([await snap.gzipped(), gzipSync(runtime)]));
+    } else {
+      res.end(snap.text + runtime);
+    }
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('OK\n');
+  });
+
+  app.get('/readyz', (_req, res) => {
+    const r = deps.daemon.readiness();
+    res.status(r.ready ? 200 : 503).json(r);
+  });
+
+  app.get('/api/v1/targets', (_req, res) => {
+    res.json({ targets: deps.daemon.targets() });
+  });
+
+  app.post('/-/reload', async (_req, res) => {
+    try {
+      await deps.reload();
+      res.type('text/plain').send('configuration reloaded\n');
+    } catch (e) {
+      res.status(500).type('text/plain').send(`failed to reload config: ${(e as Error).message}\n`);
+    }
+  });
+
+  app.get('/', (_req, res) => {
+    res.type('html').send(landingPage(VERSION, deps.daemon.targets(), deps.daemon.readiness().ready));
+  });
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' });
+  });
+  return app;
+}
+
+/** `0.0.0.0:9810`, `:9810`, `[::1]:9810` → host and port. */
+export function parseListenAddress(addr: string): { host: string; port: number } {
+  const i = addr.lastIndexOf(':');
+  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
+}
+
+export interface RunningHttp {
+  url: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function listen(app: Express, address: string): Promise<RunningHttp> {
+  const { host, port } = parseListenAddress(address);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const a = server.address() as AddressInfo;
+  const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return {
+    url: `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${a.port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

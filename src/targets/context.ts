@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import type { SnapshotStore } from '../metrics/snapshot-store.js';
+import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
+import { renderGroup } from '../metrics/render.js';
+import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
+
+/** The fields every target kind shares, after config parsing. */
+export interface TargetBase {
+  name: string;
+  address: string;
+  timeout: number;
+  max_response_size: number;
+  tls: { ca_file?: string | undefined; insecure_skip_verify: boolean };
+}
+
+/** What building the jobs of one area needs from the daemon; lives as long as one loaded config. */
+export interface BuildContext {
+  store: SnapshotStore;
+  log: Logger;
+  /** Upstream stats kept across reloads so counters do not reset for unchanged targets. */
+  upstreamStats: Map<string, UpstreamStats>;
+  /** Upstream stats groups this config uses; the others belong to removed targets. */
+  upstreamKeys: Set<string>;
+  /** Every client made for this config; closed when the config is replaced. */
+  clients: UpstreamClient[];
+}
+
+/**
+ * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
+ * `vigil/upstream/<area>/<target>`.
+ */
+export function clientFor(
+  area: string,
+  target: TargetBase,
+  ctx: BuildContext,
+  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt'> = {},
+): UpstreamClient {
+  const key = `vigil/upstream/${area}/${target.name}`;
+  ctx.upstreamKeys.add(key);
+  let stats = ctx.upstreamStats.get(key);
+  if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
+  const s = stats;
+  const publish = () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name }));
+  const client = new UpstreamClient({
+    address: target.address,
+    timeoutMs: target.timeout,
+    maxResponseBytes: target.max_response_size,
+    tls: {
+      insecureSkipVerify: target.tls.insecure_skip_verify,
+      ...(target.tls.ca_file ? { ca: readFileSync(target.tls.ca_file) } : {}),
+    },
+    ...extra,
+    observe: (endpoint, code, seconds) => {
+      observeRequest(s, endpoint, code, seconds);
+      publish();
+    },
+    onRetry: (endpoint, err) => {
+      s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);
+      ctx.log.debug({ target: target.name, endpoint, reason: err.reason }, 'retrying upstream request');
+    },
+  });
+  ctx.clients.push(client);
+  return client;
+}

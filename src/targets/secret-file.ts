@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { UpstreamError } from '../upstream/errors.js';
+
+/**
+ * Reads a token from a file at use time, so a rotated token is picked up without a reload.
+ * The error names the file and the problem, never its content.
+ */
+export async function readSecretFile(path: string, what: string): Promise<string> {
+  try {
+    const token = (await readFile(path, 'utf8')).trim();
+    if (!token) throw new UpstreamError('config', `${what} ${path} is empty`);
+    return token;
+  } catch (e) {
+    if (e instanceof UpstreamError) throw e;
+    throw new UpstreamError('config', `cannot read ${what} ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export async function optionalSecretFile(path: string | undefined, what: string): Promise<string | undefined> {
+  return path === undefined ? undefined : readSecretFile(path, what);
+}

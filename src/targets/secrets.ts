@@ -1,0 +1,73 @@
+import type { Job } from '../collectors/collection.js';
+import { collectPart } from '../collectors/collection.js';
+import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
+import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
+import { walLagFamily, type WalLagTracker } from '../collectors/secrets-wal-lag.js';
+import type { SecretsTarget } from '../config/schema.js';
+import { renderGroup } from '../metrics/render.js';
+import { backoffOn } from '../upstream/retry.js';
+import type { ReplicationStatus } from '../upstream/secrets/replication-status.js';
+import { fetchReplicationStatus, runMerkleCheck, type SecretsAuth } from '../upstream/secrets/api.js';
+import { clientFor, type BuildContext } from './context.js';
+import { optionalSecretFile, readSecretFile } from './secret-file.js';
+
+export const WAL_LAG_GROUP = 'secrets_wal_lag';
+
+/** The secrets service answers 412 while eventually consistent data is missing: retry with backoff. */
+const retry412 = backoffOn([412], { maxRetries: 4, baseMs: 200, capMs: 2_000 });
+
+/** Jobs for one secrets target: replication status (all configured kinds), and the merkle check if configured. */
+export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagTracker): Job[] {
+  const client = clientFor('secrets', t, ctx, { retry: retry412 });
+  const auth = async (): Promise<SecretsAuth> => ({
+    ...(t.namespace ? { namespace: t.namespace } : {}),
+    ...(t.token_file ? { token: await optionalSecretFile(t.token_file, 'token_file') } : {}),
+  });
+
+  const replication: Job = {
+    collector: 'secrets_replication',
+    target: t.name,
+    schedule: t.schedule,
+    run: (signal) =>
+      Promise.all(
+        t.replication_kinds.map((kind) =>
+          collectPart({
+            part: kind,
+            context: { target: t.name, kind },
+            fetch: async () => fetchReplicationStatus(client, kind, await auth(), signal),
+            families: replicationFamilies,
+            up: replicationUp,
+          }),
+        ),
+      ),
+    afterCommit: (outcomes) => {
+      for (const o of outcomes) {
+        const kind = t.replication_kinds.find((k) => k === o.part);
+        if (kind) walLag.set(t.name, kind, o.value as ReplicationStatus | undefined);
+      }
+      ctx.store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], walLag.pairs(), {}));
+    },
+  };
+
+  const jobs = [replication];
+  const merkle = t.merkle_check;
+  if (merkle) {
+    const merkleClient = clientFor('secrets', { ...t, timeout: merkle.timeout }, ctx, { retry: retry412 });
+    jobs.push({
+      collector: 'secrets_merkle_check',
+      target: t.name,
+      schedule: merkle.schedule,
+      run: async (signal) => [
+        await collectPart({
+          part: 'merkle',
+          context: { target: t.name },
+          fetch: async () =>
+            runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
+          families: merkleFamilies,
+          up: merkleUp,
+        }),
+      ],
+    });
+  }
+  return jobs;
+}

@@ -1,0 +1,171 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool, type Dispatcher } from 'undici';
+import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
+import type { RetryPolicy } from './retry.js';
+
+export interface ClientOptions {
+  /** Base URL; a path prefix in it is kept (`https://host/prefix` → `/prefix/v1/...`). */
+  address: string;
+  /** Bounds connect, headers and body of each attempt, and each attempt as a whole. */
+  timeoutMs: number;
+  maxResponseBytes: number;
+  tls?: { ca?: Buffer; insecureSkipVerify: boolean };
+  retry?: RetryPolicy;
+  /** Runs before every attempt (request spacing below an upstream's rate limit). */
+  beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+  /** Called for every attempt with its logical endpoint, status code ('none' without a response) and duration. */
+  observe?: (endpoint: string, code: string, seconds: number) => void;
+  /** Called before a retry is slept on. */
+  onRetry?: (endpoint: string, err: UpstreamError) => void;
+}
+
+export interface RequestSpec {
+  /** Logical endpoint name, bounded in number: the `endpoint` label of request metrics. */
+  endpoint: string;
+  method?: Dispatcher.HttpMethod;
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Statuses >= 400 whose body is data rather than an error (an unhealthy agent's 500). */
+  dataStatuses?: readonly number[];
+  signal?: AbortSignal;
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+/** One keep-alive connection pool to one upstream target, with timeouts, a size cap and retries. */
+export class UpstreamClient {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(private readonly opts: ClientOptions) {
+    const url = new URL(opts.address);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: 4,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      connect: {
+        timeout: opts.timeoutMs,
+        ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+        rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
+      },
+    });
+  }
+
+  /** Sends a request, retrying what the retry policy allows; throws UpstreamError. */
+  async json(spec: RequestSpec): Promise<JsonResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(spec);
+      } catch (e) {
+        const err = toUpstreamError(e);
+        const delay = this.opts.retry?.delayFor(attempt, err);
+        if (delay === undefined || spec.signal?.aborted) throw err;
+        this.opts.onRetry?.(spec.endpoint, err);
+        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+
+  private async attempt(spec: RequestSpec): Promise<JsonResponse> {
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    await this.opts.beforeAttempt?.(signal);
+    const started = performance.now();
+    let code = 'none';
+    try {
+      const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
+      const hasBody = spec.body !== undefined;
+      const res = await this.pool.request({
+        method: spec.method ?? 'GET',
+        path: `${this.basePath}${spec.path}${qs}`,
+        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
+        signal,
+      });
+      code = String(res.statusCode);
+      const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      if (res.statusCode >= 400 && !spec.dataStatuses?.includes(res.statusCode)) {
+        const detail = errorBodyMessage(text);
+        const err = new UpstreamError(
+          reasonForStatus(res.statusCode),
+          `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,
+          res.statusCode,
+        );
+        err.retryAfterMs = retryAfterMs(res.headers);
+        throw err;
+      }
+      return { status: res.statusCode, headers: res.headers, body: decode(text, spec.endpoint) };
+    } catch (e) {
+      // A timeout surfaces as the abort reason; name it by what ran out.
+      if (timeout.aborted && !(e instanceof UpstreamError)) {
+        throw new UpstreamError('timeout', `${spec.endpoint}: no complete answer within ${this.opts.timeoutMs} ms`);
+      }
+      const err = toUpstreamError(e);
+      if (!(e instanceof UpstreamError)) err.message = `${spec.endpoint}: ${err.message}`;
+      throw err;
+    } finally {
+      this.opts.observe?.(spec.endpoint, code, (performance.now() - started) / 1000);
+    }
+  }
+}
+
+async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  const tooLarge = () => new UpstreamError('too_large', `${endpoint}: response larger than ${max} bytes`);
+  if (Number.isFinite(declared) && declared > max) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function decode(text: string, endpoint: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${(e as Error).message})`);
+  }
+}
+
+/** Milliseconds an upstream asked us to wait: Retry-After (seconds or a date) or x-ratelimit-reset (seconds). */
+export function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const first = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const reset = Number(first('x-ratelimit-reset'));
+  if (Number.isFinite(reset) && reset >= 0 && reset < 3600) return Math.ceil(reset * 1000);
+  const ra = first('retry-after');
+  if (ra === undefined) return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(ra);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}

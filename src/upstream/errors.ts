@@ -1,0 +1,83 @@
+/** Why a collection failed: a label value on vigil_collector_failures_total and a field in the log line. */
+export const REASONS = [
+  'timeout',
+  'connect',
+  'tls',
+  'http_4xx',
+  'http_5xx',
+  'rate_limited',
+  'decode',
+  'schema',
+  'too_large',
+  'config',
+  'internal',
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+/** A failed upstream call, as a value with a reason. Messages never carry tokens. */
+export class UpstreamError extends Error {
+  /** How long the upstream asked us to wait before trying again (429, 503 with Retry-After). */
+  retryAfterMs?: number;
+  constructor(
+    readonly reason: Reason,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** Classifies anything thrown below a collection into an UpstreamError. */
+export function toUpstreamError(err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
+  const code = e?.code ?? '';
+  const name = e?.name ?? '';
+  const msg = e?.message ?? String(err);
+  if (name === 'TimeoutError' || name === 'AbortError' || /TIMEOUT/.test(code)) {
+    return new UpstreamError('timeout', `timed out: ${msg}`);
+  }
+  if (/^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY))/.test(code) || /certificate/i.test(msg)) {
+    return new UpstreamError('tls', `TLS: ${msg}`);
+  }
+  if (/^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)/.test(code)) {
+    return new UpstreamError('connect', `connection failed: ${msg.includes(code) ? msg : `${code} ${msg}`}`);
+  }
+  if (e?.cause && e.cause !== err) return toUpstreamError(e.cause);
+  return new UpstreamError('internal', msg);
+}
+
+/**
+ * Reads an error body into one message: `{"errors":["a","b"]}`, JSON:API objects
+ * `{"errors":[{"status":"422","title":"t","detail":"d"}]}` (status as number or string), or plain text.
+ */
+export function errorBodyMessage(body: string): string {
+  const trimmed = body.trim();
+  if (!trimmed) return '';
+  try {
+    const parsed = JSON.parse(trimmed) as { errors?: unknown; error?: unknown; message?: unknown };
+    if (Array.isArray(parsed.errors)) {
+      return parsed.errors
+        .map((e) => {
+          if (typeof e === 'string') return e;
+          if (e && typeof e === 'object') {
+            const o = e as Record<string, unknown>;
+            return [o.title, o.detail].filter((x) => typeof x === 'string' && x).join(': ') || JSON.stringify(o);
+          }
+          return String(e);
+        })
+        .join('; ');
+    }
+    if (typeof parsed.error === 'string') return parsed.error;
+    if (typeof parsed.message === 'string') return parsed.message;
+  } catch {
+    // not JSON: fall through to the text itself
+  }
+  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
+}
+
+export function reasonForStatus(status: number): Reason {
+  if (status === 429) return 'rate_limited';
+  return status >= 500 ? 'http_5xx' : 'http_4xx';
+}

@@ -1,0 +1,33 @@
+import type { UpstreamError } from './errors.js';
+
+/** Decides whether a failed attempt is tried again, and after how long (undefined: give up). */
+export interface RetryPolicy {
+  delayFor(attempt: number, err: UpstreamError): number | undefined;
+}
+
+/**
+ * Bounded exponential backoff with jitter for the given statuses. The secrets service answers 412
+ * while eventually consistent data is missing and asks clients to retry with backoff.
+ */
+export function backoffOn(statuses: readonly number[], opts: { maxRetries: number; baseMs: number; capMs: number }): RetryPolicy {
+  return {
+    delayFor(attempt, err) {
+      if (err.status === undefined || !statuses.includes(err.status) || attempt >= opts.maxRetries) return undefined;
+      const exp = Math.min(opts.capMs, opts.baseMs * 2 ** attempt);
+      return Math.round(exp / 2 + Math.random() * (exp / 2));
+    },
+  };
+}
+
+/**
+ * Waits what a rate-limited upstream advertised (Retry-After / reset header), bounded in count and
+ * in how long one wait may be.
+ */
+export function waitOnRateLimit(opts: { maxRetries: number; defaultMs: number; maxWaitMs: number }): RetryPolicy {
+  return {
+    delayFor(attempt, err) {
+      if (err.reason !== 'rate_limited' || attempt >= opts.maxRetries) return undefined;
+      return Math.min(opts.maxWaitMs, err.retryAfterMs ?? opts.defaultMs);
+    },
+  };
+}

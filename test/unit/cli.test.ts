@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { FlagError, parseFlags } from '../../src/cli.js';
+import { parseListenAddress } from '../../src/server.js';
+
+describe('command-line flags', () => {
+  it('has Prometheus-style defaults', () => {
+    expect(parseFlags([])).toEqual({ configFile: 'vigil.yml', logLevel: 'info', logFormat: 'logfmt', version: false, help: false });
+  });
+
+  it('reads every flag', () => {
+    expect(
+      parseFlags(['--config.file=/etc/vigil/vigil.yml', '--web.listen-address=127.0.0.1:9999', '--log.level=debug', '--log.format=json']),
+    ).toMatchObject({ configFile: '/etc/vigil/vigil.yml', listenAddress: '127.0.0.1:9999', logLevel: 'debug', logFormat: 'json' });
+  });
+
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--log.level=verbose'], /--log\.level: "verbose" is not one of debug, info, warn, error/],
+    [['--log.format=xml'], /--log\.format: "xml"/],
+    [['--web.listen-address=9810'], /--web\.listen-address: "9810" must be HOST:PORT/],
+    [['positional'], /positional/i],
+  ])('%j is refused with a message naming it', (argv, msg) => {
+    expect(() => parseFlags(argv)).toThrow(FlagError);
+    expect(() => parseFlags(argv)).toThrow(msg);
+  });
+});
+
+describe('listen address', () => {
+  it.each([
+    ['0.0.0.0:9810', { host: '0.0.0.0', port: 9810 }],
+    [':9810', { host: '0.0.0.0', port: 9810 }],
+    ['[::1]:9810', { host: '::1', port: 9810 }],
+    ['localhost:0', { host: 'localhost', port: 0 }],
+  ])('%s', (addr, expected) => {
+    expect(parseListenAddress(addr)).toEqual(expected);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { family, single } from '../../src/metrics/family.js';
+import { renderGroup } from '../../src/metrics/render.js';
+import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
+
+const g = family<number>({ name: 'x_value', help: 'A "value"\\ with\nnewline.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
+const c = family<number>({ name: 'x_events_total', help: 'Events.', type: 'counter', area: 'vigil', labels: ['target', 'path'], samples: (n) => [{ labels: { path: 'a"b\\c\nd' }, value: n }] });
+const group = (target: string, n: number) => renderGroup([g, c], n, { target });
+
+describe('snapshot store', () => {
+  it('renders families in catalog order with one HELP/TYPE each, and escapes help and label values', () => {
+    const s = new SnapshotStore([g, c]);
+    s.replace('t1', group('t1', 1));
+    s.replace('t2', group('t2', 2));
+    expect(s.snapshot().text).toBe(
+      [
+        '# HELP x_value A "value"\\\\ with\\nnewline.',
+        '# TYPE x_value gauge',
+        'x_value{target="t1"} 1',
+        'x_value{target="t2"} 2',
+        '# HELP x_events_total Events.',
+        '# TYPE x_events_total counter',
+        'x_events_total{target="t1",path="a\\"b\\\\c\\nd"} 1',
+        'x_events_total{target="t2",path="a\\"b\\\\c\\nd"} 2',
+        '',
+      ].join('\n'),
+    );
+    expect(s.snapshot().series).toBe(4);
+  });
+
+  it('swaps a group whole: no line of the old group survives a replace', () => {
+    const s = new SnapshotStore([g, c]);
+    s.replace('t1', group('t1', 1));
+    s.replace('t1', renderGroup([g], 5, { target: 't1' }));
+    expect(s.snapshot().text).toContain('x_value{target="t1"} 5');
+    expect(s.snapshot().text).not.toContain('x_events_total');
+  });
+
+  it('replaceAll drops keys under the prefix that the new set does not have', () => {
+    const s = new SnapshotStore([g]);
+    s.replace('job/t1/a', renderGroup([g], 1, { target: 'a' }));
+    s.replace('job/t1/b', renderGroup([g], 2, { target: 'b' }));
+    s.replace('job/t2/a', renderGroup([g], 3, { target: 'c' }));
+    s.replaceAll('job/t1/', new Map([['job/t1/a', renderGroup([g], 9, { target: 'a' })]]));
+    expect(s.keys().sort()).toEqual(['job/t1/a', 'job/t2/a']);
+  });
+
+  it('keeps the rendered text until something changes, and gzips the same bytes', async () => {
+    const s = new SnapshotStore([g, c]);
+    s.replace('t1', group('t1', 1));
+    const a = s.snapshot();
+    expect(s.snapshot()).toBe(a);
+    expect(gunzipSync(await a.gzipped()).toString()).toBe(a.text);
+    s.removePrefix('t1');
+    expect(s.snapshot()).not.toBe(a);
+    expect(s.snapshot().text).toBe('');
+  });
+
+  it('refuses a family that is not in the catalog', () => {
+    const s = new SnapshotStore([g, c]);
+    s.replace('t', renderGroup([g], 1, { target: 't' }));
+    const strict = new SnapshotStore([g]);
+    strict.replace('t', renderGroup([g], 1, { target: 't' }));
+    expect(() => strict.replace('t', group('t', 2))).toThrow(/not in the catalog/);
+    // nothing of the refused group was applied: the old one stands
+    expect(strict.snapshot().text).toContain('x_value{target="t"} 1');
+  });
+
+  it('refuses a sample missing a declared label', () => {
+    expect(() => renderGroup([g], 1, {})).toThrow(/label target has no value/);
+  });
+});
+
+describe('family declarations follow the exporter naming rules', () => {
+  const base = { help: 'h', area: 'vigil' as const, samples: () => [] };
+  it.each([
+    [{ name: 'x_total', type: 'gauge' as const, labels: [] }, /only counters end in _total/],
+    [{ name: 'x_count', type: 'counter' as const, labels: [] }, /only counters end in _total/],
+    [{ name: 'x', type: 'gauge' as const, labels: ['instance'] }, /clashes with target labels/],
+    [{ name: 'x', type: 'gauge' as const, labels: ['job'] }, /clashes/],
+    [{ name: '1x', type: 'gauge' as const, labels: [] }, /invalid name/],
+  ])('%o is refused', (def, msg) => {
+    expect(() => family({ ...base, ...def })).toThrow(msg);
+  });
+});
