@@ -1,0 +1,161 @@
+import type http from 'node:http';
+import { handleFaultAdmin, type Faults } from '../common/faults.js';
+import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
+import type { AgentModel, HealthKind, HealthPart } from './agent.js';
+import type { MemberPool } from './members.js';
+import { agentStats } from './stats.js';
+
+export interface AdminContext {
+  agent: AgentModel;
+  faults: Faults;
+}
+
+export const ADMIN_PREFIX = '/_sim/';
+
+type Body = Record<string, unknown>;
+type Reply = { status: number; body: unknown };
+
+const fail = (status: number, message: string): Reply => ({ status, body: { errors: [message] } });
+const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool');
+
+/**
+ * The control side of one agent (never behind ACLs or faults):
+ *   GET  /_sim/state                    everything the agent currently models
+ *   *    /_sim/faults                   see common/faults.ts
+ *   POST /_sim/members                  {"count": N} resizes the gossip pool (local member stays)
+ *   POST /_sim/members/{name}           {"status": "failed"|"alive"|"left"|any} sets a member's status
+ *   POST /_sim/health                   {"client"?: {ok, message}|null, "server"?: ...}; ok:true or null
+ *                                       drops the override, so the part follows the model again
+ *   DELETE /_sim/health                 drops both overrides
+ *   POST /_sim/servers/clear            the client part forgets every server (and turns unhealthy)
+ *   POST /_sim/raft                     {"state": "Follower", "last_contact": "never", ...} overrides raft stats
+ *   DELETE /_sim/raft                   drops the raft overrides
+ *   POST /_sim/allocations              {"count": N} sets the client's allocation count
+ */
+export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const { method, path } = route(req);
+  const target = path.slice(ADMIN_PREFIX.length);
+  if (target === 'faults') return handleFaultAdmin(ctx.faults, method, req, res);
+  let body: Body = {};
+  if (method === 'POST') {
+    const parsed = await readObject(req);
+    if (!parsed) return sendJson(res, 400, { errors: ['body must be a JSON object'] });
+    body = parsed;
+  }
+  const reply = dispatch(ctx, method, target, body);
+  if (reply.status === 204) return sendEmpty(res);
+  sendJson(res, reply.status, reply.body);
+}
+
+function dispatch(ctx: AdminContext, method: string, target: string, body: Body): Reply {
+  const { agent } = ctx;
+  const key = `${method} ${target}`;
+  switch (key) {
+    case 'GET state':
+      return { status: 200, body: agentState(ctx) };
+    case 'POST members':
+      return withPool(agent, (pool) => resizePool(pool, body));
+    case 'POST health':
+      return setHealth(agent, body);
+    case 'DELETE health':
+      agent.setHealth('client', undefined);
+      agent.setHealth('server', undefined);
+      return { status: 200, body: agent.health() };
+    case 'POST servers/clear':
+      if (!agent.isClient) return fail(409, 'this agent runs no client, so it knows no servers');
+      agent.setServers([]);
+      return { status: 200, body: { servers: [] } };
+    case 'POST raft':
+      return withPool(agent, () => setRaft(agent, body));
+    case 'DELETE raft':
+      agent.raftOverride = {};
+      return { status: 204, body: undefined };
+    case 'POST allocations':
+      return setAllocations(agent, body);
+  }
+  if (method === 'POST' && target.startsWith('members/')) {
+    return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
+  }
+  return fail(404, `no admin route ${key}`);
+}
+
+function withPool(agent: AgentModel, change: (pool: MemberPool) => Reply): Reply {
+  return agent.pool ? change(agent.pool) : NO_POOL;
+}
+
+function resizePool(pool: MemberPool, body: Body): Reply {
+  const count = body.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return fail(400, 'count must be an integer >= 1');
+  pool.resize(count);
+  return { status: 200, body: pool.counts() };
+}
+
+function setMemberStatus(pool: MemberPool, name: string, body: Body): Reply {
+  if (typeof body.status !== 'string' || body.status === '') return fail(400, 'status must be a non-empty string');
+  const member = pool.setStatus(name, body.status);
+  return member ? { status: 200, body: member } : fail(404, `no member named ${name}`);
+}
+
+function setHealth(agent: AgentModel, body: Body): Reply {
+  for (const kind of ['client', 'server'] as const satisfies readonly HealthKind[]) {
+    if (!(kind in body)) continue;
+    const part = healthPart(body[kind]);
+    if (part === 'invalid') return fail(400, `${kind} must be null or {"ok": boolean, "message"?: string}`);
+    agent.setHealth(kind, part);
+  }
+  return { status: 200, body: agent.health() };
+}
+
+function healthPart(value: unknown): HealthPart | undefined | 'invalid' {
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || typeof (value as Body).ok !== 'boolean') return 'invalid';
+  const { ok, message } = value as Body;
+  if (ok === true) return undefined;
+  return { ok: false, message: typeof message === 'string' && message !== '' ? message : 'unhealthy (simulated)' };
+}
+
+function setRaft(agent: AgentModel, body: Body): Reply {
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v !== 'string' && typeof v !== 'number') return fail(400, `raft.${k} must be a string (stats are strings)`);
+    agent.raftOverride[k] = String(v);
+  }
+  return { status: 200, body: agentStats(agent).raft };
+}
+
+function setAllocations(agent: AgentModel, body: Body): Reply {
+  const count = body.count;
+  if (!agent.isClient) return fail(409, 'this agent runs no client, so it has no allocations');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return fail(400, 'count must be an integer >= 0');
+  agent.allocations = count;
+  return { status: 200, body: { allocations: count } };
+}
+
+function agentState({ agent, faults }: AdminContext): unknown {
+  return {
+    name: agent.name,
+    role: agent.role,
+    url: agent.url,
+    region: agent.region,
+    datacenter: agent.datacenter,
+    version: agent.version,
+    nodeId: agent.nodeId,
+    health: agent.health(),
+    healthOverrides: agent.healthOverrides(),
+    servers: agent.knownServers(),
+    allocations: agent.allocations,
+    raftOverride: agent.raftOverride,
+    stats: agentStats(agent),
+    members: agent.pool?.list() ?? [],
+    faults,
+  };
+}
+
+async function readObject(req: http.IncomingMessage): Promise<Body | undefined> {
+  try {
+    const value = await readJson(req);
+    if (value === undefined) return {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,172 @@
+import type http from 'node:http';
+import { isIP } from 'node:net';
+import { route, sendEmpty, sendJson } from '../common/http.js';
+import type { Acl } from './acl.js';
+import type { AgentModel } from './agent.js';
+import { hostBody } from './host.js';
+import type { AclPolicy } from './scenario.js';
+import { selfBody } from './self.js';
+
+export interface ApiContext {
+  agent: AgentModel;
+  acl: Acl;
+  /** Another agent of the simulator by node name or node ID ('leader' for the region's leader). */
+  find(id: string): AgentModel | undefined;
+}
+
+/** The real agent writes errors as bare text, which Go serves as text/plain. */
+const TEXT = 'text/plain; charset=utf-8';
+const INVALID_METHOD = 'Invalid method';
+const PERMISSION_DENIED = 'Permission denied';
+/** What a client-only agent answers on /agent/members (status 500): it has no gossip pool to list. */
+export const CLIENT_NOT_SERVER = 'Unexpected request: client agent is not a server';
+
+type Answer = (ctx: ApiContext, query: URLSearchParams, res: http.ServerResponse) => void;
+
+interface Endpoint {
+  /** The mode the agent must run in; the real agent checks it before it looks at the token. */
+  needs?: { mode: 'server' | 'client'; status: number; message: string };
+  acl?: AclPolicy;
+  answer: Answer;
+}
+
+const serverOnly = { mode: 'server', status: 501, message: INVALID_METHOD } as const;
+const clientOnly = { mode: 'client', status: 501, message: INVALID_METHOD } as const;
+
+const listServers: Endpoint = {
+  needs: clientOnly,
+  acl: 'agent:read',
+  answer: ({ agent }, _q, res) => sendJson(res, 200, [...agent.knownServers()].sort()),
+};
+
+const updateServers: Endpoint = {
+  needs: clientOnly,
+  acl: 'agent:write',
+  answer: ({ agent }, query, res) => {
+    const addresses = query.getAll('address');
+    if (addresses.length === 0) return sendText(res, 400, 'missing server address');
+    const bad = addresses.find((a) => !parseAddress(a));
+    if (bad !== undefined) return sendText(res, 400, `failed to parse server address "${bad}": want ip:port`);
+    agent.setServers(addresses);
+    sendEmpty(res, 200);
+  },
+};
+
+const join: Endpoint = {
+  needs: serverOnly,
+  answer: ({ agent }, query, res) => {
+    const addresses = query.getAll('address');
+    if (addresses.length === 0) return sendText(res, 400, 'missing address to join');
+    const failed: string[] = [];
+    for (const a of addresses) {
+      const parsed = parseAddress(a);
+      if (parsed) agent.pool?.join(parsed.ip, parsed.port);
+      else failed.push(a);
+    }
+    const joined = addresses.length - failed.length;
+    // Like gossip's Join, the error is only set when no address could be joined at all.
+    sendJson(res, 200, { error: joined === 0 ? multiError(failed) : '', num_joined: joined });
+  },
+};
+
+const forceLeave: Endpoint = {
+  needs: serverOnly,
+  acl: 'agent:write',
+  answer: ({ agent }, query, res) => {
+    const node = query.get('node');
+    if (!node) return sendText(res, 400, 'missing node to force leave');
+    if (!agent.pool?.forceLeave(node)) return sendText(res, 500, `Failed to force leave: no member named "${node}"`);
+    sendEmpty(res, 200);
+  },
+};
+
+const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
+  '/v1/agent/health': { GET: { answer: ({ agent }, _q, res) => sendHealth(agent, res) } },
+  '/v1/agent/members': {
+    GET: {
+      needs: { mode: 'server', status: 500, message: CLIENT_NOT_SERVER },
+      acl: 'node:read',
+      answer: ({ agent }, _q, res) => sendJsonText(res, 200, agent.pool?.membersBody() ?? '{}'),
+    },
+  },
+  '/v1/agent/servers': { GET: listServers, POST: updateServers, PUT: updateServers },
+  '/v1/agent/self': {
+    GET: { acl: 'agent:read', answer: ({ agent, acl }, _q, res) => sendJson(res, 200, selfBody(agent, acl.enabled)) },
+  },
+  '/v1/agent/host': { GET: { acl: 'agent:read', answer: sendHost } },
+  '/v1/agent/join': { POST: join, PUT: join },
+  '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
+  '/v1/agent/monitor': {
+    GET: { acl: 'agent:read', answer: (_c, _q, res) => sendText(res, 501, 'log streaming is not simulated') },
+  },
+};
+
+const PPROF_PREFIX = '/v1/agent/pprof/';
+
+/** Answers one request to the agent API (faults were already applied by the caller). */
+export function handleApi(ctx: ApiContext, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const { method, path, query } = route(req);
+  if (path.startsWith(PPROF_PREFIX)) return sendPprof(ctx, req, path.slice(PPROF_PREFIX.length), res);
+  const methods = ENDPOINTS[path];
+  if (!methods) return sendText(res, 404, '404 page not found\n');
+  const endpoint = methods[method];
+  if (!endpoint) return sendText(res, 405, INVALID_METHOD);
+  const { needs } = endpoint;
+  if (needs && !(needs.mode === 'server' ? ctx.agent.isServer : ctx.agent.isClient)) {
+    return sendText(res, needs.status, needs.message);
+  }
+  if (endpoint.acl && !ctx.acl.allows(req, endpoint.acl)) return sendText(res, 403, PERMISSION_DENIED);
+  endpoint.answer(ctx, query, res);
+}
+
+/** An unhealthy agent answers 500 with the same JSON as text, as the real one does. */
+function sendHealth(agent: AgentModel, res: http.ServerResponse): void {
+  const health = agent.health();
+  const ok = Object.values(health).every((part) => part.ok);
+  if (ok) sendJson(res, 200, health);
+  else sendText(res, 500, JSON.stringify(health));
+}
+
+function sendHost(ctx: ApiContext, query: URLSearchParams, res: http.ServerResponse): void {
+  const serverId = query.get('server_id');
+  const nodeId = query.get('node_id');
+  if (serverId && nodeId) return sendText(res, 400, 'Can only forward to either client node or server');
+  const id = serverId ?? nodeId;
+  const target = id ? ctx.find(id) : ctx.agent;
+  if (!target) return sendText(res, 500, `node not found: ${id ?? ''}`);
+  sendJson(res, 200, hostBody(target));
+}
+
+/**
+ * Profiles are not simulated, but access is: without ACLs (and enable_debug unset, as configured)
+ * the real agent refuses them, with ACLs it needs agent:write.
+ */
+function sendPprof(ctx: ApiContext, req: http.IncomingMessage, profile: string, res: http.ServerResponse): void {
+  if (route(req).method !== 'GET') return sendText(res, 405, INVALID_METHOD);
+  if (!ctx.acl.enabled || !ctx.acl.allows(req, 'agent:write')) return sendText(res, 403, PERMISSION_DENIED);
+  if (profile === '') return sendText(res, 404, INVALID_METHOD);
+  sendText(res, 501, `profile "${profile}" is not simulated`);
+}
+
+function parseAddress(address: string): { ip: string; port: number } | undefined {
+  const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(address);
+  const port = Number(m?.[2]);
+  if (!m?.[1] || isIP(m[1]) === 0 || port < 1 || port > 65535) return undefined;
+  return { ip: m[1], port };
+}
+
+/** hashicorp/go-multierror's rendering, which is what reaches the join response. */
+function multiError(failed: string[]): string {
+  const head = failed.length === 1 ? '1 error occurred:' : `${failed.length} errors occurred:`;
+  return `${head}\n${failed.map((a) => `\t* Failed to join ${a}: invalid address\n`).join('')}\n`;
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': TEXT, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendJsonText(res: http.ServerResponse, status: number, json: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}

@@ -1,0 +1,77 @@
+import { applyFaults, noFaults } from '../common/faults.js';
+import { listen, type RunningServer } from '../common/http.js';
+import { Acl } from './acl.js';
+import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
+import type { AgentModel } from './agent.js';
+import { handleApi } from './api.js';
+import { buildAgents } from './cluster.js';
+import { parseAgentScenario, type AgentScenario } from './scenario.js';
+
+export { demoAgentScenario, parseAgentScenario } from './scenario.js';
+export type { AclPolicy, AgentRole, AgentScenario, AgentSpec } from './scenario.js';
+export { CLIENT_NOT_SERVER } from './api.js';
+
+export interface SimulatedAgent {
+  readonly name: string;
+  readonly url: string;
+}
+
+export interface AgentSimulator {
+  readonly agents: ReadonlyMap<string, SimulatedAgent>;
+  agent(name: string): SimulatedAgent;
+  /** A token with agent:read and node:read (only needed when ACLs are on). */
+  readonly readToken: string;
+  /** A token with every policy. */
+  readonly managementToken: string;
+  close(): Promise<void>;
+}
+
+/** Starts one HTTP listener per agent of the scenario; every agent has its own faults. */
+export async function startAgentSimulator(scenario: AgentScenario, opts: { host?: string } = {}): Promise<AgentSimulator> {
+  const checked = parseAgentScenario(scenario);
+  const acl = new Acl(checked.acl);
+  const models = buildAgents(checked);
+  const find = (id: string, from: AgentModel): AgentModel | undefined =>
+    id === 'leader'
+      ? models.find((m) => m.region === from.region && m.raftState() === 'Leader')
+      : models.find((m) => m.name === id || m.nodeId === id);
+
+  const servers: RunningServer[] = [];
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(servers.map((s) => s.close()));
+  };
+  try {
+    for (const [i, agent] of models.entries()) {
+      const faults = noFaults();
+      const apiCtx = { agent, acl, find: (id: string) => find(id, agent) };
+      const server = await listen(
+        async (req, res) => {
+          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults }, req, res);
+          if (await applyFaults(faults, res)) return;
+          handleApi(apiCtx, req, res);
+        },
+        checked.agents[i]?.port ?? 0,
+        opts.host ?? '127.0.0.1',
+      );
+      servers.push(server);
+      agent.httpPort = server.port;
+      agent.url = server.url;
+    }
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+
+  const agents = new Map<string, SimulatedAgent>(models.map((m) => [m.name, { name: m.name, url: m.url }]));
+  return {
+    agents,
+    agent(name) {
+      const a = agents.get(name);
+      if (!a) throw new Error(`no simulated agent named ${name}`);
+      return a;
+    },
+    readToken: acl.readToken,
+    managementToken: acl.managementToken,
+    close: closeAll,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Faults } from '../common/faults.js';
+import { noFaults } from '../common/faults.js';
+import { populateOrganization } from './generate.js';
+import { RateLimiter } from './rate-limit.js';
+import type { TeamsScenario } from './scenario.js';
+import { TeamStore } from './store.js';
+
+/** A fault bound to one page number of the team list. */
+export interface PageFault {
+  status?: number;
+  delayMs?: number;
+}
+
+/** The whole mutable state of one simulator instance; nothing lives at module level. */
+export interface SimulatorContext {
+  readonly store: TeamStore;
+  readonly faults: Faults;
+  readonly pageFaults: Map<number, PageFault>;
+  readonly limiter: RateLimiter;
+  readonly maxPageSize: number;
+  /** API requests seen, by path (query left out). */
+  readonly requests: Map<string, number>;
+}
+
+export const DEFAULT_RATE_PER_SECOND = 30;
+export const DEFAULT_MAX_PAGE_SIZE = 100;
+
+export function addOrganization(store: TeamStore, name: string, teams: number, seed = 1): string {
+  const org = store.addOrganization(name, seed);
+  populateOrganization(store, org, teams);
+  return org.ownerToken;
+}
+
+export function createContext(scenario: TeamsScenario): SimulatorContext {
+  const store = new TeamStore();
+  for (const spec of scenario.organizations) addOrganization(store, spec.name, spec.teams, spec.seed);
+  return {
+    store,
+    faults: noFaults(),
+    pageFaults: new Map(),
+    limiter: new RateLimiter(scenario.rateLimit?.perSecond ?? DEFAULT_RATE_PER_SECOND),
+    maxPageSize: scenario.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+    requests: new Map(),
+  };
+}

@@ -1,0 +1,50 @@
+import { applyFaults } from '../common/faults.js';
+import { listen, route } from '../common/http.js';
+import { handleAdmin } from './admin-api.js';
+import { handleApi } from './api.js';
+import { createContext } from './context.js';
+import { parseScenario, type TeamsScenario } from './scenario.js';
+
+export { demoTeamsScenario, parseScenario } from './scenario.js';
+export type { OrganizationSpec, TeamsScenario } from './scenario.js';
+
+export interface TeamsSimulator {
+  /** Base URL; the API is at url + '/api/v2/...', the admin API at url + '/_sim/...'. */
+  readonly url: string;
+  /** Organization token: acts as owner, sees all teams. */
+  ownerToken(org: string): string;
+  /** Token of a user who is a member of `team` only. */
+  memberToken(org: string, team: string): string;
+  close(): Promise<void>;
+}
+
+/** One listener for every organization, like the hosted service. */
+export async function startTeamsSimulator(
+  scenario: TeamsScenario,
+  opts: { host?: string; port?: number } = {},
+): Promise<TeamsSimulator> {
+  const ctx = createContext(parseScenario(scenario));
+  const server = await listen(
+    async (req, res) => {
+      const request = route(req);
+      if (request.path === '/_sim' || request.path.startsWith('/_sim/')) {
+        return handleAdmin(ctx, req, res, request.method, request.path);
+      }
+      ctx.requests.set(request.path, (ctx.requests.get(request.path) ?? 0) + 1);
+      if (await applyFaults(ctx.faults, res)) return;
+      return handleApi(ctx, req, res, request);
+    },
+    opts.port ?? 0,
+    opts.host ?? '127.0.0.1',
+  );
+  return {
+    url: server.url,
+    ownerToken(org) {
+      const found = ctx.store.organization(org);
+      if (!found) throw new Error(`no organization ${org}`);
+      return found.ownerToken;
+    },
+    memberToken: (org, team) => ctx.store.memberToken(org, team),
+    close: () => server.close(),
+  };
+}
