@@ -1,0 +1,76 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parseConfig } from '../../src/config/load.js';
+import { Daemon } from '../../src/daemon.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
+import { createApp, listen } from '../../src/server.js';
+import { parseExposition } from './exposition.js';
+
+export interface TestDaemon {
+  daemon: Daemon;
+  url: string;
+  /** Every log line so far, parsed. */
+  logs(): Array<Record<string, unknown>>;
+  /** Runs every job now and waits for all of them. */
+  collect(): Promise<void>;
+  /** GET /metrics, raw text. */
+  scrape(): Promise<string>;
+  /** GET /metrics, parsed into `name{labels}` → value. */
+  metrics(): Promise<Map<string, number>>;
+  /** Applies a new config from YAML (same path as a reload). */
+  reload(yaml: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A file under a fresh temp dir, for token files referenced by test configs. */
+export function tempFile(name: string, content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/**
+ * vigil in-process on 127.0.0.1:<free port>, with schedules that never fire on their own during a
+ * test (jobs run at start and when `collect()` is called), unless the config sets them.
+ */
+export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
+  const out = new PassThrough();
+  const lines: string[] = [];
+  out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
+  const log = createLogger('debug', 'json', out);
+  const daemon = new Daemon(log);
+  const app = createApp({
+    daemon,
+    reload: () => Promise.resolve(),
+    processMetrics: createProcessMetrics(),
+    log,
+  });
+  const http = await listen(app, '127.0.0.1:0');
+  await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
+  await daemon.collectNow();
+  const scrape = async () => {
+    daemon.store.snapshot();
+    const res = await fetch(`${http.url}/metrics`);
+    return res.text();
+  };
+  return {
+    daemon,
+    url: http.url,
+    logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    collect: () => daemon.collectNow(),
+    scrape,
+    metrics: async () => parseExposition(await scrape()),
+    reload: (y) => daemon.reload(async () => parseConfig(y, 'test.yml', process.env)),
+    close: async () => {
+      await http.close();
+      await daemon.stop();
+    },
+  };
+}
+
+/** A cron schedule that does not fire during a test run (once a year). */
+export const NEVER = '0 0 0 1 1 *';
