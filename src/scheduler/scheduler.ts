@@ -29,18 +29,21 @@ export class Scheduler {
 
   start(): void {
     for (const job of this.jobs) {
-      const task = cron.createTask(job.schedule, () => void this.trigger(job), { name: `${job.collector}/${job.target}` });
+      const task = cron.createTask(job.schedule, () => void this.trigger(job, true), { name: `${job.collector}/${job.target}` });
       void task.start();
       this.tasks.push(task);
-      void this.trigger(job);
+      void this.trigger(job, false);
     }
   }
 
-  /** Runs a job now unless it is already running; resolves when the (current) run ends. */
-  trigger(job: Job): Promise<void> {
+  /**
+   * Runs a job now unless it is already running; resolves when the (current) run ends. Only a
+   * scheduled tick that finds the job busy counts as skipped; an on-demand run just joins it.
+   */
+  trigger(job: Job, scheduled: boolean): Promise<void> {
     const inFlight = this.running.get(job);
     if (inFlight) {
-      this.onSkip(job);
+      if (scheduled) this.onSkip(job);
       return inFlight;
     }
     if (this.abort.signal.aborted) return Promise.resolve();
@@ -51,7 +54,7 @@ export class Scheduler {
 
   /** Runs every job now (skipping those in flight) and waits for all: for tests and `POST /-/collect`. */
   async runAll(): Promise<void> {
-    await Promise.all(this.jobs.map((j) => this.trigger(j)));
+    await Promise.all(this.jobs.map((j) => this.trigger(j, false)));
   }
 
   /** Stops the ticks and aborts runs in flight; their results are discarded, never committed. */
