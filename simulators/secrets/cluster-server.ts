@@ -1,0 +1,114 @@
+import type http from 'node:http';
+import { applyFaults } from '../common/faults.js';
+import { route, sendJson, type Handler } from '../common/http.js';
+import { handleAdmin } from './admin-api.js';
+import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
+import type { ClusterModel } from './cluster.js';
+import type { Fleet } from './fleet.js';
+import { accessFor, matchEndpoint, type Access, type EndpointMatch, type Method } from './replication-api.js';
+import { readBody, type Body } from './request-body.js';
+
+/** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */
+export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
+  return async (req, res) => {
+    const { method, path, query } = route(req);
+    if (path.startsWith('/_sim/')) return handleAdmin(fleet, cluster, method, path, req, res);
+    if (await applyFaults(cluster.faults, res)) return;
+    if (cluster.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    await respond(res, () => answer(fleet, cluster, method, path, query, req));
+  };
+}
+
+async function answer(
+  fleet: Fleet,
+  cluster: ClusterModel,
+  rawMethod: string,
+  path: string,
+  query: URLSearchParams,
+  req: http.IncomingMessage,
+): Promise<Reply> {
+  const segments = path.split('/').slice(1);
+  if (segments[0] !== 'v1') throw notFound();
+  // A path may carry part of the namespace before `sys/`, as in `/v1/ns1/sys/replication/dr/status`.
+  const sys = segments.findIndex((s, i) => s === 'sys' && segments[i + 1] === 'replication');
+  if (sys < 0) throw notFound();
+  const match = matchEndpoint(segments.slice(sys + 2));
+  if (!match) throw notFound();
+  if (Object.values(match.params).some((p) => p.endsWith('.'))) throw notFound();
+
+  const access = accessFor(match);
+  const namespace = [...namespaceHeader(req), ...segments.slice(1, sys)];
+  if (access !== 'public' && !isRootNamespace(namespace)) {
+    throw badRequest(`this endpoint is restricted to the root namespace (namespace: "${namespace.join('/')}/")`);
+  }
+  if (rawMethod === 'GET' && isHelpRequest(query)) {
+    if (access !== 'public') authorizeClient(cluster, req, 'client');
+    return help(match, segments.slice(sys).join('/'));
+  }
+  // PUT and POST are synonyms in this API.
+  const method = (rawMethod === 'PUT' ? 'POST' : rawMethod) as Method;
+  const handler = match.endpoint.methods[method];
+  if (!handler) {
+    throw new ApiError(405, ['unsupported operation'], { allow: Object.keys(match.endpoint.methods).join(', ') });
+  }
+  if (access === 'client' || access === 'sudo') authorizeClient(cluster, req, access);
+  const body: Body = method === 'POST' ? await readBody(req) : {};
+  if (access === 'operation-token') authorizeOperationToken(cluster, body);
+  return handler({ fleet, cluster, kind: match.kind, params: match.params, body, now: new Date() });
+}
+
+function namespaceHeader(req: http.IncomingMessage): string[] {
+  const header = req.headers['x-secrets-namespace'];
+  const value = Array.isArray(header) ? header.join('/') : (header ?? '');
+  return value.split('/').filter((s) => s !== '');
+}
+
+function isRootNamespace(namespace: string[]): boolean {
+  return namespace.length === 0 || (namespace.length === 1 && namespace[0] === 'root');
+}
+
+function isHelpRequest(query: URLSearchParams): boolean {
+  const help = query.get('help');
+  return help === '1' || help === 'true';
+}
+
+function clientToken(req: http.IncomingMessage): string | undefined {
+  const direct = req.headers['x-secrets-token'];
+  if (typeof direct === 'string' && direct !== '') return direct;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return bearer?.[1];
+}
+
+/** A performance secondary holds the primary's token store, so the primary's tokens work there too. */
+function lookupToken(cluster: ClusterModel, token: string): { sudo: boolean } | undefined {
+  const own = cluster.tokens.get(token);
+  if (own) return own;
+  const role = cluster.replication.performance.role;
+  return role.mode === 'secondary' && role.link ? role.link.primary.tokens.get(token) : undefined;
+}
+
+function authorizeClient(cluster: ClusterModel, req: http.IncomingMessage, access: Extract<Access, 'client' | 'sudo'>): void {
+  const token = clientToken(req);
+  const entry = token === undefined ? undefined : lookupToken(cluster, token);
+  if (!entry || (access === 'sudo' && !entry.sudo)) throw permissionDenied();
+}
+
+function authorizeOperationToken(cluster: ClusterModel, body: Body): void {
+  const token = body.dr_operation_token;
+  if (typeof token !== 'string' || token === '') throw badRequest('missing required parameter "dr_operation_token"');
+  if (!cluster.operationTokens.has(token)) throw permissionDenied();
+}
+
+function help(match: EndpointMatch, path: string): Reply {
+  const operations = Object.fromEntries(
+    Object.keys(match.endpoint.methods).map((m) => [m.toLowerCase(), { summary: match.endpoint.help, responses: { '200': { description: 'OK' } } }]),
+  );
+  return ok({
+    help: `## ${path}\n\n${match.endpoint.help}\n`,
+    openapi: {
+      openapi: '3.0.2',
+      info: { title: 'secrets service (simulator)', version: '1' },
+      paths: { '/': { description: match.endpoint.help, ...operations } },
+    },
+  });
+}

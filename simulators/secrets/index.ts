@@ -1,0 +1,78 @@
+import { listen, type RunningServer } from '../common/http.js';
+import { createCluster, type ClusterModel } from './cluster.js';
+import { clusterHandler } from './cluster-server.js';
+import { Fleet } from './fleet.js';
+import { anyOperationToken } from './operation-token.js';
+import { applyReplication, parseScenario, type SecretsScenario } from './scenario.js';
+
+export { demoSecretsScenario, loadScenarioFile, parseScenario } from './scenario.js';
+export type { ReplicationLink, SecretsScenario } from './scenario.js';
+export { decodeOperationToken } from './operation-token.js';
+
+export interface SimulatedCluster {
+  readonly name: string;
+  /** Base URL; the API is at `url + '/v1/...'`, the admin routes at `url + '/_sim/...'`. */
+  readonly url: string;
+  /** Client token with sudo, for X-Secrets-Token or Authorization: Bearer. */
+  readonly rootToken: string;
+  /** A valid DR operation token for this cluster, minted if it has none. */
+  drOperationToken(): string;
+}
+
+export interface SecretsSimulator {
+  readonly clusters: ReadonlyMap<string, SimulatedCluster>;
+  cluster(name: string): SimulatedCluster;
+  close(): Promise<void>;
+}
+
+export interface SecretsSimulatorOptions {
+  host?: string;
+  /** How often every primary's WAL advances by one; default 1000 ms. */
+  walTickMs?: number;
+}
+
+function simulated(model: ClusterModel): SimulatedCluster {
+  return {
+    name: model.name,
+    url: model.url,
+    rootToken: model.rootToken,
+    drOperationToken: () => anyOperationToken(model),
+  };
+}
+
+export async function startSecretsSimulator(scenario: SecretsScenario, opts: SecretsSimulatorOptions = {}): Promise<SecretsSimulator> {
+  const valid = parseScenario(scenario);
+  const host = opts.host ?? '127.0.0.1';
+  const fleet = new Fleet();
+  const servers: RunningServer[] = [];
+  const closeAll = async () => {
+    fleet.stopTicking();
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  };
+  try {
+    for (const spec of valid.clusters) {
+      const model = createCluster(spec.name);
+      const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host);
+      servers.push(server);
+      model.url = server.url;
+      // Cluster-to-cluster traffic is modelled in memory; the address only has to be unique and look real.
+      model.clusterAddr = `https://${spec.name}:8201`;
+      fleet.add(model);
+    }
+    applyReplication(fleet, valid.replication ?? []);
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  fleet.startTicking(opts.walTickMs ?? 1000);
+  const clusters = new Map([...fleet.clusters].map(([name, model]) => [name, simulated(model)]));
+  return {
+    clusters,
+    cluster(name) {
+      const found = clusters.get(name);
+      if (!found) throw new Error(`no simulated secrets cluster "${name}" (have: ${[...clusters.keys()].join(', ')})`);
+      return found;
+    },
+    close: closeAll,
+  };
+}

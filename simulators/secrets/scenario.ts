@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Fleet } from './fleet.js';
+import { enablePrimary, enableSecondary, issueSecondaryToken } from './replication-roles.js';
+
+export interface ReplicationLink {
+  kind: 'performance' | 'dr';
+  primary: string;
+  secondaries: string[];
+}
+
+export interface SecretsScenario {
+  /** port 0 or absent: a free port. */
+  clusters: Array<{ name: string; port?: number }>;
+  replication?: ReplicationLink[];
+}
+
+const scenarioSchema = z
+  .object({
+    clusters: z
+      .array(
+        z.object({
+          // Names end up in cluster addresses, so they must be host-name safe.
+          name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'cluster names use letters, digits, "-" and "_"'),
+          port: z.number().int().min(0).max(65535).optional(),
+        }),
+      )
+      .min(1),
+    replication: z
+      .array(z.object({ kind: z.enum(['performance', 'dr']), primary: z.string(), secondaries: z.array(z.string()) }))
+      .optional(),
+  })
+  .superRefine((s, ctx) => {
+    const names = s.clusters.map((c) => c.name);
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    if (duplicate !== undefined) ctx.addIssue({ code: 'custom', message: `duplicate cluster name "${duplicate}"` });
+    for (const link of s.replication ?? []) {
+      for (const name of [link.primary, ...link.secondaries]) {
+        if (!names.includes(name)) ctx.addIssue({ code: 'custom', message: `replication names unknown cluster "${name}"` });
+      }
+    }
+  });
+
+export function parseScenario(value: unknown): SecretsScenario {
+  const result = scenarioSchema.safeParse(value);
+  if (!result.success) throw new Error(`invalid secrets scenario: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  return result.data;
+}
+
+export async function loadScenarioFile(file: string): Promise<SecretsScenario> {
+  return parseScenario(JSON.parse(await readFile(file, 'utf8')));
+}
+
+export function demoSecretsScenario(): SecretsScenario {
+  return {
+    clusters: [{ name: 'dr-primary' }, { name: 'dr-secondary' }, { name: 'perf-primary' }, { name: 'perf-secondary' }],
+    replication: [
+      { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
+      { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
+    ],
+  };
+}
+
+/** Same steps an operator takes over the API: enable the primary, issue a token per secondary, enable it. */
+export function applyReplication(fleet: Fleet, links: ReplicationLink[]): void {
+  const cluster = (name: string) => {
+    const found = fleet.clusters.get(name);
+    if (!found) throw new Error(`scenario names unknown cluster "${name}"`);
+    return found;
+  };
+  for (const link of links) {
+    const primary = cluster(link.primary);
+    try {
+      enablePrimary(primary, link.kind);
+      for (const name of link.secondaries) {
+        const token = issueSecondaryToken(fleet, primary, link.kind, name, 30 * 60);
+        enableSecondary(fleet, cluster(name), link.kind, token);
+      }
+    } catch (err) {
+      throw new Error(`scenario ${link.kind} replication from "${link.primary}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
