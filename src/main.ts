@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log });
   const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
-  log.info({ address, version: VERSION, config: configFile }, 'vigil listening');
+  log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
   await daemon.apply(config);
 
   process.on('SIGHUP', () => {

@@ -1,0 +1,27 @@
+import type { SecretsSimulator } from './secrets/index.js';
+
+/** Paths of the secret files the demo writes for vigil to read. */
+export interface DemoSecrets {
+  drOperationTokenFile: string;
+}
+
+/**
+ * vigil's configuration for the demo: every simulated upstream as a target, on schedules short
+ * enough to watch faults come and go.
+ */
+export function demoConfig(secrets: SecretsSimulator, files: DemoSecrets): string {
+  const secretsTargets = [...secrets.clusters.values()]
+    .map((c) => {
+      const merkle =
+        c.name === 'dr-secondary'
+          ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n`
+          : '';
+      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
+    })
+    .join('');
+  return `# Written by the demo: vigil watching the bundled simulators.
+web:
+  listen_address: 127.0.0.1:9810
+secrets:
+${secretsTargets}`;
+}

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { demoConfig } from './demo-config.js';
+import { demoSecretsScenario, startSecretsSimulator } from './secrets/index.js';
+
+/**
+ * The demo: the bundled simulators of all upstreams, and vigil (the built `dist/main.js`, run as an
+ * operator would run it) pointed at them. Ctrl-C stops everything.
+ */
+const { values } = parseArgs({ options: { port: { type: 'string', default: '9810' } }, strict: true });
+const port = Number(values.port);
+
+const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
+const dir = mkdtempSync(join(tmpdir(), 'vigil-demo-'));
+const drOperationTokenFile = join(dir, 'dr-operation-token');
+writeFileSync(drOperationTokenFile, secrets.cluster('dr-secondary').drOperationToken(), { mode: 0o600 });
+const configFile = join(dir, 'vigil.yml');
+writeFileSync(configFile, demoConfig(secrets, { drOperationTokenFile }));
+
+const main = fileURLToPath(new URL('../main.js', import.meta.url));
+const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+const url = `http://127.0.0.1:${port}`;
+const dp = secrets.cluster('dr-primary').url;
+process.stdout.write(`
+vigil demo
+  vigil          ${url}/            (targets)   ${url}/metrics
+  config         ${configFile}
+  secrets service simulators:
+${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
+
+Try a fault and watch ${url}/metrics (collections run every 5 s):
+  curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'
+  curl -XPOST ${dp}/_sim/replication/dr/wal/advance -d '{"by":50,"secondaries_follow":false}'
+  curl -XPOST ${secrets.cluster('perf-secondary').url}/_sim/faults -d '{"hang":true}'
+  curl -XDELETE ${secrets.cluster('perf-secondary').url}/_sim/faults
+Ctrl-C stops the demo.
+
+`);
+
+let stopping = false;
+const stop = (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  vigil.kill('SIGTERM');
+  void secrets.close().then(() => process.exit(code));
+};
+vigil.on('exit', (code) => {
+  if (!stopping) {
+    process.stderr.write(`vigil exited with code ${code}\n`);
+    stop(1);
+  }
+});
+process.once('SIGINT', () => stop(0));
+process.once('SIGTERM', () => stop(0));

@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempFile } from '../helpers/daemon.js';
+import { parseExposition, series } from '../helpers/exposition.js';
+import { runVigil, startVigil, type VigilProcess } from '../helpers/process.js';
+
+/** The vigil command as an operator runs it: flags, config errors, signals. */
+const token = tempFile('token', 'hunter2-secret-token\n');
+
+describe('vigil command', () => {
+  it('--version prints the version', () => {
+    const r = runVigil(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^vigil \d+\.\d+\.\d+ \(revision .*, node v20/);
+  });
+
+  it('--help lists the flags', () => {
+    const r = runVigil(['--help']);
+    expect(r.status).toBe(0);
+    for (const f of ['--config.file', '--web.listen-address', '--log.level', '--log.format', '--version']) expect(r.stdout).toContain(f);
+  });
+
+  it('a bad flag exits 2 naming it', () => {
+    const r = runVigil(['--log.level=loud']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--log.level: "loud" is not one of debug, info, warn, error');
+  });
+
+  it('a bad config exits 1 naming the key path and the problem, and never the token', () => {
+    const cfg = tempFile('vigil.yml', `secrets:\n  - name: a\n    address: http://127.0.0.1:8200\n    token_file: ${token}\n  - name: b\n    address: not-a-url\n    token_file: ${token}\n`);
+    const r = runVigil([`--config.file=${cfg}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('secrets[1].address: invalid URL "not-a-url"');
+    expect(r.stderr + r.stdout).not.toContain('hunter2');
+  });
+
+  it('a missing config file exits 1 naming it', () => {
+    const r = runVigil(['--config.file=/nonexistent/vigil.yml']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('/nonexistent/vigil.yml: cannot read config file (ENOENT)');
+  });
+});
+
+describe('reload', () => {
+  let vigil: VigilProcess | undefined;
+  afterAll(async () => {
+    await vigil?.stop();
+  });
+
+  it('SIGHUP with a bad file keeps the old config running; POST /-/reload applies a good one', async () => {
+    const cfg = tempFile('vigil.yml', 'secrets:\n  - name: first\n    address: http://127.0.0.1:1\n');
+    vigil = startVigil([`--config.file=${cfg}`, '--web.listen-address=127.0.0.1:0', '--log.format=json']);
+    await vigil.waitFor(/"msg":"configuration loaded"/);
+    const url = await listenUrl(vigil);
+    writeFileSync(cfg, 'secrets:\n  - name: second\n    address: nope\n');
+    vigil.child.kill('SIGHUP');
+    await vigil.waitFor(/new configuration rejected/);
+    expect(vigil.output()).toContain('secrets[0].address: invalid URL');
+    let m = parseExposition(await (await fetch(`${url}/metrics`)).text());
+    expect(m.get(series('vigil_config_last_reload_successful'))).toBe(0);
+    expect(m.has(series('secrets_replication_up', { target: 'first', kind: 'dr' }))).toBe(true);
+
+    writeFileSync(cfg, 'secrets:\n  - name: second\n    address: http://127.0.0.1:1\n');
+    const res = await fetch(`${url}/-/reload`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    await vigil.waitFor(/"target":"second"/);
+    m = parseExposition(await (await fetch(`${url}/metrics`)).text());
+    expect(m.get(series('vigil_config_last_reload_successful'))).toBe(1);
+    expect(m.has(series('secrets_replication_up', { target: 'first', kind: 'dr' }))).toBe(false);
+
+    writeFileSync(cfg, 'secrets: 5\n');
+    const bad = await fetch(`${url}/-/reload`, { method: 'POST' });
+    expect(bad.status).toBe(500);
+    expect(await bad.text()).toContain('secrets:');
+    expect(await vigil.stop()).toBe(0);
+  });
+});
+
+/** The address vigil really listens on, from its 'listening' log line. */
+async function listenUrl(p: VigilProcess): Promise<string> {
+  await p.waitFor(/"msg":"vigil listening"/);
+  const line = p.output().split('\n').find((l) => l.includes('"msg":"vigil listening"'))!;
+  return (JSON.parse(line) as { url: string }).url;
+}

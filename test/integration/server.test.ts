@@ -1,0 +1,85 @@
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+
+/** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
+let vigil: TestDaemon;
+let slow: http.Server;
+let slowUrl = '';
+
+beforeAll(async () => {
+  // An upstream that answers only after 1.5 s: a scrape meanwhile must not wait for it.
+  slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}'), 1500));
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
+  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+});
+afterAll(async () => {
+  await vigil?.close();
+  slow.closeAllConnections();
+  await new Promise((r) => slow.close(r));
+});
+
+describe('/metrics', () => {
+  it('serves the text format with its content type', async () => {
+    const res = await fetch(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'identity' } });
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(await res.text()).toContain('secrets_replication_up{target="down",kind="performance"} 0');
+  });
+
+  it('honours Accept-Encoding: gzip with the same content', async () => {
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      http.get(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        expect(res.headers['content-encoding']).toBe('gzip');
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+      });
+    });
+    const text = gunzipSync(body).toString();
+    expect(text).toContain('secrets_replication_up{target="down",kind="performance"} 0');
+    expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('answers from the snapshot while a collection waits on a slow upstream', async () => {
+    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n`);
+    let collected = false;
+    const collecting = vigil.collect().then(() => (collected = true));
+    const res = await fetch(`${vigil.url}/metrics`);
+    expect(res.status).toBe(200);
+    await res.text();
+    // An ordering check, not a timing one: the scrape is answered while the collection still waits.
+    expect(collected).toBe(false);
+    const ready = await fetch(`${vigil.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ ready: false, pending: ['secrets_replication/slow'] });
+    await collecting;
+    expect((await fetch(`${vigil.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('health and pages', () => {
+  it('/healthz answers while the process lives', async () => {
+    const res = await fetch(`${vigil.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('OK\n');
+  });
+
+  it('/ lists targets and links', async () => {
+    const html = await (await fetch(`${vigil.url}/`)).text();
+    expect(html).toContain('<td>secrets_replication</td><td>slow</td>');
+    expect(html).toContain('href="metrics"');
+  });
+
+  it('/api/v1/targets gives each job state with its last error', async () => {
+    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+    await vigil.collect();
+    const body = (await (await fetch(`${vigil.url}/api/v1/targets`)).json()) as { targets: Array<Record<string, unknown>> };
+    expect(body.targets).toHaveLength(1);
+    expect(body.targets[0]).toMatchObject({ collector: 'secrets_replication', target: 'down', up: false, lastError: { reason: 'connect' } });
+  });
+
+  it('unknown paths are 404', async () => {
+    expect((await fetch(`${vigil.url}/nope`)).status).toBe(404);
+  });
+});
