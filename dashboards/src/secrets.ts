@@ -1,0 +1,34 @@
+import { dashboard } from './common.js';
+
+const T = 'target=~"$target"';
+
+export function secretsDashboard() {
+  return dashboard('secrets', 'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption.', 'secrets_replication_up')
+      .row('Overview')
+    .stat({ title: 'Status polls up', description: 'Share of (target, kind) status polls that succeeded last time (secrets_replication_up).', unit: 'percentunit', queries: [{ expr: `avg(secrets_replication_up{${T}})` }] })
+    .stat({ title: 'Disconnected secondaries', description: 'Known secondaries not connected to their primary.', unit: 'short', queries: [{ expr: `count(secrets_replication_secondary_connected{${T}} == 0) or vector(0)` }] })
+    .stat({ title: 'Max WAL lag', description: 'Largest WAL lag between a configured primary and secondary, in WAL entries.', unit: 'short', queries: [{ expr: `max(secrets_replication_wal_lag{primary=~"$target"}) or vector(0)` }] })
+    .stat({ title: 'Corrupted merkle trees', description: 'Clusters whose status reports a corrupted merkle tree.', unit: 'short', queries: [{ expr: `sum(secrets_replication_merkle_tree_corrupted{${T}}) or vector(0)` }] })
+    .table({ title: 'Mode per cluster', description: 'Current replication mode per cluster and kind (the state-set series that is 1).', unit: 'none', queries: [{ expr: `secrets_replication_mode{${T}} == 1` }] })
+    .table({ title: 'State per cluster', description: 'Current replication state per cluster and kind; a secondary should be in stream-wals.', unit: 'none', queries: [{ expr: `secrets_replication_state{${T}} == 1` }] })
+      .row('Connections')
+    .timeseries({ title: 'Connected secondaries', description: '1 while a known secondary is connected to its primary, 0 when it is not.', unit: 'bool', queries: [{ expr: `secrets_replication_secondary_connected{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' }] })
+    .timeseries({ title: "Secondaries' view of their primary", description: '1 while a secondary reports its primary connected.', unit: 'bool', queries: [{ expr: `secrets_replication_primary_connected{${T}}`, legend: '{{target}} ← {{primary_cluster_address}} ({{kind}})' }] })
+    .timeseries({ title: 'Heartbeat age', description: 'Seconds since each side last heard the other; SecretsReplicationHeartbeatStale fires above 30 s.', unit: 's', queries: [
+      { expr: `time() - secrets_replication_secondary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard {{secondary_id}}' },
+      { expr: `time() - secrets_replication_primary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard primary' },
+    ] })
+      .row('Write-ahead log')
+    .timeseries({ title: 'WAL lag', description: 'WAL entries a configured secondary is behind its configured primary; SecretsReplicationWALLagHigh fires above 1000 for 10m.', unit: 'short', queries: [{ expr: `secrets_replication_wal_lag{primary=~"$target"}`, legend: '{{primary}} → {{secondary}} ({{kind}})' }] })
+    .timeseries({ title: 'WAL write rate', description: 'WAL entries per second on each primary.', unit: 'ops', queries: [{ expr: `rate(secrets_replication_last_wal{${T}}[$__rate_interval])`, legend: '{{target}} ({{kind}})' }] })
+      .row('Merkle trees')
+    .timeseries({ title: 'Corruption flags', description: 'Corrupted merkle tree in the replication status, and corrupted root from the merkle check.', unit: 'bool', queries: [
+      { expr: `secrets_replication_merkle_tree_corrupted{${T}}`, legend: '{{target}} status ({{kind}})' },
+      { expr: `secrets_merkle_corrupted_root{${T}}`, legend: '{{target}} merkle-check root' },
+    ] })
+    .timeseries({ title: 'Corrupted trees and pages', description: 'Trees with a corrupted subtree root or page, and corrupted pages per tree, from the merkle check.', unit: 'short', mayBeEmpty: true, queries: [
+      { expr: `secrets_merkle_corrupted_trees{${T}} > 0`, legend: '{{target}} {{tree_type}} trees' },
+      { expr: `secrets_merkle_corrupted_pages{${T}} > 0`, legend: '{{target}} tree {{tree}} pages' },
+    ] })
+    .timeseries({ title: 'Time since the last corruption check', description: 'Seconds since the cluster last checked its merkle tree.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_replication_last_corruption_check_timestamp_seconds{${T}}`, legend: '{{target}} ({{kind}})' }] });
+}
