@@ -1,16 +1,14 @@
-import { family, single, type Family } from '../metrics/family.js';
+import { family, upFamily, type Family } from '../metrics/family.js';
 import { HEALTH_ROLES, type AgentHealth } from '../upstream/agent/health.js';
 import { fromPoll } from './agent-common.js';
 
 /** `/agent/health`: is the agent there, and is each of its parts (client, server) healthy. */
 
-export const agentUp = family<boolean>({
+export const agentUp = upFamily({
   name: 'scheduler_agent_up',
   help: `1 when the agent answered /v1/agent/health with a health body (200, or 500 when unhealthy), else 0; ${fromPoll('health')}.`,
-  type: 'gauge',
   area: 'scheduler',
   labels: ['target'],
-  samples: single((ok) => ok),
 });
 
 export const healthFamilies: readonly Family<AgentHealth>[] = [

@@ -77,6 +77,11 @@ export function single<I>(value: (input: I) => number | boolean | undefined): (i
   };
 }
 
+/** A part's `_up` gauge: 1 when its last fetch succeeded and parsed, else 0 (input: did it). */
+export function upFamily(def: Pick<ScalarFamily<boolean>, 'name' | 'help' | 'area' | 'labels'>): Family<boolean> {
+  return family<boolean>({ ...def, type: 'gauge', samples: single((ok) => ok) });
+}
+
 /**
  * A one-hot state set (consul_exporter style): one 0/1 sample per known state, plus the current
  * state when it is not a known one, so an unknown upstream value is exported as-is, not dropped.
