@@ -28,24 +28,20 @@ describe('GET /v1/agent/self on a server that leads', () => {
     expect(seriesOf(s, 'scheduler_agent_info').size).toBe(1);
   });
 
-  it('reads the raft stats, every one a string', () => {
-    expect(s.get(g('raft_leader'))).toBe(1);
-    expect(s.get(g('raft_peers'))).toBe(2);
-    expect(s.get(g('raft_commit_index'))).toBe(20485);
-    expect(s.get(g('raft_applied_index'))).toBe(20484);
-    expect(s.get(g('raft_last_log_index'))).toBe(20486);
-  });
-
-  it('reads last_contact "0" (the leader) as 0 seconds', () => {
-    expect(s.get(g('raft_last_contact_seconds'))).toBe(0);
-  });
-
-  it('reads the gossip section and the runtime', () => {
-    expect(s.get(g('serf_members'))).toBe(6);
-    expect(s.get(g('serf_failed'))).toBe(1);
-    expect(s.get(g('serf_left'))).toBe(1);
-    expect(s.get(g('serf_health_score'))).toBe(2);
-    expect(s.get(g('runtime_goroutines'))).toBe(144);
+  it.each([
+    ['raft_leader', 1],
+    ['raft_peers', 2],
+    ['raft_commit_index', 20485],
+    ['raft_applied_index', 20484],
+    ['raft_last_log_index', 20486],
+    ['raft_last_contact_seconds', 0], // "0" on the leader
+    ['serf_members', 6],
+    ['serf_failed', 1],
+    ['serf_left', 1],
+    ['serf_health_score', 2],
+    ['runtime_goroutines', 144],
+  ])('reads scheduler_agent_%s from its string stat as %d', (name, value) => {
+    expect(s.get(g(name))).toBe(value);
   });
 
   it('exports no client series on an agent without a client part', () => {
