@@ -12,6 +12,8 @@ export interface PartOutcome<T = unknown> {
   readonly error?: UpstreamError;
   /** The fetched value after a success, for state derived across targets in `afterCommit`. */
   readonly value?: T;
+  /** The upstream said this part does not apply to it (a client agent has no gossip pool): no series, no failure. */
+  readonly notApplicable?: true;
 }
 
 /** One scheduled job: one collector for one target. */
@@ -36,6 +38,11 @@ export interface PartSpec<T> {
   families: readonly Family<T>[];
   /** The part's `_up` family (input: did the fetch succeed); its sample survives a failure. */
   up?: Family<boolean>;
+  /**
+   * Recognizes the failures by which an upstream says the part does not apply to it (e.g. an
+   * endpoint that only servers answer). Such a part exports nothing, not even `_up`, and is no failure.
+   */
+  notApplicable?: (err: UpstreamError) => boolean;
 }
 
 /**
@@ -48,7 +55,9 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
   try {
     value = await spec.fetch();
   } catch (e) {
-    return { part: spec.part, group: upGroup(false), error: toUpstreamError(e) };
+    const err = toUpstreamError(e);
+    if (spec.notApplicable?.(err)) return { part: spec.part, group: new Map(), notApplicable: true };
+    return { part: spec.part, group: upGroup(false), error: err };
   }
   let group: Map<string, string>;
   try {

@@ -1,4 +1,4 @@
-import { family, single, type Family } from '../metrics/family.js';
+import { family, single, upFamily, type Family } from '../metrics/family.js';
 import type { MerkleReport, MerkleTree } from '../upstream/secrets/merkle-check.js';
 
 /** The merkle corruption report of a DR secondary: pure mapping to samples. */
@@ -8,13 +8,11 @@ export const KNOWN_TREE_TYPES = ['replicated', 'local'] as const;
 
 const corruptedPages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).filter((p) => p.corrupted).length;
 
-export const merkleUp = family<boolean>({
+export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
   help: '1 when the last scheduled merkle-check succeeded and parsed, else 0.',
-  type: 'gauge',
   area: 'secrets',
   labels: ['target'],
-  samples: single((ok) => ok),
 });
 
 export const merkleFamilies: readonly Family<MerkleReport>[] = [

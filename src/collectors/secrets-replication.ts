@@ -1,4 +1,4 @@
-import { family, single, stateSet, type Family } from '../metrics/family.js';
+import { family, single, stateSet, upFamily, type Family } from '../metrics/family.js';
 import type { ReplicationStatus } from '../upstream/secrets/replication-status.js';
 
 /** Replication status of one cluster, one kind: pure mapping from the parsed status to samples. */
@@ -19,13 +19,11 @@ export const KNOWN_STATES = [
   'shutdown',
 ] as const;
 
-export const replicationUp = family<boolean>({
+export const replicationUp = upFamily({
   name: 'secrets_replication_up',
   help: `1 when the last scheduled poll of sys/replication/<kind>/status succeeded and parsed, else 0.`,
-  type: 'gauge',
   area: 'secrets',
   labels: [...TK],
-  samples: single((ok) => ok),
 });
 
 const isPrimary = (s: ReplicationStatus) => s.mode === 'primary';

@@ -4,8 +4,11 @@ import { duration, readableFile, schedule, targetFields, uniqueNames } from './f
 export const REPLICATION_KINDS = ['performance', 'dr'] as const;
 export type ReplicationKind = (typeof REPLICATION_KINDS)[number];
 
+/** What a status endpoint is polled at unless the target says otherwise. */
+const EVERY_15_SECONDS = '*/15 * * * * *';
+
 const secretsTarget = z.strictObject({
-  ...targetFields('*/15 * * * * *'),
+  ...targetFields(EVERY_15_SECONDS),
   /** Sent as X-Secrets-Namespace. The status endpoints answer in any namespace. */
   namespace: z.string().min(1).optional(),
   replication_kinds: z
@@ -23,6 +26,22 @@ const secretsTarget = z.strictObject({
 });
 export type SecretsTarget = z.output<typeof secretsTarget>;
 
+/**
+ * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
+ * has its own switch. `host` is off by default: it needs agent:read and returns host details
+ * (environment, network) that not every operator wants an exporter to fetch.
+ */
+const agentTarget = z.strictObject({
+  ...targetFields(EVERY_15_SECONDS),
+  members: z.boolean().default(true),
+  servers: z.boolean().default(true),
+  self: z.boolean().default(true),
+  host: z.boolean().default(false),
+  /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
+  max_members: z.number().int().min(0).default(10_000),
+});
+export type AgentTarget = z.output<typeof agentTarget>;
+
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 
 export const configSchema = z.strictObject({
@@ -30,8 +49,8 @@ export const configSchema = z.strictObject({
     .strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') })
     .default({ listen_address: '0.0.0.0:9810' }),
   secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
-  // Accepted (and possibly empty) until their collectors land; each gets a strict schema then.
-  agents: z.array(z.record(z.string(), z.unknown())).default([]),
+  agents: z.array(agentTarget).default([]).superRefine(uniqueNames),
+  // Accepted (and possibly empty) until its collector lands; it gets a strict schema then.
   teams: z.array(z.record(z.string(), z.unknown())).default([]),
   alert_sink: z.record(z.string(), z.unknown()).optional(),
 });

@@ -1,3 +1,9 @@
+import { agentEndpointUp } from '../collectors/agent-common.js';
+import { agentUp, healthFamilies } from '../collectors/agent-health.js';
+import { hostFamilies } from '../collectors/agent-host.js';
+import { membersFamilies } from '../collectors/agent-members.js';
+import { selfFamilies } from '../collectors/agent-self.js';
+import { serversFamilies } from '../collectors/agent-servers.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
@@ -14,6 +20,13 @@ export const CATALOG: readonly AnyFamily[] = [
   walLagFamily,
   merkleUp,
   ...merkleFamilies,
+  agentUp,
+  ...healthFamilies,
+  agentEndpointUp,
+  ...selfFamilies,
+  ...membersFamilies,
+  ...serversFamilies,
+  ...hostFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
   ...daemonFamilies,

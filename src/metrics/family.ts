@@ -26,6 +26,11 @@ interface FamilyBase {
   readonly labels: readonly string[];
   /** What a reader of docs/metrics.md should know about the values (origin, units, absence). */
   readonly area: Area;
+  /**
+   * Labels of RESERVED this family carries on purpose, because they are the upstream's own identity
+   * (an agent's region). A scrape whose target labels hold the same name renames it `exported_<name>`.
+   */
+  readonly reservedLabelsAllowed?: readonly string[];
 }
 
 export type Area = 'secrets' | 'scheduler' | 'teams' | 'vigil' | 'alertsink';
@@ -58,7 +63,7 @@ export function family<I>(def: Family<I>): Family<I> {
   }
   for (const l of def.labels) {
     if (!LABEL.test(l) || l.startsWith('__')) throw new Error(`metric ${def.name}: invalid label ${l}`);
-    if (RESERVED.has(l)) throw new Error(`metric ${def.name}: label ${l} clashes with target labels`);
+    if (RESERVED.has(l) && !def.reservedLabelsAllowed?.includes(l)) throw new Error(`metric ${def.name}: label ${l} clashes with target labels`);
   }
   if (new Set(def.labels).size !== def.labels.length) throw new Error(`metric ${def.name}: duplicate label`);
   return def;
@@ -70,6 +75,11 @@ export function single<I>(value: (input: I) => number | boolean | undefined): (i
     const v = value(input);
     return v === undefined ? [] : [{ value: typeof v === 'boolean' ? Number(v) : v }];
   };
+}
+
+/** A part's `_up` gauge: 1 when its last fetch succeeded and parsed, else 0 (input: did it). */
+export function upFamily(def: Pick<ScalarFamily<boolean>, 'name' | 'help' | 'area' | 'labels'>): Family<boolean> {
+  return family<boolean>({ ...def, type: 'gauge', samples: single((ok) => ok) });
 }
 
 /**

@@ -27,7 +27,7 @@ export interface RequestSpec {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: unknown;
-  /** Statuses >= 400 whose body is data rather than an error (an unhealthy agent's 500). */
+  /** Statuses >= 400 whose JSON body is data rather than an error (an unhealthy agent's 500). */
   dataStatuses?: readonly number[];
   signal?: AbortSignal;
 }
@@ -100,7 +100,10 @@ export class UpstreamClient {
       });
       code = String(res.statusCode);
       const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
-      if (res.statusCode >= 400 && !spec.dataStatuses?.includes(res.statusCode)) {
+      if (res.statusCode >= 400) {
+        // A data status with a JSON body is data; without one it is what it says: an error.
+        const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
+        if (data) return { status: res.statusCode, headers: res.headers, body: data.value };
         const detail = errorBodyMessage(text);
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
@@ -143,6 +146,14 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: s
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function tryJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 function decode(text: string, endpoint: string): unknown {

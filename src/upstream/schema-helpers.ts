@@ -1,14 +1,48 @@
 import { z } from 'zod';
 
+const NUMERIC = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
 /** Real servers send some numbers as strings (`"clock_skew_ms": "0"`): accept both, keep a number. */
 export const numberish = z.union([
   z.number(),
   z
     .string()
     .trim()
-    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, 'expected a number or a numeric string')
+    .regex(NUMERIC, 'expected a number or a numeric string')
     .transform(Number),
 ]);
+
+/**
+ * A value from a string-to-string stats map (`"144"`, `"true"`, `"Leader"`): a number when it is one,
+ * else undefined. Stats are informational, so a missing or non-numeric one is absent, not a failure.
+ */
+export const statNumber = z.unknown().transform((v): number | undefined => {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  return typeof v === 'string' && NUMERIC.test(v.trim()) ? Number(v) : undefined;
+});
+
+/** A stats value kept as text (`"Leader"`); anything else is absent. */
+export const statText = z.unknown().transform((v): string | undefined => (typeof v === 'string' ? v : undefined));
+
+const GO_UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|μs|ms|s|m|h))+$/;
+
+/**
+ * A duration the upstream's language printed (`"45.2ms"`, `"1m5s"`, `"0"`) or encoded as an integer
+ * of nanoseconds (config values), as seconds. Anything else (`"never"`) is undefined: absent.
+ */
+export function goDurationSeconds(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v / 1e9 : undefined;
+  if (typeof v !== 'string') return undefined;
+  const s = v.trim();
+  if (s === '0') return 0;
+  if (!GO_DURATION.test(s)) return undefined;
+  let total = 0;
+  for (const [, n, , unit] of s.matchAll(/(\d+(\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(n) * (GO_UNIT_SECONDS[unit as string] ?? 0);
+  return total;
+}
+
+export const statDuration = z.unknown().transform(goDurationSeconds);
 
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);

@@ -9,6 +9,7 @@ import {
   type AgentScenario,
   type AgentSimulator,
 } from '../../simulators/agent/index.js';
+import { admin } from '../helpers/agent-sim.js';
 
 const READ_AGENT_ONLY = 'agent-read-only-token';
 const WRITE_AGENT_ONLY = 'agent-write-only-token';
@@ -60,15 +61,6 @@ async function json<T>(sim: AgentSimulator, agent: string, path: string, token =
   const res = await call(sim, agent, path, { token });
   expect(res.status, `${agent} ${path}`).toBe(200);
   return (await res.json()) as T;
-}
-
-async function admin(sim: AgentSimulator, agent: string, path: string, body?: unknown, method = 'POST'): Promise<Response> {
-  const res = await fetch(`${sim.agent(agent).url}/_sim/${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return res;
 }
 
 interface Member {

@@ -65,6 +65,50 @@ describe('a valid config', () => {
   });
 });
 
+describe('an agents list', () => {
+  it('fills the documented defaults: every 15 s, members, servers and self on, host off, 10000 members', () => {
+    const t = parseConfig('agents:\n  - { name: east, address: http://127.0.0.1:4646 }\n', 'vigil.yml', {}).agents[0]!;
+    expect(t).toMatchObject({ name: 'east', address: 'http://127.0.0.1:4646', schedule: '*/15 * * * * *', timeout: 5000 });
+    expect(t).toMatchObject({ members: true, servers: true, self: true, host: false, max_members: 10000 });
+    expect(t.token_file).toBeUndefined();
+    expect(t.tls).toEqual({ insecure_skip_verify: false });
+  });
+
+  it('reads every agent key', () => {
+    const t = parseConfig(
+      `agents:
+  - name: west
+    address: https://10.0.0.1:4646
+    token_file: ${tokenFile}
+    tls: { ca_file: ${tokenFile} }
+    timeout: 2s
+    schedule: "*/30 * * * * *"
+    members: false
+    servers: false
+    self: false
+    host: true
+    max_members: 50
+`,
+      'vigil.yml',
+      {},
+    ).agents[0]!;
+    expect(t).toMatchObject({ token_file: tokenFile, timeout: 2000, schedule: '*/30 * * * * *', tls: { ca_file: tokenFile } });
+    expect(t).toMatchObject({ members: false, servers: false, self: false, host: true, max_members: 50 });
+  });
+
+  const at = '    address: http://127.0.0.1:4646\n';
+  it.each([
+    ['an unknown key', `agents:\n  - name: a\n${at}    hosts: true\n`, 'agents[0].hosts: unknown key'],
+    ['an endpoint switch that is not a boolean', `agents:\n  - name: a\n${at}    members: "yes"\n`, 'agents[0].members:'],
+    ['a negative max_members', `agents:\n  - name: a\n${at}    max_members: -1\n`, 'agents[0].max_members:'],
+    ['a fractional max_members', `agents:\n  - name: a\n${at}    max_members: 1.5\n`, 'agents[0].max_members:'],
+    ['a duplicate name', `agents:\n  - name: a\n${at}  - name: a\n${at}`, 'agents[1].name: duplicate target name "a" (also at index 0)'],
+    ['a missing address', `agents:\n  - name: a\n`, 'agents[0].address: required'],
+  ])('rejects %s, naming the key', (_what, yaml, expected) => {
+    expect(problems(yaml).join('\n')).toContain(expected);
+  });
+});
+
 describe('a malformed config names the key path and the problem', () => {
   const ok = '    address: http://127.0.0.1:8200\n';
   it.each([

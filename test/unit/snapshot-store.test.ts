@@ -83,4 +83,10 @@ describe('family declarations follow the exporter naming rules', () => {
   ])('%o is refused', (def, msg) => {
     expect(() => family({ ...base, ...def })).toThrow(msg);
   });
+
+  it('accepts a reserved label only when the family names it as allowed, and only that one', () => {
+    const info = { ...base, name: 'x_info', type: 'gauge' as const, labels: ['region', 'cluster'] };
+    expect(() => family({ ...info, reservedLabelsAllowed: ['region', 'cluster'] })).not.toThrow();
+    expect(() => family({ ...info, reservedLabelsAllowed: ['region'] })).toThrow(/label cluster clashes/);
+  });
 });

@@ -94,6 +94,14 @@ describe('upstream client', () => {
     await c.close();
   });
 
+  it('keeps a listed status an HTTP error when its body is not JSON', async () => {
+    answers.set('/health-text', (_req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error'));
+    const { c } = client();
+    const err = await failure(c.json({ endpoint: 'health', path: '/health-text', dataStatuses: [500] }));
+    expect(err).toMatchObject({ reason: 'http_5xx', status: 500, message: 'health: HTTP 500: internal error' });
+    await c.close();
+  });
+
   it('times out a hung upstream with reason timeout', async () => {
     answers.set('/hang', () => undefined);
     const { c, observed } = client();

@@ -1,0 +1,69 @@
+import { agentEndpointUp } from '../collectors/agent-common.js';
+import { agentUp, healthFamilies } from '../collectors/agent-health.js';
+import { hostFamilies } from '../collectors/agent-host.js';
+import { memberLimiter, membersFamilies } from '../collectors/agent-members.js';
+import { selfFamilies } from '../collectors/agent-self.js';
+import { serversFamilies } from '../collectors/agent-servers.js';
+import { collectPart, type Job, type PartOutcome } from '../collectors/collection.js';
+import type { AgentTarget } from '../config/schema.js';
+import type { Family } from '../metrics/family.js';
+import {
+  fetchHealth,
+  fetchHost,
+  fetchMembers,
+  fetchSelf,
+  fetchServers,
+  membersNotApplicable,
+  serversNotApplicable,
+  type AgentAuth,
+} from '../upstream/agent/api.js';
+import type { UpstreamError } from '../upstream/errors.js';
+import { clientFor, type BuildContext } from './context.js';
+import { optionalSecretFile } from './secret-file.js';
+
+export const AGENT_COLLECTOR = 'scheduler_agent';
+
+/**
+ * One job per agent target: every enabled endpoint fetched concurrently, one part each, so a failing
+ * endpoint fails only its own series. Health is always polled, without the token (it needs no ACL),
+ * so `scheduler_agent_up` says whether the agent answers whatever the token is worth.
+ */
+export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
+  const client = clientFor('agents', t, ctx);
+  const limitMembers = memberLimiter(t.max_members);
+
+  const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
+    // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
+    let auth: Promise<AgentAuth> | undefined;
+    const token = () => (auth ??= optionalSecretFile(t.token_file, 'token_file').then((token) => ({ token })));
+
+    const optional = <T>(
+      name: 'members' | 'servers' | 'self' | 'host',
+      fetch: (auth: AgentAuth) => Promise<T>,
+      families: readonly Family<T>[],
+      notApplicable?: (err: UpstreamError) => boolean,
+    ): Array<Promise<PartOutcome>> =>
+      t[name]
+        ? [
+            collectPart({
+              part: name,
+              context: { target: t.name, endpoint: name },
+              fetch: async () => fetch(await token()),
+              families,
+              up: agentEndpointUp,
+              notApplicable,
+            }),
+          ]
+        : [];
+
+    return Promise.all([
+      collectPart({ part: 'health', context: { target: t.name }, fetch: () => fetchHealth(client, {}, signal), families: healthFamilies, up: agentUp }),
+      ...optional('members', async (a) => limitMembers(await fetchMembers(client, a, signal)), membersFamilies, membersNotApplicable),
+      ...optional('servers', (a) => fetchServers(client, a, signal), serversFamilies, serversNotApplicable),
+      ...optional('self', (a) => fetchSelf(client, a, signal), selfFamilies),
+      ...optional('host', (a) => fetchHost(client, a, signal), hostFamilies),
+    ]);
+  };
+
+  return [{ collector: AGENT_COLLECTOR, target: t.name, schedule: t.schedule, run }];
+}

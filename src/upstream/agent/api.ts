@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { UpstreamClient } from '../client.js';
+import type { UpstreamError } from '../errors.js';
+import { parseBody } from '../parse.js';
+import { agentHealthResponse, type AgentHealth } from './health.js';
+import { agentHostResponse, type AgentHost } from './host.js';
+import { agentMembersResponse, type AgentMembers } from './members.js';
+import { agentSelfResponse, type AgentSelf } from './self.js';
+import { agentServersResponse, type AgentServers } from './servers.js';
+
+/** The cluster agent's `/v1/agent/*` endpoints vigil polls, each returning a typed, validated value. */
+export interface AgentAuth {
+  token?: string | undefined;
+}
+
+const headers = (auth: AgentAuth): Record<string, string> => (auth.token ? { 'x-scheduler-token': auth.token } : {});
+
+async function get<S extends z.ZodType>(
+  client: UpstreamClient,
+  name: string,
+  schema: S,
+  auth: AgentAuth,
+  signal: AbortSignal,
+  dataStatuses: readonly number[] = [],
+): Promise<z.output<S>> {
+  const endpoint = `agent/${name}`;
+  const res = await client.json({ endpoint, path: `/v1/${endpoint}`, headers: headers(auth), dataStatuses, signal });
+  return parseBody(schema, res.body, endpoint);
+}
+
+/** An unhealthy agent answers 500 with the health body: that is data, not a transport failure. */
+export const fetchHealth = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHealth> =>
+  get(c, 'health', agentHealthResponse, auth, signal, [500]);
+
+export const fetchMembers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentMembers> =>
+  get(c, 'members', agentMembersResponse, auth, signal);
+
+export const fetchServers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentServers> =>
+  get(c, 'servers', agentServersResponse, auth, signal);
+
+export const fetchSelf = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentSelf> =>
+  get(c, 'self', agentSelfResponse, auth, signal);
+
+export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHost> =>
+  get(c, 'host', agentHostResponse, auth, signal);
+
+/**
+ * `/agent/members` on an agent that runs no server: the agent says so with 500 (`client agent is not
+ * a server`) or 501. Not the agent being down, and not a failure.
+ */
+export const membersNotApplicable = (err: UpstreamError): boolean =>
+  err.status === 501 || (err.status === 500 && /not a server/i.test(err.message));
+
+/** `/agent/servers` on an agent that runs no client: 501. */
+export const serversNotApplicable = (err: UpstreamError): boolean => err.status === 501;

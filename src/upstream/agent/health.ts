@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { boolish } from '../schema-helpers.js';
+
+/**
+ * `GET /v1/agent/health`: one part per mode the agent runs. An unhealthy agent answers 500 with the
+ * same body (possibly as text/plain), so the caller passes 500 as a data status.
+ */
+const healthPart = z.object({ ok: boolish, message: z.string().default('') });
+
+export const agentHealthResponse = z
+  .object({ client: healthPart.optional(), server: healthPart.optional() })
+  // A body with neither part is not a health answer (e.g. another error shaped as JSON).
+  .refine((h) => h.client !== undefined || h.server !== undefined, 'expected a client or a server part');
+
+export type AgentHealth = z.output<typeof agentHealthResponse>;
+export const HEALTH_ROLES = ['client', 'server'] as const;
