@@ -1,15 +1,22 @@
+import type { AgentSimulator } from './agent/index.js';
 import type { SecretsSimulator } from './secrets/index.js';
 
 /** Paths of the secret files the demo writes for vigil to read. */
 export interface DemoSecrets {
   drOperationTokenFile: string;
+  agentTokenFile: string;
+}
+
+export interface DemoUpstreams {
+  secrets: SecretsSimulator;
+  agents: AgentSimulator;
 }
 
 /**
  * vigil's configuration for the demo: every simulated upstream as a target, on schedules short
  * enough to watch faults come and go.
  */
-export function demoConfig(secrets: SecretsSimulator, files: DemoSecrets): string {
+export function demoConfig({ secrets, agents }: DemoUpstreams, files: DemoSecrets): string {
   const secretsTargets = [...secrets.clusters.values()]
     .map((c) => {
       const merkle =
@@ -19,9 +26,13 @@ export function demoConfig(secrets: SecretsSimulator, files: DemoSecrets): strin
       return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
     })
     .join('');
+  const agentTargets = [...agents.agents.values()]
+    .map((a) => `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${files.agentTokenFile}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n    host: true\n`)
+    .join('');
   return `# Written by the demo: vigil watching the bundled simulators.
 web:
   listen_address: 127.0.0.1:9810
 secrets:
-${secretsTargets}`;
+${secretsTargets}agents:
+${agentTargets}`;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { demoConfig } from './demo-config.js';
+import { demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { demoSecretsScenario, startSecretsSimulator } from './secrets/index.js';
 
 /**
@@ -15,11 +16,14 @@ const { values } = parseArgs({ options: { port: { type: 'string', default: '9810
 const port = Number(values.port);
 
 const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
+const agents = await startAgentSimulator(demoAgentScenario());
 const dir = mkdtempSync(join(tmpdir(), 'vigil-demo-'));
 const drOperationTokenFile = join(dir, 'dr-operation-token');
 writeFileSync(drOperationTokenFile, secrets.cluster('dr-secondary').drOperationToken(), { mode: 0o600 });
+const agentTokenFile = join(dir, 'agent-token');
+writeFileSync(agentTokenFile, agents.readToken, { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
-writeFileSync(configFile, demoConfig(secrets, { drOperationTokenFile }));
+writeFileSync(configFile, demoConfig({ secrets, agents }, { drOperationTokenFile, agentTokenFile }));
 
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
@@ -34,12 +38,16 @@ vigil demo
   config         ${configFile}
   secrets service simulators:
 ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
+  cluster agent simulators:
+${[...agents.agents.values()].map((a) => `    ${a.name.padEnd(16)} ${a.url}`).join('\n')}
 
 Try a fault and watch ${url}/metrics (collections run every 5 s):
   curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'
   curl -XPOST ${dp}/_sim/replication/dr/wal/advance -d '{"by":50,"secondaries_follow":false}'
   curl -XPOST ${secrets.cluster('perf-secondary').url}/_sim/faults -d '{"hang":true}'
   curl -XDELETE ${secrets.cluster('perf-secondary').url}/_sim/faults
+  curl -XPOST ${agents.agent('server-1').url}/_sim/members/server-1-member-2 -d '{"status":"failed"}'
+  curl -XPOST ${agents.agent('server-1').url}/_sim/health -d '{"server":{"ok":false,"message":"no leader"}}'
 Ctrl-C stops the demo.
 
 `);
@@ -49,7 +57,7 @@ const stop = (code: number) => {
   if (stopping) return;
   stopping = true;
   vigil.kill('SIGTERM');
-  void secrets.close().then(() => process.exit(code));
+  void Promise.all([secrets.close(), agents.close()]).then(() => process.exit(code));
 };
 vigil.on('exit', (code) => {
   if (!stopping) {
