@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamClient, retryAfterMs } from '../../src/upstream/client.js';
 import { UpstreamError, errorBodyMessage } from '../../src/upstream/errors.js';
-import { backoffOn, waitOnRateLimit } from '../../src/upstream/retry.js';
+import { backoffOn, firstOf, waitOnRateLimit } from '../../src/upstream/retry.js';
 
 /** A loopback server whose answer per path is set by each test. */
 let server: http.Server;
@@ -194,6 +194,62 @@ describe('upstream client', () => {
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     await c.close();
+  });
+});
+
+describe('client hooks', () => {
+  it('shows every answer, error statuses included, with its headers', async () => {
+    answers.set('/hdr-ok', json(200, {}, { 'x-ratelimit-limit': '30' }));
+    answers.set('/hdr-429', json(429, { errors: ['slow down'] }, { 'x-ratelimit-limit': '30' }));
+    const seenAnswers: string[] = [];
+    const { c } = client({ onResponse: (endpoint, status, headers) => seenAnswers.push(`${endpoint} ${status} ${String(headers['x-ratelimit-limit'])}`) });
+    await c.json({ endpoint: 'a', path: '/hdr-ok' });
+    await failure(c.json({ endpoint: 'b', path: '/hdr-429' }));
+    expect(seenAnswers).toEqual(['a 200 30', 'b 429 30']);
+    await c.close();
+  });
+
+  it('does not count the wait before an attempt against the attempt timeout', async () => {
+    answers.set('/queued', json(200, { ok: true }));
+    // 300 ms attempt timeout; the spacing wait alone is longer.
+    const { c } = client({ beforeAttempt: () => new Promise((r) => setTimeout(r, 400)) });
+    await expect(c.json({ endpoint: 'q', path: '/queued' })).resolves.toMatchObject({ body: { ok: true } });
+    await c.close();
+  });
+
+  it('runs the hook before every attempt, retries included', async () => {
+    let calls = 0;
+    answers.set('/rl-twice', (req, res) => {
+      calls += 1;
+      if (calls <= 2) json(429, { errors: ['slow down'] }, { 'x-ratelimit-reset': '0.01' })(req, res);
+      else json(200, {})(req, res);
+    });
+    let before = 0;
+    const { c } = client({
+      retry: waitOnRateLimit({ maxRetries: 3, defaultMs: 1000, maxWaitMs: 5000 }),
+      beforeAttempt: async () => {
+        before += 1;
+      },
+    });
+    await c.json({ endpoint: 'rl', path: '/rl-twice' });
+    expect(before).toBe(3);
+    await c.close();
+  });
+});
+
+describe('firstOf retry policies', () => {
+  const err = (reason: 'rate_limited' | 'http_5xx', status: number) => Object.assign(new UpstreamError(reason, 'x', status), { retryAfterMs: 70 });
+  const policy = firstOf(waitOnRateLimit({ maxRetries: 2, defaultMs: 1000, maxWaitMs: 5000 }), backoffOn([503], { maxRetries: 1, baseMs: 10, capMs: 10 }));
+
+  it('lets the first policy that retries an error decide', () => {
+    expect(policy.delayFor(0, err('rate_limited', 429))).toBe(70);
+    expect(policy.delayFor(0, err('http_5xx', 503))).toBeGreaterThanOrEqual(5);
+  });
+
+  it('gives up when none retries', () => {
+    expect(policy.delayFor(0, err('http_5xx', 500))).toBeUndefined();
+    expect(policy.delayFor(1, err('http_5xx', 503))).toBeUndefined();
+    expect(policy.delayFor(2, err('rate_limited', 429))).toBeUndefined();
   });
 });
 
