@@ -1,6 +1,7 @@
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { teamsFamilies, teamsUp } from '../collectors/teams.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
 
@@ -14,6 +15,8 @@ export const CATALOG: readonly AnyFamily[] = [
   walLagFamily,
   merkleUp,
   ...merkleFamilies,
+  teamsUp,
+  ...teamsFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
   ...daemonFamilies,

@@ -3,8 +3,12 @@ import type { WalLagTracker } from '../collectors/secrets-wal-lag.js';
 import type { Config } from '../config/schema.js';
 import type { BuildContext } from './context.js';
 import { secretsJobs } from './secrets.js';
+import { teamsJobs } from './teams.js';
 
 /** Every scheduled job of one config: one per target × collector. */
 export function buildJobs(config: Config, ctx: BuildContext, walLag: WalLagTracker): Job[] {
-  return [...config.secrets.flatMap((t) => secretsJobs(t, ctx, walLag))];
+  return [
+    ...config.secrets.flatMap((t) => secretsJobs(t, ctx, walLag)),
+    ...config.teams.flatMap((t) => teamsJobs(t, ctx)),
+  ];
 }
