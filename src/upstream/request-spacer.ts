@@ -23,7 +23,9 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 export class RequestSpacer {
   private configured: number;
   private advertised = Infinity;
-  private nextSlot = 0;
+  /** When the latest caller was let through; the next one goes one interval (at the rate of then) later. */
+  private lastSlot = -Infinity;
+  private pausedUntil = -Infinity;
   private readonly headroom: number;
   private readonly now: () => number;
   private readonly wait: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -48,8 +50,8 @@ export class RequestSpacer {
   /** Resolves when this caller may send; rejects when `signal` aborts first. */
   async take(signal: AbortSignal): Promise<void> {
     const now = this.now();
-    const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + 1000 / this.perSecond;
+    const slot = Math.max(now, this.lastSlot + 1000 / this.perSecond, this.pausedUntil);
+    this.lastSlot = slot;
     if (slot > now) await this.wait(slot - now, signal);
   }
 
@@ -59,7 +61,7 @@ export class RequestSpacer {
     if (Number.isFinite(limit) && limit > 0) this.advertised = limit;
     if (status === 429) {
       const pause = retryAfterMs(headers) ?? 1000;
-      this.nextSlot = Math.max(this.nextSlot, this.now() + pause);
+      this.pausedUntil = Math.max(this.pausedUntil, this.now() + pause);
     }
   }
 }

@@ -99,3 +99,14 @@ describe('request spacer', () => {
     await expect(waiting).rejects.toThrow();
   });
 });
+
+describe('request spacer, rate changes', () => {
+  it('spaces the request after a lower advertised limit by the new rate, not the one it was reserved at', async () => {
+    const f = fakeSpacer(25);
+    await f.spacer.take(signal);
+    f.spacer.observe(200, { 'x-ratelimit-limit': '3' });
+    await f.spacer.take(signal);
+    await f.spacer.take(signal);
+    expect(f.waits.map(Math.round)).toEqual([370, 370]);
+  });
+});
