@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { parseConfig } from '../../src/config/load.js';
+import { configProblems } from '../helpers/failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-teams-config-'));
 const tokenFile = join(dir, 'token');
@@ -10,16 +11,6 @@ writeFileSync(tokenFile, 'abc.atlasv1.secret\n');
 
 const target = (extra = '') =>
   `teams:\n  - name: acme\n    address: https://teams.example\n    organization: acme\n    token_file: ${tokenFile}\n${extra}`;
-
-function problems(yaml: string): string[] {
-  try {
-    parseConfig(yaml, 'vigil.yml', {});
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems;
-    throw e;
-  }
-  throw new Error('config was accepted');
-}
 
 describe('a teams target', () => {
   it('fills the documented defaults', () => {
@@ -66,6 +57,6 @@ describe('a teams target', () => {
     ['an unknown key', target('    pagesize: 10\n'), 'teams[0].pagesize: unknown key'],
     ['a duplicate name', `${target()}  - name: acme\n    address: https://y\n    organization: o\n    token_file: ${tokenFile}\n`, 'teams[1].name: duplicate target name "acme"'],
   ])('refuses %s', (_what, yaml, expected) => {
-    expect(problems(yaml).join('\n')).toContain(expected);
+    expect(configProblems(yaml).join('\n')).toContain(expected);
   });
 });

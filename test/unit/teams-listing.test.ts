@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../src/upstream/client.js';
-import { UpstreamError } from '../../src/upstream/errors.js';
 import { completeAccess, listTeams, type ListingRequest } from '../../src/upstream/teams/api.js';
+import { upstreamFailure } from '../helpers/failures.js';
 import { fixture } from '../helpers/fixtures.js';
 
 /** A loopback team-management service whose answer to each request is set by each test. */
@@ -43,16 +43,6 @@ const req = (extra: Partial<ListingRequest> = {}): ListingRequest => ({
 const pages = (...names: string[]) => (page: number): Answer => ({ body: fixture(`teams/${names[page - 1] ?? 'missing'}`) });
 const THREE = pages('page-1-of-3.json', 'page-2-of-3.json', 'page-3-of-3.json');
 const requestedPages = () => requests.map((r) => new URL(r.url ?? '/', 'http://x').searchParams.get('page[number]'));
-
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(UpstreamError);
-    return e as UpstreamError;
-  }
-  throw new Error('listing succeeded');
-}
 
 /** A page shaped like the fixtures, with its pagination meta replaced. */
 function pageWith(pagination: Record<string, number | null>, data: unknown[] = []): Answer {
@@ -96,7 +86,7 @@ describe('a failed page fails the whole listing', () => {
       page === 2
         ? { status: 500, body: { errors: [{ status: '500', title: 'internal server error', detail: 'injected page fault' }] } }
         : THREE(page);
-    const err = await failure(listTeams(client, req()));
+    const err = await upstreamFailure(listTeams(client, req()));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 500 });
     expect(err.message).toBe('organizations/teams: HTTP 500: internal server error: injected page fault');
     expect(requestedPages()).toEqual(['1', '2']);
@@ -104,7 +94,7 @@ describe('a failed page fails the whole listing', () => {
 
   it('fails with schema when a page does not parse, naming the field', async () => {
     answer = (page) => (page === 3 ? { body: { data: [{ id: 'team-1', type: 'teams', attributes: { name: 'x' } }] } } : THREE(page));
-    const err = await failure(listTeams(client, req()));
+    const err = await upstreamFailure(listTeams(client, req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('data.0.attributes.users-count');
   });
@@ -117,7 +107,7 @@ describe('error bodies end up in the message', () => {
     ['a plain string error', 'error-401-plain.json', 401, 'http_4xx', 'HTTP 401: unauthorized'],
   ])('%s', async (_what, file, status, reason, message) => {
     answer = () => ({ status, body: fixture(`teams/${file}`) });
-    const err = await failure(listTeams(client, req()));
+    const err = await upstreamFailure(listTeams(client, req()));
     expect(err).toMatchObject({ reason, status });
     expect(err.message).toBe(`organizations/teams: ${message}`);
   });
@@ -127,7 +117,7 @@ describe('pagination that does not end', () => {
   it('stops at max_pages when the server always has a next page', async () => {
     const readers = (fixture('teams/page-3-of-3.json') as { data: object[] }).data[0];
     answer = (page) => pageWith({ 'current-page': page, 'next-page': page + 1 }, [{ ...readers, id: `team-${page}` }]);
-    const err = await failure(listTeams(client, req({ maxPages: 5 })));
+    const err = await upstreamFailure(listTeams(client, req({ maxPages: 5 })));
     expect(err.reason).toBe('too_large');
     expect(err.message).toContain('max_pages 5');
     expect(requests).toHaveLength(5);
@@ -135,7 +125,7 @@ describe('pagination that does not end', () => {
 
   it('stops at the total-pages the first page announced', async () => {
     answer = (page) => pageWith({ 'current-page': page, 'next-page': page + 1, 'total-pages': 2 });
-    const err = await failure(listTeams(client, req()));
+    const err = await upstreamFailure(listTeams(client, req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('past the 2 pages it announced');
     expect(requests).toHaveLength(2);
@@ -143,24 +133,24 @@ describe('pagination that does not end', () => {
 
   it('refuses a next page that is not after the current one', async () => {
     answer = (page) => pageWith({ 'current-page': page, 'next-page': 1 });
-    expect((await failure(listTeams(client, req()))).message).toContain('next page 1 is not after page 1');
+    expect((await upstreamFailure(listTeams(client, req()))).message).toContain('next page 1 is not after page 1');
     expect(requests).toHaveLength(1);
   });
 
   it('refuses an answer for another page than the one asked for', async () => {
     answer = () => pageWith({ 'current-page': 1, 'next-page': 2 });
-    expect((await failure(listTeams(client, req()))).message).toContain('asked for page 2, got page 1');
+    expect((await upstreamFailure(listTeams(client, req()))).message).toContain('asked for page 2, got page 1');
   });
 
   it('gives up at once when the first page announces more than max_pages', async () => {
     answer = THREE;
-    expect((await failure(listTeams(client, req({ maxPages: 2 })))).reason).toBe('too_large');
+    expect((await upstreamFailure(listTeams(client, req({ maxPages: 2 })))).reason).toBe('too_large');
     expect(requests).toHaveLength(1);
   });
 
   it('refuses a links.next without a page number', async () => {
     answer = () => ({ body: { data: [], links: { next: 'https://teams.example/api/v2/organizations/acme/teams?cursor=abc' } } });
-    expect((await failure(listTeams(client, req()))).reason).toBe('schema');
+    expect((await upstreamFailure(listTeams(client, req()))).reason).toBe('schema');
   });
 });
 
@@ -190,7 +180,7 @@ describe('a listing is one consistent pass', () => {
 
   it('fails when they change under two passes in a row', async () => {
     answer = changingOnce(2);
-    const err = await failure(listTeams(client, req()));
+    const err = await upstreamFailure(listTeams(client, req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('total-count went from 5 to 6');
   });
@@ -237,7 +227,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
   it('fails as a whole when one show fails', async () => {
     const teams = await listed();
     answer = () => ({ status: 404, body: fixture('teams/error-404-numeric-status.json') });
-    const err = await failure(completeAccess(client, teams, 'tok-123', new AbortController().signal));
+    const err = await upstreamFailure(completeAccess(client, teams, 'tok-123', new AbortController().signal));
     expect(err.message).toBe('teams/show: HTTP 404: not found');
   });
 });
