@@ -65,7 +65,14 @@ export class Daemon {
 
   /** Starts with a config, or replaces the running one (jobs of removed targets and their series go). */
   async apply(config: Config): Promise<void> {
-    const ctx: BuildContext = { store: this.store, log: this.log, upstreamStats: this.upstreamStats, upstreamKeys: new Set(), clients: [] };
+    const ctx: BuildContext = {
+      store: this.store,
+      log: this.log,
+      upstreamStats: this.upstreamStats,
+      upstreamKeys: new Set(),
+      clients: [],
+      spacers: new Map(),
+    };
     const jobs = buildJobs(config, ctx, this.walLag);
     const previous = this.loaded;
     if (previous) {

@@ -42,6 +42,27 @@ const agentTarget = z.strictObject({
 });
 export type AgentTarget = z.output<typeof agentTarget>;
 
+/** The team-management service's largest page (it clamps larger ones), and its rate limit per token. */
+export const TEAMS_MAX_PAGE_SIZE = 100;
+export const TEAMS_SERVICE_RATE_PER_SECOND = 30;
+
+const teamsTarget = z.strictObject({
+  ...targetFields('0 */5 * * * *'),
+  /** Every request needs a token; an organization token sees every team, a member token only some. */
+  token_file: readableFile,
+  organization: z.string().min(1),
+  page_size: z.number().int().min(1).max(TEAMS_MAX_PAGE_SIZE).default(TEAMS_MAX_PAGE_SIZE),
+  /** Below the service's 30 per token, so vigil leaves room for other clients of the same token. */
+  requests_per_second: z.number().positive().max(1000).default(25),
+  /** Teams with their own series (users, info); further teams are only counted. */
+  max_teams: z.number().int().min(0).default(10_000),
+  /** Bound on one listing, against a server whose pagination never ends. */
+  max_pages: z.number().int().min(1).default(1000),
+  /** Show each team whose list entry lacks organization-access flags (one request per such team). */
+  complete_access: z.boolean().default(false),
+});
+export type TeamsTarget = z.output<typeof teamsTarget>;
+
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 
 export const configSchema = z.strictObject({
@@ -50,8 +71,7 @@ export const configSchema = z.strictObject({
     .default({ listen_address: '0.0.0.0:9810' }),
   secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
   agents: z.array(agentTarget).default([]).superRefine(uniqueNames),
-  // Accepted (and possibly empty) until its collector lands; it gets a strict schema then.
-  teams: z.array(z.record(z.string(), z.unknown())).default([]),
+  teams: z.array(teamsTarget).default([]).superRefine(uniqueNames),
   alert_sink: z.record(z.string(), z.unknown()).optional(),
 });
 

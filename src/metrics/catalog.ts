@@ -7,6 +7,7 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { teamsFamilies, teamsUp } from '../collectors/teams.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
 
@@ -27,6 +28,8 @@ export const CATALOG: readonly AnyFamily[] = [
   ...membersFamilies,
   ...serversFamilies,
   ...hostFamilies,
+  teamsUp,
+  ...teamsFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
   ...daemonFamilies,

@@ -4,6 +4,7 @@ import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
 import { renderGroup } from '../metrics/render.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
+import { RequestSpacer } from '../upstream/request-spacer.js';
 
 /** The fields every target kind shares, after config parsing. */
 export interface TargetBase {
@@ -24,6 +25,20 @@ export interface BuildContext {
   upstreamKeys: Set<string>;
   /** Every client made for this config; closed when the config is replaced. */
   clients: UpstreamClient[];
+  /** Request budgets shared by the targets of this config that spend the same one (same token, same upstream). */
+  spacers: Map<string, RequestSpacer>;
+}
+
+/** The spacer of one request budget; targets sharing it get the lowest rate any of them sets. */
+export function spacerFor(ctx: BuildContext, budget: string, perSecond: number): RequestSpacer {
+  const existing = ctx.spacers.get(budget);
+  if (existing) {
+    existing.limitTo(perSecond);
+    return existing;
+  }
+  const spacer = new RequestSpacer({ perSecond });
+  ctx.spacers.set(budget, spacer);
+  return spacer;
 }
 
 /**
@@ -34,7 +49,7 @@ export function clientFor(
   area: string,
   target: TargetBase,
   ctx: BuildContext,
-  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt'> = {},
+  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> = {},
 ): UpstreamClient {
   const key = `vigil/upstream/${area}/${target.name}`;
   ctx.upstreamKeys.add(key);

@@ -11,8 +11,13 @@ export interface ClientOptions {
   maxResponseBytes: number;
   tls?: { ca?: Buffer; insecureSkipVerify: boolean };
   retry?: RetryPolicy;
-  /** Runs before every attempt (request spacing below an upstream's rate limit). */
+  /**
+   * Runs before every attempt (request spacing below an upstream's rate limit). Its wait does not
+   * count against `timeoutMs`: a queued request has not reached the upstream yet.
+   */
   beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+  /** Called for every answer, error statuses included, with its headers (rate-limit headers). */
+  onResponse?: (endpoint: string, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /** Called for every attempt with its logical endpoint, status code ('none' without a response) and duration. */
   observe?: (endpoint: string, code: string, seconds: number) => void;
   /** Called before a retry is slept on. */
@@ -83,9 +88,9 @@ export class UpstreamClient {
   }
 
   private async attempt(spec: RequestSpec): Promise<JsonResponse> {
+    await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
-    await this.opts.beforeAttempt?.(signal);
     const started = performance.now();
     let code = 'none';
     try {
@@ -99,6 +104,7 @@ export class UpstreamClient {
         signal,
       });
       code = String(res.statusCode);
+      this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
       if (res.statusCode >= 400) {
         // A data status with a JSON body is data; without one it is what it says: an error.

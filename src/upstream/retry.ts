@@ -31,3 +31,16 @@ export function waitOnRateLimit(opts: { maxRetries: number; defaultMs: number; m
     },
   };
 }
+
+/** The first policy that retries an error decides its delay; attempts are counted across all of them. */
+export function firstOf(...policies: readonly RetryPolicy[]): RetryPolicy {
+  return {
+    delayFor(attempt, err) {
+      for (const p of policies) {
+        const delay = p.delayFor(attempt, err);
+        if (delay !== undefined) return delay;
+      }
+      return undefined;
+    },
+  };
+}

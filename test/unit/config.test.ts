@@ -2,21 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
+import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { configProblems } from '../helpers/failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-config-'));
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 's.secret-token\n');
-
-function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    parseConfig(yaml, 'vigil.yml', env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems;
-    throw e;
-  }
-  throw new Error('config was accepted');
-}
 
 describe('a valid config', () => {
   it('fills the documented defaults', () => {
@@ -105,7 +96,7 @@ describe('an agents list', () => {
     ['a duplicate name', `agents:\n  - name: a\n${at}  - name: a\n${at}`, 'agents[1].name: duplicate target name "a" (also at index 0)'],
     ['a missing address', `agents:\n  - name: a\n`, 'agents[0].address: required'],
   ])('rejects %s, naming the key', (_what, yaml, expected) => {
-    expect(problems(yaml).join('\n')).toContain(expected);
+    expect(configProblems(yaml).join('\n')).toContain(expected);
   });
 });
 
@@ -126,23 +117,23 @@ describe('a malformed config names the key path and the problem', () => {
     ['a bad listen address', `web:\n  listen_address: "9810"\n`, 'web.listen_address: must be HOST:PORT'],
     ['a list where a mapping belongs', `secrets:\n  - name: a\n${ok}    tls: [1]\n`, 'secrets[0].tls:'],
   ])('%s', (_what, yaml, expected) => {
-    expect(problems(yaml).join('\n')).toContain(expected);
+    expect(configProblems(yaml).join('\n')).toContain(expected);
   });
 
   it('reports an unset environment variable with the key', () => {
-    expect(problems('secrets:\n  - name: a\n    address: "${ADDR}"\n')).toEqual(['secrets[0].address: environment variable ADDR is not set']);
+    expect(configProblems('secrets:\n  - name: a\n    address: "${ADDR}"\n')).toEqual(['secrets[0].address: environment variable ADDR is not set']);
   });
 
   it('reports YAML syntax errors with the file name', () => {
-    expect(problems('secrets: [\n')[0]).toMatch(/^vigil\.yml: YAML: /);
+    expect(configProblems('secrets: [\n')[0]).toMatch(/^vigil\.yml: YAML: /);
   });
 
   it('rejects duplicate keys rather than silently taking one', () => {
-    expect(problems('secrets: []\nsecrets: []\n')[0]).toMatch(/YAML/);
+    expect(configProblems('secrets: []\nsecrets: []\n')[0]).toMatch(/YAML/);
   });
 
   it('never echoes the content of a token file', () => {
-    const msg = problems(`secrets:\n  - name: a\n    address: bad\n    token_file: ${tokenFile}\n`).join('\n');
+    const msg = configProblems(`secrets:\n  - name: a\n    address: bad\n    token_file: ${tokenFile}\n`).join('\n');
     expect(msg).not.toContain('s.secret-token');
   });
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamClient, retryAfterMs } from '../../src/upstream/client.js';
 import { UpstreamError, errorBodyMessage } from '../../src/upstream/errors.js';
-import { backoffOn, waitOnRateLimit } from '../../src/upstream/retry.js';
+import { backoffOn, firstOf, waitOnRateLimit } from '../../src/upstream/retry.js';
+import { upstreamFailure } from '../helpers/failures.js';
 
 /** A loopback server whose answer per path is set by each test. */
 let server: http.Server;
@@ -41,16 +42,6 @@ function client(extra: Partial<ConstructorParameters<typeof UpstreamClient>[0]> 
   return { c, observed };
 }
 
-async function failure(p: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(UpstreamError);
-    return e as UpstreamError;
-  }
-  throw new Error('request succeeded');
-}
-
 describe('upstream client', () => {
   it('returns parsed JSON and observes the request', async () => {
     answers.set('/ok', json(200, { data: { a: 1 } }));
@@ -72,17 +63,17 @@ describe('upstream client', () => {
   it('reads the {"errors":[...]} body into the message of a 4xx/5xx', async () => {
     answers.set('/sealed', json(503, { errors: ['service is sealed'] }));
     const { c } = client();
-    const err = await failure(c.json({ endpoint: 'dr/status', path: '/sealed' }));
+    const err = await upstreamFailure(c.json({ endpoint: 'dr/status', path: '/sealed' }));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 503, message: 'dr/status: HTTP 503: service is sealed' });
     answers.set('/forbidden', json(403, { errors: ['permission denied'] }));
-    expect(await failure(c.json({ endpoint: 'e', path: '/forbidden' }))).toMatchObject({ reason: 'http_4xx', message: 'e: HTTP 403: permission denied' });
+    expect(await upstreamFailure(c.json({ endpoint: 'e', path: '/forbidden' }))).toMatchObject({ reason: 'http_4xx', message: 'e: HTTP 403: permission denied' });
     await c.close();
   });
 
   it('classifies 429 as rate_limited and reads how long to wait', async () => {
     answers.set('/limited', json(429, { errors: [{ status: 429, title: 'Too Many Requests' }] }, { 'x-ratelimit-reset': '0.25', 'retry-after': '1' }));
     const { c } = client();
-    const err = await failure(c.json({ endpoint: 'teams', path: '/limited' }));
+    const err = await upstreamFailure(c.json({ endpoint: 'teams', path: '/limited' }));
     expect(err).toMatchObject({ reason: 'rate_limited', retryAfterMs: 250, message: 'teams: HTTP 429: Too Many Requests' });
     await c.close();
   });
@@ -97,7 +88,7 @@ describe('upstream client', () => {
   it('keeps a listed status an HTTP error when its body is not JSON', async () => {
     answers.set('/health-text', (_req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error'));
     const { c } = client();
-    const err = await failure(c.json({ endpoint: 'health', path: '/health-text', dataStatuses: [500] }));
+    const err = await upstreamFailure(c.json({ endpoint: 'health', path: '/health-text', dataStatuses: [500] }));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 500, message: 'health: HTTP 500: internal error' });
     await c.close();
   });
@@ -105,7 +96,7 @@ describe('upstream client', () => {
   it('times out a hung upstream with reason timeout', async () => {
     answers.set('/hang', () => undefined);
     const { c, observed } = client();
-    const err = await failure(c.json({ endpoint: 'hang', path: '/hang' }));
+    const err = await upstreamFailure(c.json({ endpoint: 'hang', path: '/hang' }));
     expect(err.reason).toBe('timeout');
     expect(err.message).toContain('300 ms');
     expect(observed).toEqual(['hang none']);
@@ -118,7 +109,7 @@ describe('upstream client', () => {
       res.write('{"data":');
     });
     const { c } = client();
-    expect((await failure(c.json({ endpoint: 'stall', path: '/stall' }))).reason).toBe('timeout');
+    expect((await upstreamFailure(c.json({ endpoint: 'stall', path: '/stall' }))).reason).toBe('timeout');
     await c.close();
   });
 
@@ -131,21 +122,21 @@ describe('upstream client', () => {
       res.end('"}');
     });
     const { c } = client();
-    expect(await failure(c.json({ endpoint: 'big', path: '/big' }))).toMatchObject({ reason: 'too_large', message: 'big: response larger than 1024 bytes' });
-    expect((await failure(c.json({ endpoint: 'big', path: '/big-chunked' }))).reason).toBe('too_large');
+    expect(await upstreamFailure(c.json({ endpoint: 'big', path: '/big' }))).toMatchObject({ reason: 'too_large', message: 'big: response larger than 1024 bytes' });
+    expect((await upstreamFailure(c.json({ endpoint: 'big', path: '/big-chunked' }))).reason).toBe('too_large');
     await c.close();
   });
 
   it('reports garbage as decode', async () => {
     answers.set('/garbage', json(200, '{"data": <<<'));
     const { c } = client();
-    expect((await failure(c.json({ endpoint: 'g', path: '/garbage' }))).reason).toBe('decode');
+    expect((await upstreamFailure(c.json({ endpoint: 'g', path: '/garbage' }))).reason).toBe('decode');
     await c.close();
   });
 
   it('reports a refused connection as connect', async () => {
     const c = new UpstreamClient({ address: 'http://127.0.0.1:1', timeoutMs: 300, maxResponseBytes: 1024 });
-    expect((await failure(c.json({ endpoint: 'x', path: '/' }))).reason).toBe('connect');
+    expect((await upstreamFailure(c.json({ endpoint: 'x', path: '/' }))).reason).toBe('connect');
     await c.close();
   });
 
@@ -172,7 +163,7 @@ describe('upstream client', () => {
       json(412, { errors: ['not yet consistent'] })(req, res);
     });
     const { c } = client({ retry: backoffOn([412], { maxRetries: 2, baseMs: 1, capMs: 2 }) });
-    expect(await failure(c.json({ endpoint: 'p', path: '/never' }))).toMatchObject({ reason: 'http_4xx', status: 412 });
+    expect(await upstreamFailure(c.json({ endpoint: 'p', path: '/never' }))).toMatchObject({ reason: 'http_4xx', status: 412 });
     expect(calls).toBe(3);
     await c.close();
   });
@@ -184,7 +175,7 @@ describe('upstream client', () => {
       json(500, { errors: ['boom'] })(req, res);
     });
     const { c } = client({ retry: backoffOn([412], { maxRetries: 4, baseMs: 1, capMs: 2 }) });
-    await failure(c.json({ endpoint: 'p', path: '/500' }));
+    await upstreamFailure(c.json({ endpoint: 'p', path: '/500' }));
     expect(calls).toBe(1);
     await c.close();
   });
@@ -202,6 +193,62 @@ describe('upstream client', () => {
     expect(calls).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     await c.close();
+  });
+});
+
+describe('client hooks', () => {
+  it('shows every answer, error statuses included, with its headers', async () => {
+    answers.set('/hdr-ok', json(200, {}, { 'x-ratelimit-limit': '30' }));
+    answers.set('/hdr-429', json(429, { errors: ['slow down'] }, { 'x-ratelimit-limit': '30' }));
+    const seenAnswers: string[] = [];
+    const { c } = client({ onResponse: (endpoint, status, headers) => seenAnswers.push(`${endpoint} ${status} ${String(headers['x-ratelimit-limit'])}`) });
+    await c.json({ endpoint: 'a', path: '/hdr-ok' });
+    await upstreamFailure(c.json({ endpoint: 'b', path: '/hdr-429' }));
+    expect(seenAnswers).toEqual(['a 200 30', 'b 429 30']);
+    await c.close();
+  });
+
+  it('does not count the wait before an attempt against the attempt timeout', async () => {
+    answers.set('/queued', json(200, { ok: true }));
+    // 300 ms attempt timeout; the spacing wait alone is longer.
+    const { c } = client({ beforeAttempt: () => new Promise((r) => setTimeout(r, 400)) });
+    await expect(c.json({ endpoint: 'q', path: '/queued' })).resolves.toMatchObject({ body: { ok: true } });
+    await c.close();
+  });
+
+  it('runs the hook before every attempt, retries included', async () => {
+    let calls = 0;
+    answers.set('/rl-twice', (req, res) => {
+      calls += 1;
+      if (calls <= 2) json(429, { errors: ['slow down'] }, { 'x-ratelimit-reset': '0.01' })(req, res);
+      else json(200, {})(req, res);
+    });
+    let before = 0;
+    const { c } = client({
+      retry: waitOnRateLimit({ maxRetries: 3, defaultMs: 1000, maxWaitMs: 5000 }),
+      beforeAttempt: async () => {
+        before += 1;
+      },
+    });
+    await c.json({ endpoint: 'rl', path: '/rl-twice' });
+    expect(before).toBe(3);
+    await c.close();
+  });
+});
+
+describe('firstOf retry policies', () => {
+  const err = (reason: 'rate_limited' | 'http_5xx', status: number) => Object.assign(new UpstreamError(reason, 'x', status), { retryAfterMs: 70 });
+  const policy = firstOf(waitOnRateLimit({ maxRetries: 2, defaultMs: 1000, maxWaitMs: 5000 }), backoffOn([503], { maxRetries: 1, baseMs: 10, capMs: 10 }));
+
+  it('lets the first policy that retries an error decide', () => {
+    expect(policy.delayFor(0, err('rate_limited', 429))).toBe(70);
+    expect(policy.delayFor(0, err('http_5xx', 503))).toBeGreaterThanOrEqual(5);
+  });
+
+  it('gives up when none retries', () => {
+    expect(policy.delayFor(0, err('http_5xx', 500))).toBeUndefined();
+    expect(policy.delayFor(1, err('http_5xx', 503))).toBeUndefined();
+    expect(policy.delayFor(2, err('rate_limited', 429))).toBeUndefined();
   });
 });
 

@@ -1,0 +1,63 @@
+import type { Job } from '../collectors/collection.js';
+import { collectPart } from '../collectors/collection.js';
+import { teamsFamilies, teamsUp, type TeamsListing } from '../collectors/teams.js';
+import type { TeamsTarget } from '../config/schema.js';
+import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
+import { completeAccess, listTeams } from '../upstream/teams/api.js';
+import { clientFor, spacerFor, type BuildContext } from './context.js';
+import { readSecretFile } from './secret-file.js';
+
+/**
+ * The service answers 429 beyond its per-token rate: wait what it advertises, a bounded number of
+ * times. A gateway hiccup (502-504) on one page would otherwise throw away the whole listing.
+ */
+const teamsRetry = firstOf(
+  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: 60_000 }),
+  backoffOn([502, 503, 504], { maxRetries: 2, baseMs: 500, capMs: 2_000 }),
+);
+
+/** One job per teams target: list every team of the organization, then render. */
+export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
+  // The service's limit is per token: targets spending the same token file at one service share a budget.
+  const budget = spacerFor(ctx, `${new URL(t.address).origin} ${t.token_file}`, t.requests_per_second);
+  let requests = 0;
+  const client = clientFor('teams', t, ctx, {
+    retry: teamsRetry,
+    beforeAttempt: (signal) => budget.take(signal),
+    onResponse: (_endpoint, status, headers) => {
+      requests += 1;
+      budget.observe(status, headers);
+    },
+  });
+
+  const fetch = async (signal: AbortSignal): Promise<TeamsListing> => {
+    const before = requests;
+    const token = await readSecretFile(t.token_file, 'token_file');
+    const listing = await listTeams(client, {
+      organization: t.organization,
+      token,
+      pageSize: t.page_size,
+      maxPages: t.max_pages,
+      signal,
+    });
+    const teams = t.complete_access ? await completeAccess(client, listing.teams, token, signal) : listing.teams;
+    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams };
+  };
+
+  return [
+    {
+      collector: 'teams',
+      target: t.name,
+      schedule: t.schedule,
+      run: async (signal) => [
+        await collectPart({
+          part: 'teams',
+          context: { target: t.name, organization: t.organization },
+          fetch: () => fetch(signal),
+          families: teamsFamilies,
+          up: teamsUp,
+        }),
+      ],
+    },
+  ];
+}

@@ -1,0 +1,153 @@
+import type { UpstreamClient } from '../client.js';
+import { UpstreamError } from '../errors.js';
+import { parseBody } from '../parse.js';
+import { listTeamsResponse, type ListTeamsPage } from './list-teams.js';
+import { showTeamResponse } from './show-team.js';
+import { ORGANIZATION_ACCESS, toTeam, type Team } from './team-resource.js';
+
+/** The team-management endpoints vigil calls, each returning typed, validated values. */
+export interface ListingRequest {
+  organization: string;
+  token: string;
+  pageSize: number;
+  /** Bound on pages, against a server whose pagination never ends. */
+  maxPages: number;
+  signal: AbortSignal;
+}
+
+export interface TeamListing {
+  teams: Team[];
+  /** Pages fetched for the listing that was kept. */
+  pages: number;
+}
+
+const LIST = 'organizations/teams';
+const SHOW = 'teams/show';
+
+const headers = (token: string) => ({ accept: 'application/vnd.api+json', authorization: `Bearer ${token}` });
+
+async function fetchPage(client: UpstreamClient, req: ListingRequest, number: number): Promise<ListTeamsPage> {
+  const res = await client.json({
+    endpoint: LIST,
+    path: `/api/v2/organizations/${encodeURIComponent(req.organization)}/teams`,
+    // URLSearchParams sends the brackets percent-encoded, as the service asks.
+    query: { 'page[number]': String(number), 'page[size]': String(req.pageSize) },
+    headers: headers(req.token),
+    signal: req.signal,
+  });
+  return parseBody(listTeamsResponse, res.body, LIST);
+}
+
+/**
+ * The page after `current`: meta.pagination's next-page when the answer has pagination meta, else
+ * the page number in links.next; undefined on the last page.
+ */
+export function nextPageNumber(page: ListTeamsPage, current: number): number | undefined {
+  const meta = page.meta?.pagination;
+  if (meta && meta['next-page'] !== undefined) return meta['next-page'] ?? undefined;
+  const next = page.links?.next;
+  if (!next) return undefined;
+  const number = new URL(next, 'http://relative.invalid').searchParams.get('page[number]');
+  if (number === null || !/^\d+$/.test(number)) {
+    throw new UpstreamError('schema', `${LIST}: links.next has no page[number] after page ${current}`);
+  }
+  return Number(number);
+}
+
+const schemaError = (msg: string) => new UpstreamError('schema', `${LIST}: ${msg}`);
+
+/** The teams changed under a listing (a page shifted): the pages do not add up to one listing. */
+class ListingChanged extends Error {}
+
+async function onePass(client: UpstreamClient, req: ListingRequest): Promise<TeamListing> {
+  const teams: Team[] = [];
+  const ids = new Set<string>();
+  let total: number | undefined;
+  let bound = req.maxPages;
+  for (let number = 1, pages = 1; ; pages++) {
+    const page = await fetchPage(client, req, number);
+    const meta = page.meta?.pagination;
+    const current = meta?.['current-page'];
+    if (current != null && current !== number) throw schemaError(`asked for page ${number}, got page ${current}`);
+    const count = meta?.['total-count'] ?? undefined;
+    if (pages === 1) {
+      total = count;
+      const totalPages = meta?.['total-pages'];
+      if (totalPages != null && totalPages > req.maxPages) {
+        throw new UpstreamError('too_large', `${LIST}: ${totalPages} pages exceed max_pages ${req.maxPages}`);
+      }
+      if (totalPages != null) bound = Math.max(1, totalPages);
+    } else if (count !== undefined && total !== undefined && count !== total) {
+      throw new ListingChanged(`total-count went from ${total} to ${count}`);
+    }
+    for (const r of page.data) {
+      if (ids.has(r.id)) throw new ListingChanged(`team ${r.id} on two pages`);
+      ids.add(r.id);
+      teams.push(toTeam(r));
+    }
+    const next = nextPageNumber(page, number);
+    if (next === undefined) {
+      if (total !== undefined && teams.length !== total) throw new ListingChanged(`${teams.length} teams listed, total-count ${total}`);
+      return { teams, pages };
+    }
+    if (next <= number) throw schemaError(`next page ${next} is not after page ${number}`);
+    if (pages >= bound) {
+      throw bound === req.maxPages
+        ? new UpstreamError('too_large', `${LIST}: pagination goes on past max_pages ${req.maxPages}`)
+        : schemaError(`pagination goes on past the ${bound} pages it announced`);
+    }
+    number = next;
+  }
+}
+
+/**
+ * Every team of an organization the token may see, from one consistent pass over the pages. When
+ * the teams change under the pass (a page repeats a team or the total moves), it starts over once;
+ * any failed page fails the whole listing, so a partial listing is never returned.
+ */
+export async function listTeams(client: UpstreamClient, req: ListingRequest): Promise<TeamListing> {
+  for (let pass = 1; ; pass++) {
+    try {
+      return await onePass(client, req);
+    } catch (e) {
+      if (!(e instanceof ListingChanged)) throw e;
+      if (pass >= 2) throw schemaError(`teams changed during two listings in a row (${e.message})`);
+    }
+  }
+}
+
+export async function showTeam(client: UpstreamClient, id: string, token: string, signal: AbortSignal): Promise<Team> {
+  const res = await client.json({ endpoint: SHOW, path: `/api/v2/teams/${encodeURIComponent(id)}`, headers: headers(token), signal });
+  return toTeam(parseBody(showTeamResponse, res.body, SHOW).data);
+}
+
+const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !t.access.has(k));
+
+/**
+ * List answers leave out the newest organization-access flags; a show answer has them. Shows each
+ * team whose list entry lacks any (a few at a time: the request spacer sets the pace) and takes
+ * its flags from there. Any failed show fails the whole completion, as a failed page does.
+ */
+export async function completeAccess(
+  client: UpstreamClient,
+  teams: readonly Team[],
+  token: string,
+  signal: AbortSignal,
+  concurrency = 4,
+): Promise<Team[]> {
+  const out = [...teams];
+  const todo = out.flatMap((t, i) => (lacksAccessFlags(t) ? [i] : []));
+  const worker = async () => {
+    for (let i = todo.shift(); i !== undefined; i = todo.shift()) {
+      const listed = out[i] as Team;
+      try {
+        out[i] = { ...listed, access: (await showTeam(client, listed.id, token, signal)).access };
+      } catch (e) {
+        todo.length = 0; // the result is lost anyway: stop the other workers spending the budget
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  return out;
+}
