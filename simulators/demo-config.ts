@@ -1,22 +1,26 @@
 import type { AgentSimulator } from './agent/index.js';
 import type { SecretsSimulator } from './secrets/index.js';
+import type { TeamsSimulator } from './teams/index.js';
 
 /** Paths of the secret files the demo writes for vigil to read. */
 export interface DemoSecrets {
   drOperationTokenFile: string;
   agentTokenFile: string;
+  teamsTokenFile: string;
 }
 
 export interface DemoUpstreams {
   secrets: SecretsSimulator;
   agents: AgentSimulator;
+  teams: TeamsSimulator;
+  organization: string;
 }
 
 /**
  * vigil's configuration for the demo: every simulated upstream as a target, on schedules short
  * enough to watch faults come and go.
  */
-export function demoConfig({ secrets, agents }: DemoUpstreams, files: DemoSecrets): string {
+export function demoConfig({ secrets, agents, teams, organization }: DemoUpstreams, files: DemoSecrets): string {
   const secretsTargets = [...secrets.clusters.values()]
     .map((c) => {
       const merkle =
@@ -34,5 +38,14 @@ web:
   listen_address: 127.0.0.1:9810
 secrets:
 ${secretsTargets}agents:
-${agentTargets}`;
+${agentTargets}teams:
+  # The organization token sees every team; a member token would undercount secret teams.
+  # complete_access: list answers of this service omit newer organization-access flags.
+  - name: ${organization}
+    address: ${teams.url}
+    organization: ${organization}
+    token_file: ${files.teamsTokenFile}
+    schedule: "*/30 * * * * *"
+    complete_access: true
+`;
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { demoConfig } from './demo-config.js';
 import { demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { demoSecretsScenario, startSecretsSimulator } from './secrets/index.js';
+import { demoTeamsScenario, startTeamsSimulator } from './teams/index.js';
 
 /**
  * The demo: the bundled simulators of all upstreams, and vigil (the built `dist/main.js`, run as an
@@ -17,13 +18,18 @@ const port = Number(values.port);
 
 const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
 const agents = await startAgentSimulator(demoAgentScenario());
+const teamsScenario = demoTeamsScenario();
+const teams = await startTeamsSimulator(teamsScenario);
+const organization = teamsScenario.organizations[0]!.name;
 const dir = mkdtempSync(join(tmpdir(), 'vigil-demo-'));
 const drOperationTokenFile = join(dir, 'dr-operation-token');
 writeFileSync(drOperationTokenFile, secrets.cluster('dr-secondary').drOperationToken(), { mode: 0o600 });
 const agentTokenFile = join(dir, 'agent-token');
 writeFileSync(agentTokenFile, agents.readToken, { mode: 0o600 });
+const teamsTokenFile = join(dir, 'teams-token');
+writeFileSync(teamsTokenFile, teams.ownerToken(organization), { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
-writeFileSync(configFile, demoConfig({ secrets, agents }, { drOperationTokenFile, agentTokenFile }));
+writeFileSync(configFile, demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile }));
 
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
@@ -38,6 +44,7 @@ vigil demo
   config         ${configFile}
   secrets service simulators:
 ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
+  team-management simulator: ${teams.url} (organization ${organization})
   cluster agent simulators:
 ${[...agents.agents.values()].map((a) => `    ${a.name.padEnd(16)} ${a.url}`).join('\n')}
 
@@ -57,7 +64,7 @@ const stop = (code: number) => {
   if (stopping) return;
   stopping = true;
   vigil.kill('SIGTERM');
-  void Promise.all([secrets.close(), agents.close()]).then(() => process.exit(code));
+  void Promise.all([secrets.close(), agents.close(), teams.close()]).then(() => process.exit(code));
 };
 vigil.on('exit', (code) => {
   if (!stopping) {
