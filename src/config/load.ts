@@ -41,7 +41,8 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
     if (e instanceof EnvExpansionError) throw new ConfigError([e.message]);
     throw e;
   }
-  const res = configSchema.safeParse(raw);
+  // Without the input, zod cannot tell a missing key from a value of the wrong type.
+  const res = configSchema.safeParse(raw, { reportInput: true });
   if (!res.success) throw new ConfigError(res.error.issues.flatMap(describe));
   return res.data;
 }

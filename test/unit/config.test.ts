@@ -81,6 +81,7 @@ describe('a malformed config names the key path and the problem', () => {
     ['a merkle check without its token file', `secrets:\n  - name: a\n${ok}    merkle_check: {}\n`, 'secrets[0].merkle_check.dr_operation_token_file: required'],
     ['a bad listen address', `web:\n  listen_address: "9810"\n`, 'web.listen_address: must be HOST:PORT'],
     ['a list where a mapping belongs', `secrets:\n  - name: a\n${ok}    tls: [1]\n`, 'secrets[0].tls:'],
+    ['a number where a string belongs (not "required")', `web:\n  listen_address: 9810\n`, 'web.listen_address: Invalid input: expected string, received number'],
   ])('%s', (_what, yaml, expected) => {
     expect(problems(yaml).join('\n')).toContain(expected);
   });
