@@ -107,3 +107,58 @@ describe('a malformed config names the key path and the problem', () => {
     await expect(loadConfig(join(dir, 'missing.yml'))).rejects.toThrow(/missing\.yml: cannot read config file \(ENOENT\)/);
   });
 });
+
+describe('alert_sink', () => {
+  it('is off when the block is absent', () => {
+    expect(parseConfig('', 'vigil.yml', {}).alert_sink).toBeUndefined();
+  });
+
+  it('fills the documented defaults from an empty block', () => {
+    expect(parseConfig('alert_sink: {}\n', 'vigil.yml', {}).alert_sink).toEqual({
+      enabled: true,
+      store: { path: '/var/lib/vigil/alerts.db', retention: 30 * 86400_000, prune_interval: 3600_000 },
+      body_limit: 10 * 1024 * 1024,
+      watchdog: { alertname: 'Watchdog', max_silence: 600_000 },
+    });
+  });
+
+  it('reads every key', () => {
+    const c = parseConfig(
+      `alert_sink:
+  enabled: false
+  bearer_token_file: ${tokenFile}
+  basic_auth: { username: am, password_file: ${tokenFile} }
+  store: { path: /tmp/alerts.db, retention: 7d, prune_interval: 5m, max_size: 1GiB }
+  body_limit: 1MiB
+  watchdog: { alertname: DeadMansSwitch, max_silence: 15m }
+`,
+      'vigil.yml',
+      {},
+    );
+    expect(c.alert_sink).toEqual({
+      enabled: false,
+      bearer_token_file: tokenFile,
+      basic_auth: { username: 'am', password_file: tokenFile },
+      store: { path: '/tmp/alerts.db', retention: 7 * 86400_000, prune_interval: 300_000, max_size: 1024 ** 3 },
+      body_limit: 1024 * 1024,
+      watchdog: { alertname: 'DeadMansSwitch', max_silence: 900_000 },
+    });
+  });
+
+  it.each([
+    ['a misspelt key', 'alert_sink:\n  body_limt: 1MiB\n', 'alert_sink.body_limt: unknown key'],
+    ['a non-boolean enabled', 'alert_sink:\n  enabled: yes please\n', 'alert_sink.enabled: Invalid input: expected boolean, received string'],
+    ['a missing bearer token file', 'alert_sink:\n  bearer_token_file: /nonexistent/t\n', 'alert_sink.bearer_token_file: cannot read file "/nonexistent/t" (ENOENT)'],
+    ['basic auth without its password file', 'alert_sink:\n  basic_auth: { username: am }\n', 'alert_sink.basic_auth.password_file: required'],
+    ['a username with a colon', `alert_sink:\n  basic_auth: { username: "a:b", password_file: ${tokenFile} }\n`, 'alert_sink.basic_auth.username: must not contain ":"'],
+    ['a bad retention', 'alert_sink:\n  store: { retention: a month }\n', 'alert_sink.store.retention: invalid duration "a month"'],
+    ['an unknown store key', 'alert_sink:\n  store: { file: /x.db }\n', 'alert_sink.store.file: unknown key'],
+    ['an empty store path', 'alert_sink:\n  store: { path: "" }\n', 'alert_sink.store.path:'],
+    ['a bad body limit', 'alert_sink:\n  body_limit: ten megs\n', 'alert_sink.body_limit: invalid size "ten megs"'],
+    ['a bad max_silence', 'alert_sink:\n  watchdog: { max_silence: 0s }\n', 'alert_sink.watchdog.max_silence: invalid duration "0s"'],
+    ['an empty watchdog alertname', 'alert_sink:\n  watchdog: { alertname: "" }\n', 'alert_sink.watchdog.alertname:'],
+    ['a list for the block', 'alert_sink: [1]\n', 'alert_sink:'],
+  ])('%s names the key', (_what, yaml, expected) => {
+    expect(problems(yaml).join('\n')).toContain(expected);
+  });
+});
