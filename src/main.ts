@@ -35,8 +35,8 @@ async function main(argv: string[]): Promise<void> {
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log });
   const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
-  log.info({ address, version: VERSION, config: configFile }, 'vigil listening');
-  await daemon.apply(config);
+  log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
+  await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {
     log.info('SIGHUP: reloading configuration');
