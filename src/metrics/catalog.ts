@@ -1,6 +1,7 @@
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
 
@@ -16,6 +17,7 @@ export const CATALOG: readonly AnyFamily[] = [
   ...merkleFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
+  ...sinkFamilies,
   ...daemonFamilies,
 ] as readonly AnyFamily[];
 
