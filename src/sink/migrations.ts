@@ -53,6 +53,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX transitions_by_alert ON transitions (fingerprint, id);
   CREATE INDEX transitions_by_time ON transitions (at);
 
+  -- vigil_alertsink_alerts, kept up to date with the alerts table so that reading it costs no scan.
+  CREATE TABLE alert_counts (
+    state    TEXT    NOT NULL,
+    severity TEXT    NOT NULL,
+    count    INTEGER NOT NULL,
+    PRIMARY KEY (state, severity)
+  );
+
   -- Counters behind vigil_alertsink_*_total: kept apart from the rows retention deletes.
   CREATE TABLE receiver_stats (
     receiver             TEXT    PRIMARY KEY,

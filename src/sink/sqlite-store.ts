@@ -84,25 +84,35 @@ const toNotification = (r: NotificationRow): NotificationRecord => ({
   body: r.body,
 });
 
-/** Runs a write; an SQLite failure becomes a StoreError (the transaction has rolled back). */
-function writing<T>(what: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    const code = String((e as { code?: unknown }).code ?? '');
-    const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
-    throw new StoreError(kind, `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`);
-  }
+/** An SQLite failure as a StoreError (the transaction or savepoint has been rolled back). */
+function storeError(what: string, e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
+  const code = String((e as { code?: unknown }).code ?? '');
+  const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
+  return new StoreError(kind, `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`);
 }
+
+interface Pending {
+  n: IncomingNotification;
+  resolve: (r: RecordResult) => void;
+  reject: (e: StoreError) => void;
+}
+
+type Outcome = { ok: RecordResult } | { err: unknown };
 
 /**
  * The alert store in one SQLite file: WAL journal, synchronous=FULL so a commit is on disk when
  * `record` resolves (the sink answers 200 only then), schema versioned by user_version.
+ *
+ * Group commit: the notifications that arrive within one turn of the event loop are written in one
+ * transaction (one fsync), each in its own savepoint, so one that fails is rolled back alone.
  */
 export class SqliteAlertStore implements AlertStore {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly recordTx: Database.Transaction<(n: IncomingNotification) => RecordResult>;
+  private readonly batchTx: Database.Transaction<(batch: IncomingNotification[]) => Outcome[]>;
+  private queue: Pending[] = [];
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
@@ -122,11 +132,47 @@ export class SqliteAlertStore implements AlertStore {
       throw e;
     }
     this.recordTx = this.db.transaction((n: IncomingNotification) => this.recordOnce(n));
+    this.batchTx = this.db.transaction((batch: IncomingNotification[]) =>
+      batch.map((n): Outcome => {
+        try {
+          return { ok: this.recordTx(n) };
+        } catch (e) {
+          // SQLite may roll the whole transaction back (e.g. on SQLITE_FULL): then nothing of the batch is stored.
+          if (!this.db.inTransaction) throw e;
+          return { err: e };
+        }
+      }),
+    );
     this.pruneTx = this.db.transaction((before: number) => this.pruneOnce(before));
   }
 
-  async record(n: IncomingNotification): Promise<RecordResult> {
-    return writing('storing the notification', () => this.recordTx.immediate(n));
+  record(n: IncomingNotification): Promise<RecordResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ n, resolve, reject });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits the queued notifications; each promise settles only after the commit (or its failure). */
+  private flush(): void {
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.batchTx.immediate(batch.map((p) => p.n));
+    } catch (e) {
+      const err = storeError('storing the notification', e);
+      // The whole batch was rolled back. Unless the store is locked (each retry would wait for the
+      // lock again), give each notification its own transaction: those that fit are stored.
+      if (batch.length > 1 && err.kind !== 'busy') for (const p of batch) this.commitAlone(p);
+      else for (const p of batch) p.reject(err);
+      return;
+    }
+    outcomes.forEach((o, i) => {
+      const p = batch[i] as Pending;
+      if ('ok' in o) p.resolve(o.ok);
+      else p.reject(storeError('storing the notification', o.err));
+    });
   }
 
   private recordOnce(n: IncomingNotification): RecordResult {
@@ -139,7 +185,9 @@ export class SqliteAlertStore implements AlertStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(n.key, n.receivedAt, p.receiver, p.status, p.groupKey, p.alerts.length, p.truncatedAlerts, n.body);
     const id = Number(inserted.lastInsertRowid);
-    for (const a of p.alerts) this.applyAlert(a, n, id);
+    const counts = new Map<string, number>();
+    for (const a of p.alerts) this.applyAlert(a, n, id, counts);
+    this.addCounts(counts);
     this.stmt(
       `INSERT INTO receiver_stats (receiver, firing, resolved, truncated_alerts, last_notification_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (receiver) DO UPDATE SET firing = firing + excluded.firing, resolved = resolved + excluded.resolved,
@@ -166,12 +214,22 @@ export class SqliteAlertStore implements AlertStore {
     return { id, duplicate: true };
   }
 
-  /** Upserts the alert's current state; a new state or a new start time is a transition. */
-  private applyAlert(a: PayloadAlert, n: IncomingNotification, notificationId: number): void {
-    const before = this.stmt('SELECT state, starts_at FROM alerts WHERE fingerprint = ?').get(a.fingerprint) as
-      | { state: string; starts_at: number }
+  /**
+   * Upserts the alert's current state; a new state or a new start time is a transition. `counts`
+   * collects the changes to alert_counts (state and severity → delta).
+   */
+  private applyAlert(a: PayloadAlert, n: IncomingNotification, notificationId: number, counts: Map<string, number>): void {
+    const before = this.stmt('SELECT state, severity, starts_at FROM alerts WHERE fingerprint = ?').get(a.fingerprint) as
+      | { state: string; severity: string; starts_at: number }
       | undefined;
     const startsAt = a.startsAt as number;
+    const severity = a.labels.severity ?? '';
+    const bump = (state: string, sev: string, by: number) => {
+      const key = `${state}\u0000${sev}`;
+      counts.set(key, (counts.get(key) ?? 0) + by);
+    };
+    if (before) bump(before.state, before.severity, -1);
+    bump(a.status, severity, 1);
     const endsAt = a.status === 'resolved' ? (a.endsAt ?? n.receivedAt) : null;
     this.stmt(
       `INSERT INTO alerts (fingerprint, alertname, severity, state, labels, annotations, generator_url, receiver,
@@ -186,7 +244,7 @@ export class SqliteAlertStore implements AlertStore {
     ).run({
       fingerprint: a.fingerprint,
       alertname: a.labels.alertname ?? '',
-      severity: a.labels.severity ?? '',
+      severity,
       state: a.status,
       labels: JSON.stringify(a.labels),
       annotations: JSON.stringify(a.annotations),
@@ -206,6 +264,27 @@ export class SqliteAlertStore implements AlertStore {
       endsAt,
       notificationId,
     );
+  }
+
+  private addCounts(counts: ReadonlyMap<string, number>): void {
+    const add = this.stmt(
+      `INSERT INTO alert_counts (state, severity, count) VALUES (?, ?, ?)
+       ON CONFLICT (state, severity) DO UPDATE SET count = count + excluded.count`,
+    );
+    for (const [key, by] of counts) {
+      if (by === 0) continue;
+      const [state, severity] = key.split('\u0000');
+      add.run(state, severity, by);
+    }
+    this.stmt('DELETE FROM alert_counts WHERE count = 0').run();
+  }
+
+  private commitAlone(p: Pending): void {
+    try {
+      p.resolve(this.recordTx.immediate(p.n));
+    } catch (e) {
+      p.reject(storeError('storing the notification', e));
+    }
   }
 
   async alerts(f: AlertFilter): Promise<AlertRecord[]> {
@@ -259,7 +338,7 @@ export class SqliteAlertStore implements AlertStore {
       `SELECT receiver, firing, resolved, duplicates, truncated_alerts AS truncatedAlerts,
          last_notification_at AS lastNotificationAt FROM receiver_stats ORDER BY receiver`,
     ).all() as StoreSummary['receivers'];
-    const alerts = this.stmt('SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity').all() as StoreSummary['alerts'];
+    const alerts = this.stmt('SELECT state, severity, count FROM alert_counts ORDER BY state, severity').all() as StoreSummary['alerts'];
     return { receivers: receivers.map((r) => ({ ...r, lastNotificationAt: r.lastNotificationAt ?? undefined })), alerts };
   }
 
@@ -269,10 +348,20 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async prune(before: number): Promise<PruneResult> {
-    return writing('pruning', () => this.pruneTx.immediate(before));
+    try {
+      return this.pruneTx.immediate(before);
+    } catch (e) {
+      throw storeError('pruning', e);
+    }
   }
 
   private pruneOnce(before: number): PruneResult {
+    const gone = this.stmt('SELECT state, severity, count(*) AS n FROM alerts WHERE last_seen_at < ? GROUP BY state, severity').all(before) as Array<{
+      state: string;
+      severity: string;
+      n: number;
+    }>;
+    this.addCounts(new Map(gone.map((g) => [`${g.state}\u0000${g.severity}`, -g.n])));
     return {
       notifications: this.stmt('DELETE FROM notifications WHERE received_at < ?').run(before).changes,
       transitions: this.stmt('DELETE FROM transitions WHERE at < ?').run(before).changes,
@@ -281,7 +370,9 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
   }
 
   /** Statements are prepared once per SQL text (the filters make a handful of variants). */

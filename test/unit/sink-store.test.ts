@@ -27,6 +27,15 @@ const openStore = (opts: { maxSize?: number; busyTimeoutMs?: number } = {}) => {
   open.push(s);
   return s;
 };
+/** What alert_counts must always equal. */
+const countsByScan = () => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity').all();
+  } finally {
+    db.close();
+  }
+};
 const count = (table: string) => {
   const db = new Database(path, { readonly: true });
   try {
@@ -94,6 +103,18 @@ describe('the SQLite alert store', () => {
     expect(await s.record(incoming({ groupKey: 'other', alerts: [{ fingerprint: 'f2' }] }))).toEqual({ id: 2, duplicate: false });
   });
 
+  it('commits notifications arriving together in one transaction, a copy among them as a duplicate', async () => {
+    const s = openStore();
+    const n = incoming({ alerts: [{ fingerprint: 'f1' }] });
+    const together = await Promise.all([s.record(n), s.record({ ...n, receivedAt: T0 + 5 }), s.record(incoming({ groupKey: 'b', alerts: [{ fingerprint: 'f2' }] }))]);
+    expect(together).toEqual([
+      { id: 1, duplicate: false },
+      { id: 1, duplicate: true },
+      { id: 2, duplicate: false },
+    ]);
+    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, duplicates: 1 });
+  });
+
   it('keeps each alert by fingerprint with every firing/resolved transition', async () => {
     const s = openStore();
     await s.record(incoming({ alerts: [{ fingerprint: 'f1' }] }, T0));
@@ -102,6 +123,7 @@ describe('the SQLite alert store', () => {
     await s.record(incoming({ alerts: [{ fingerprint: 'f1', startsAt: '2026-11-20T13:00:00Z' }] }, T0 + 3000));
     const t = await s.timeline('f1');
     expect(t?.alert).toMatchObject({ state: 'firing', startsAt: Date.parse('2026-11-20T13:00:00Z'), endsAt: null, notifications: 4, firstSeen: T0 });
+    expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
     expect(t?.transitions.map((x) => [x.state, x.at, x.endsAt])).toEqual([
       ['firing', T0, null],
       ['resolved', T0 + 2000, Date.parse('2026-11-20T12:30:00Z')],
@@ -131,6 +153,13 @@ describe('the SQLite alert store', () => {
       { state: 'firing', severity: 'warning', count: 1 },
       { state: 'resolved', severity: 'warning', count: 1 },
     ]);
+    // An alert that changes state and severity moves between the counts.
+    await s.record(incoming({ groupKey: 'x', alerts: [{ fingerprint: 'a', alertname: 'Disk', severity: 'warning', status: 'resolved' }] }));
+    expect((await s.summary()).alerts).toEqual([
+      { state: 'firing', severity: 'warning', count: 1 },
+      { state: 'resolved', severity: 'warning', count: 2 },
+    ]);
+    expect((await s.summary()).alerts).toEqual(countsByScan());
   });
 
   it('pages the history newest first and filters it by time and receiver', async () => {
@@ -157,11 +186,14 @@ describe('the SQLite alert store', () => {
     const s = openStore();
     await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
     await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 1, transitions: 1, alerts: 1 });
+    await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 2, transitions: 2, alerts: 2 });
+    expect((await s.summary()).alerts).toEqual(countsByScan());
+    expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
     expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['new']);
     expect((await s.alerts({})).map((a) => a.fingerprint)).toEqual(['new']);
     expect(await s.timeline('old')).toBeUndefined();
-    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2 });
+    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, resolved: 1 });
     expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0 });
   });
 
@@ -232,6 +264,24 @@ describe('a store that cannot write stores nothing and says why', () => {
     await s.close();
     expect(count('notifications')).toBe(stored);
     expect(count('transitions')).toBe(stored * 50);
+  });
+
+  it('fails only the notifications that do not fit when they arrive together', async () => {
+    const s = openStore({ maxSize: 256 * 1024 });
+    const pad = 'x'.repeat(200);
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      incoming({ groupKey: `g${i}`, alerts: Array.from({ length: 50 }, (_, j) => ({ fingerprint: `f${i}-${j}`, labels: { pad } })) }),
+    );
+    const results = await Promise.allSettled(batch.map((n) => s.record(n)));
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(ok).toBeGreaterThan(0);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(f.reason).toMatchObject({ name: 'StoreError', kind: 'full' });
+    await s.close();
+    expect(count('notifications')).toBe(ok);
+    expect(count('alerts')).toBe(ok * 50);
+    expect(count('transitions')).toBe(ok * 50);
   });
 
   // Another connection holding the write lock (a backup, an admin's sqlite3 shell, a second replica).
