@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { notification } from '../test/helpers/alertmanager.js';
+import { spawnVigil } from '../test/helpers/vigil-process.js';
 
 const CLIENTS = 8;
 const SIZES = [1, 10, 100] as const;
@@ -34,33 +35,26 @@ interface Measured {
   errors: number;
 }
 
-const ROOT = new URL('..', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-sink-'));
 const children: ChildProcess[] = [];
-
-/** Starts a child and resolves with the URL it reports on the line that `match` recognises. */
-function startChild(args: string[], match: (line: string) => string | undefined): Promise<string> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: not ready within 20 s`)), 20_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        const url = match(line);
-        if (url) {
-          clearTimeout(timer);
-          resolve(url);
-        }
-      });
-    }
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));
-  });
-}
 
 const BARE = `require('node:http').createServer((req, res) => {
   req.resume();
   req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); });
 }).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });`;
+
+/** The ceiling: a bare Node http server in a child process; resolves with its URL. */
+function startBare(): Promise<string> {
+  const child = spawn(process.execPath, ['-e', BARE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const url = /listening on (\S+)/.exec(line)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+}
 
 let sequence = 0;
 function body(alerts: number): string {
@@ -121,15 +115,10 @@ async function load(url: string, alerts: number, total: number): Promise<Measure
 try {
   const config = join(dir, 'vigil.yml');
   writeFileSync(config, `alert_sink:\n  store: { path: ${join(dir, 'alerts.db')} }\n`);
-  let listening = '';
-  const vigilUrl = await startChild(
-    ['--import', 'tsx', 'src/main.ts', `--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--log.level=info'],
-    (line) => {
-      listening ||= /"url":"([^"]+)"/.exec(line)?.[1] ?? '';
-      return line.includes('"msg":"alert sink ready"') ? listening : undefined;
-    },
-  );
-  const bareUrl = await startChild(['-e', BARE], (line) => /listening on (\S+)/.exec(line)?.[1]);
+  const vigil = await spawnVigil(config);
+  children.push(vigil.child);
+  const vigilUrl = vigil.url;
+  const bareUrl = await startBare();
 
   const cases = [];
   for (const alerts of SIZES) {

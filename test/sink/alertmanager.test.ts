@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager 0.25) delivering to vigil's sink over
@@ -36,15 +37,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function until<T>(what: string, get: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await get().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}; alertmanager log:\n${amLog.slice(-20).join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for what Alertmanager delivers, with its log in the failure. */
+const delivered = <T>(what: string, get: () => Promise<T | undefined>, ms = 20_000) =>
+  until(what, get, ms, () => `; alertmanager log:\n${amLog.slice(-20).join('')}`);
 
 /** POST /api/v2/alerts: what Prometheus does for each rule evaluation. */
 async function sendAlert(labels: Record<string, string>, startsAt: Date, endsAt?: Date): Promise<void> {
@@ -130,7 +125,7 @@ receivers:
   );
   am.stdout?.on('data', (c: Buffer) => amLog.push(c.toString()));
   am.stderr?.on('data', (c: Buffer) => amLog.push(c.toString()));
-  await until('alertmanager to be ready', async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), 15_000);
+  await delivered('alertmanager to be ready', async () => ((await fetch(`${amUrl}/-/ready`)).ok ? true : undefined), 15_000);
 }, 30_000);
 
 afterAll(async () => {
@@ -151,12 +146,12 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
     const labels = { alertname: 'VigilE2EDiskFull', severity: 'critical', instance: 'db-1' };
     const startsAt = new Date(Date.now() - 60_000);
     await sendAlert(labels, startsAt);
-    const firing = await until('the firing notification', () => notificationsOf(labels.alertname, 'firing'));
+    const firing = await delivered('the firing notification', () => notificationsOf(labels.alertname, 'firing'));
     expect(firing.receiver).toBe('web.hook');
     expect(firing.payload.receiver).toBe('web\\.hook');
 
     await sendAlert(labels, startsAt, new Date(Date.now() - 1_000));
-    const resolved = await until('the resolved notification', () => notificationsOf(labels.alertname, 'resolved'));
+    const resolved = await delivered('the resolved notification', () => notificationsOf(labels.alertname, 'resolved'));
     expect(resolved.receiver).toBe('web.hook');
 
     const { body } = await getJson<{ alerts: Array<{ fingerprint: string; state: string; startsAt: string; resolvedAt: string }> }>(
@@ -172,14 +167,14 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
   it('delivers with basic auth from a password file', async () => {
     requireAlertmanager();
     await sendAlert({ alertname: 'VigilE2EBasic', severity: 'warning', auth: 'basic' }, new Date());
-    const n = await until('the notification sent with basic auth', () => notificationsOf('VigilE2EBasic', 'firing'));
+    const n = await delivered('the notification sent with basic auth', () => notificationsOf('VigilE2EBasic', 'firing'));
     expect(n.receiver).toBe('basic.hook');
   }, 30_000);
 
   it('is refused (401, never retried by Alertmanager) with the wrong credentials, storing nothing', async () => {
     requireAlertmanager();
     await sendAlert({ alertname: 'VigilE2EWrong', severity: 'warning', auth: 'wrong' }, new Date());
-    await until('the refusal', async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined);
+    await delivered('the refusal', async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined);
     expect(await notificationsOf('VigilE2EWrong', 'firing')).toBeUndefined();
     const { body } = await getJson<{ alerts: unknown[] }>(vigil.url, '/api/v1/alerts?alertname=VigilE2EWrong');
     expect(body.alerts).toEqual([]);

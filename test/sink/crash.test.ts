@@ -1,50 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-
-interface Vigil {
-  child: ChildProcess;
-  url: string;
-}
+import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
-/** Real vigil (src/main.ts) in its own process; resolves once the sink is ready. */
-async function startVigil(configFile: string): Promise<Vigil> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let url = '';
-  const lines = createInterface({ input: child.stderr! });
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('vigil did not start within 20s')), 20_000);
-    child.once('exit', (code) => reject(new Error(`vigil exited with ${code} before it was ready`)));
-    lines.on('line', (line) => {
-      let l: { msg?: string; url?: string };
-      try {
-        l = JSON.parse(line) as typeof l;
-      } catch {
-        return;
-      }
-      if (l.msg === 'vigil listening' && l.url) url = l.url;
-      if (l.msg === 'alert sink ready') {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  await ready;
-  return { child, url };
+async function startVigil(configFile: string): Promise<VigilProcess> {
+  const v = await spawnVigil(configFile);
+  children.push(v.child);
+  return v;
 }
 
 afterEach(() => {

@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { until } from '../helpers/wait.js';
 
 let dir: string;
 let v: TestDaemon;
 const healthy = async () => (await v.metrics()).get('vigil_alertsink_watchdog_healthy');
-async function until(what: string, cond: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdog') =>
   notification({ groupKey: '{}:{alertname="Watchdog"}', alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }] });
 
@@ -35,7 +29,7 @@ describe('the alert path watchdog', () => {
   });
 
   it('reports the path broken after max_silence without one: metric, error log, /api/v1/health; /readyz unaffected', async () => {
-    await until('the watchdog to report broken', async () => (await healthy()) === 0);
+    await until('the watchdog to report broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
     const broken = v.logs().filter((l) => l.msg === 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ level: 'error', alertname: 'Watchdog', last_seen: 'never', max_silence_seconds: 0.4 });
@@ -44,7 +38,7 @@ describe('the alert path watchdog', () => {
   });
 
   it('recovers as soon as a firing Watchdog arrives, duplicates keep it alive, other alerts and resolutions do not', async () => {
-    await until('broken', async () => (await healthy()) === 0);
+    await until('broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
     expect((await post(v.url, watchdog('firing', 'NotTheWatchdog'))).status).toBe(200);
     expect((await post(v.url, watchdog('resolved'))).status).toBe(200);
     expect(await healthy()).toBe(0);
