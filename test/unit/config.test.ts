@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from '../../src/config/load.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-config-'));
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 's.secret-token\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
   try {
