@@ -36,6 +36,13 @@ export interface TargetView {
   lastError: { reason: string; message: string; part: string } | null;
 }
 
+/** Something besides the collectors that follows the loaded config (the alert sink). */
+export interface Component {
+  /** Applies a config; rejecting leaves the component on its previous one and fails the (re)load. */
+  apply(config: Config): Promise<void>;
+  stop(): Promise<void>;
+}
+
 interface Loaded {
   config: Config;
   jobs: Job[];
@@ -56,6 +63,7 @@ export class Daemon {
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
   private reloading: Promise<void> = Promise.resolve();
+  private readonly components: Component[] = [];
 
   constructor(private readonly log: Logger) {}
 
@@ -63,8 +71,22 @@ export class Daemon {
     return this.loaded?.config;
   }
 
+  /** Adds a component; it gets every config applied from now on, and stops with the daemon. */
+  use(component: Component): void {
+    this.components.push(component);
+  }
+
   /** Starts with a config, or replaces the running one (jobs of removed targets and their series go). */
   async apply(config: Config): Promise<void> {
+    await this.applyComponents(config);
+    await this.applyJobs(config);
+  }
+
+  private async applyComponents(config: Config): Promise<void> {
+    for (const c of this.components) await c.apply(config);
+  }
+
+  private async applyJobs(config: Config): Promise<void> {
     const ctx: BuildContext = {
       store: this.store,
       log: this.log,
@@ -73,6 +95,7 @@ export class Daemon {
       clients: [],
       spacers: new Map(),
     };
+
     const jobs = buildJobs(config, ctx, this.walLag);
     const previous = this.loaded;
     if (previous) {
@@ -119,13 +142,14 @@ export class Daemon {
       let config: Config;
       try {
         config = await load();
+        await this.applyComponents(config);
       } catch (e) {
         this.daemonStats.lastReloadOk = false;
         this.publishDaemon();
         this.log.error({ err: (e as Error).message }, 'new configuration rejected; the previous one keeps running');
         throw e;
       }
-      await this.apply(config);
+      await this.applyJobs(config);
     });
     this.reloading = next.catch(() => undefined);
     return next;
@@ -167,6 +191,7 @@ export class Daemon {
 
   async stop(): Promise<void> {
     await this.reloading;
+    await Promise.all(this.components.map((c) => c.stop()));
     if (!this.loaded) return;
     await this.loaded.scheduler.stop();
     await Promise.all(this.loaded.clients.map((c) => c.close()));

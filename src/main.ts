@@ -5,6 +5,7 @@ import { Daemon } from './daemon.js';
 import { createLogger } from './log/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
 import { createApp, listen } from './server.js';
+import { AlertSinkService } from './sink/service.js';
 import { REVISION, VERSION } from './version.js';
 
 function fail(message: string, code: number): never {
@@ -31,12 +32,14 @@ async function main(argv: string[]): Promise<void> {
 
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
+  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  daemon.use(sink);
   const reload = () => daemon.reload(() => loadConfig(configFile));
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log });
+  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes });
   const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
   log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
-  await daemon.apply(config);
+  await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {
     log.info('SIGHUP: reloading configuration');

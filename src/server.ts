@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
@@ -14,6 +14,8 @@ export interface ServerDeps {
   reload: () => Promise<void>;
   processMetrics: () => Promise<string>;
   log: Logger;
+  /** More routes (the alert sink's), tried after vigil's own and before the 404. */
+  routes?: RequestHandler;
 }
 
 function acceptsGzip(req: Request): boolean {
@@ -68,6 +70,8 @@ export function createApp(deps: ServerDeps): Express {
   app.get('/', (_req, res) => {
     res.type('html').send(landingPage(VERSION, deps.daemon.targets(), deps.daemon.readiness().ready));
   });
+
+  if (deps.routes) app.use(deps.routes);
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' });

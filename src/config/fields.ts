@@ -18,18 +18,19 @@ export const duration = (def: string) =>
       return ms;
     });
 
-export const size = (def: string) =>
-  z
-    .union([z.string(), z.number()])
-    .default(def)
-    .transform((s, ctx) => {
-      const n = parseSize(s);
-      if (n === undefined || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `invalid size "${s}" (use e.g. 1048576, 64KiB, 16MiB)` });
-        return z.NEVER;
-      }
-      return n;
-    });
+function toBytes(s: string | number, ctx: z.core.$RefinementCtx<string | number>): number {
+  const n = parseSize(s);
+  if (n === undefined || n <= 0) {
+    ctx.addIssue({ code: 'custom', message: `invalid size "${s}" (use e.g. 1048576, 64KiB, 16MiB)` });
+    return z.NEVER;
+  }
+  return n;
+}
+
+export const size = (def: string) => z.union([z.string(), z.number()]).default(def).transform(toBytes);
+
+/** A size with no default: absent means "no limit". */
+export const optionalSize = z.union([z.string(), z.number()]).transform(toBytes).optional();
 
 /** A node-cron expression; six fields give seconds. */
 export const schedule = (def: string) =>

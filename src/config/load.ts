@@ -19,7 +19,8 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return out || '(top level)';
 }
 
-function describe(issue: z.core.$ZodIssue): string[] {
+/** One issue as `key.path: problem` lines (also used for request bodies and query strings). */
+export function describeIssue(issue: z.core.$ZodIssue): string[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((k) => `${keyPath([...issue.path, k])}: unknown key`);
   }
@@ -41,8 +42,9 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
     if (e instanceof EnvExpansionError) throw new ConfigError([e.message]);
     throw e;
   }
-  const res = configSchema.safeParse(raw);
-  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describe));
+  // Without the input, zod cannot tell a missing key from a value of the wrong type.
+  const res = configSchema.safeParse(raw, { reportInput: true });
+  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue));
   return res.data;
 }
 

@@ -8,6 +8,7 @@ import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
+import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
 
@@ -32,6 +33,7 @@ export const CATALOG: readonly AnyFamily[] = [
   ...teamsFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
+  ...sinkFamilies,
   ...daemonFamilies,
 ] as readonly AnyFamily[];
 

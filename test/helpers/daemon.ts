@@ -7,6 +7,7 @@ import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
 import { createApp, listen } from '../../src/server.js';
+import { AlertSinkService } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
 
 export interface TestDaemon {
@@ -43,11 +44,14 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   const log = createLogger('debug', 'json', out);
   const daemon = new Daemon(log);
+  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  daemon.use(sink);
   const app = createApp({
     daemon,
     reload: () => Promise.resolve(),
     processMetrics: createProcessMetrics(),
     log,
+    routes: sink.routes,
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));

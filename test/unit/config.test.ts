@@ -1,13 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { configProblems } from '../helpers/failures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-config-'));
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 's.secret-token\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a valid config', () => {
   it('fills the documented defaults', () => {
@@ -116,6 +117,7 @@ describe('a malformed config names the key path and the problem', () => {
     ['a merkle check without its token file', `secrets:\n  - name: a\n${ok}    merkle_check: {}\n`, 'secrets[0].merkle_check.dr_operation_token_file: required'],
     ['a bad listen address', `web:\n  listen_address: "9810"\n`, 'web.listen_address: must be HOST:PORT'],
     ['a list where a mapping belongs', `secrets:\n  - name: a\n${ok}    tls: [1]\n`, 'secrets[0].tls:'],
+    ['a number where a string belongs (not "required")', `web:\n  listen_address: 9810\n`, 'web.listen_address: Invalid input: expected string, received number'],
   ])('%s', (_what, yaml, expected) => {
     expect(configProblems(yaml).join('\n')).toContain(expected);
   });
@@ -139,5 +141,60 @@ describe('a malformed config names the key path and the problem', () => {
 
   it('names an unreadable config file', async () => {
     await expect(loadConfig(join(dir, 'missing.yml'))).rejects.toThrow(/missing\.yml: cannot read config file \(ENOENT\)/);
+  });
+});
+
+describe('alert_sink', () => {
+  it('is off when the block is absent', () => {
+    expect(parseConfig('', 'vigil.yml', {}).alert_sink).toBeUndefined();
+  });
+
+  it('fills the documented defaults from an empty block', () => {
+    expect(parseConfig('alert_sink: {}\n', 'vigil.yml', {}).alert_sink).toEqual({
+      enabled: true,
+      store: { path: '/var/lib/vigil/alerts.db', retention: 30 * 86400_000, prune_interval: 3600_000 },
+      body_limit: 10 * 1024 * 1024,
+      watchdog: { alertname: 'Watchdog', max_silence: 600_000 },
+    });
+  });
+
+  it('reads every key', () => {
+    const c = parseConfig(
+      `alert_sink:
+  enabled: false
+  bearer_token_file: ${tokenFile}
+  basic_auth: { username: am, password_file: ${tokenFile} }
+  store: { path: /tmp/alerts.db, retention: 7d, prune_interval: 5m, max_size: 1GiB }
+  body_limit: 1MiB
+  watchdog: { alertname: DeadMansSwitch, max_silence: 15m }
+`,
+      'vigil.yml',
+      {},
+    );
+    expect(c.alert_sink).toEqual({
+      enabled: false,
+      bearer_token_file: tokenFile,
+      basic_auth: { username: 'am', password_file: tokenFile },
+      store: { path: '/tmp/alerts.db', retention: 7 * 86400_000, prune_interval: 300_000, max_size: 1024 ** 3 },
+      body_limit: 1024 * 1024,
+      watchdog: { alertname: 'DeadMansSwitch', max_silence: 900_000 },
+    });
+  });
+
+  it.each([
+    ['a misspelt key', 'alert_sink:\n  body_limt: 1MiB\n', 'alert_sink.body_limt: unknown key'],
+    ['a non-boolean enabled', 'alert_sink:\n  enabled: yes please\n', 'alert_sink.enabled: Invalid input: expected boolean, received string'],
+    ['a missing bearer token file', 'alert_sink:\n  bearer_token_file: /nonexistent/t\n', 'alert_sink.bearer_token_file: cannot read file "/nonexistent/t" (ENOENT)'],
+    ['basic auth without its password file', 'alert_sink:\n  basic_auth: { username: am }\n', 'alert_sink.basic_auth.password_file: required'],
+    ['a username with a colon', `alert_sink:\n  basic_auth: { username: "a:b", password_file: ${tokenFile} }\n`, 'alert_sink.basic_auth.username: must not contain ":"'],
+    ['a bad retention', 'alert_sink:\n  store: { retention: a month }\n', 'alert_sink.store.retention: invalid duration "a month"'],
+    ['an unknown store key', 'alert_sink:\n  store: { file: /x.db }\n', 'alert_sink.store.file: unknown key'],
+    ['an empty store path', 'alert_sink:\n  store: { path: "" }\n', 'alert_sink.store.path:'],
+    ['a bad body limit', 'alert_sink:\n  body_limit: ten megs\n', 'alert_sink.body_limit: invalid size "ten megs"'],
+    ['a bad max_silence', 'alert_sink:\n  watchdog: { max_silence: 0s }\n', 'alert_sink.watchdog.max_silence: invalid duration "0s"'],
+    ['an empty watchdog alertname', 'alert_sink:\n  watchdog: { alertname: "" }\n', 'alert_sink.watchdog.alertname:'],
+    ['a list for the block', 'alert_sink: [1]\n', 'alert_sink:'],
+  ])('%s names the key', (_what, yaml, expected) => {
+    expect(configProblems(yaml).join('\n')).toContain(expected);
   });
 });

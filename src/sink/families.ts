@@ -1,0 +1,98 @@
+import { family, single, type Family } from '../metrics/family.js';
+import type { StoreSummary } from './store.js';
+
+/** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
+export const REJECT_REASONS = ['auth', 'json', 'schema', 'too_large', 'content_type', 'store'] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** What the vigil_alertsink_* families render; rebuilt when a notification, rejection or watchdog change happens. */
+export interface SinkStats {
+  /** From the store: these counters survive restarts. */
+  summary: StoreSummary;
+  /** In memory (rejected requests are never written): reset when vigil restarts. */
+  rejected: ReadonlyMap<RejectReason, number>;
+  watchdog: { lastSeenSeconds?: number | undefined; healthy: boolean };
+}
+
+const STATES = ['firing', 'resolved'] as const;
+
+export const sinkFamilies: readonly Family<SinkStats>[] = [
+  family<SinkStats>({
+    name: 'vigil_alertsink_notifications_total',
+    help: 'Alertmanager notifications stored by the webhook alert sink, by receiver and notification status (duplicates not included).',
+    type: 'counter',
+    area: 'alertsink',
+    labels: ['receiver', 'status'],
+    samples: (s) =>
+      s.summary.receivers.flatMap((r) => [
+        { labels: { receiver: r.receiver, status: 'firing' }, value: r.firing },
+        { labels: { receiver: r.receiver, status: 'resolved' }, value: r.resolved },
+      ]),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_duplicates_total',
+    help: 'Notifications received again after being stored (each Alertmanager of an HA pair sends its own copy), by receiver.',
+    type: 'counter',
+    area: 'alertsink',
+    labels: ['receiver'],
+    samples: (s) => s.summary.receivers.map((r) => ({ labels: { receiver: r.receiver }, value: r.duplicates })),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_rejected_total',
+    help: 'Webhook requests refused, by reason: auth (401), json and schema (400), too_large (413), content_type (415), store (5xx: Alertmanager retries). Resets when vigil restarts.',
+    type: 'counter',
+    area: 'alertsink',
+    labels: ['reason'],
+    samples: (s) => [...s.rejected].map(([reason, value]) => ({ labels: { reason }, value })),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_truncated_alerts_total',
+    help: "Alerts Alertmanager left out of stored notifications because of the receiver's max_alerts (sum of truncatedAlerts), by receiver.",
+    type: 'counter',
+    area: 'alertsink',
+    labels: ['receiver'],
+    samples: (s) => s.summary.receivers.map((r) => ({ labels: { receiver: r.receiver }, value: r.truncatedAlerts })),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_alerts',
+    help: 'Alerts in the sink\'s store (within retention) by current state and severity label ("" when the alert has none).',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: ['state', 'severity'],
+    samples: (s) => {
+      // Every state for every severity seen, so a state that empties shows 0 instead of vanishing.
+      const severities = [...new Set(s.summary.alerts.map((a) => a.severity))];
+      return severities.flatMap((severity) =>
+        STATES.map((state) => ({
+          labels: { state, severity },
+          value: s.summary.alerts.find((a) => a.state === state && a.severity === severity)?.count ?? 0,
+        })),
+      );
+    },
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_last_notification_timestamp_seconds',
+    help: 'When the last notification (stored or duplicate) for this receiver arrived, as Unix time.',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: ['receiver'],
+    samples: (s) =>
+      s.summary.receivers.flatMap((r) => (r.lastNotificationAt === undefined ? [] : [{ labels: { receiver: r.receiver }, value: r.lastNotificationAt / 1000 }])),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_watchdog_last_seen_timestamp_seconds',
+    help: 'When a notification last carried the Watchdog alert firing, as Unix time; absent until one ever has.',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: [],
+    samples: single((s) => s.watchdog.lastSeenSeconds),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_watchdog_healthy',
+    help: '1 while the Watchdog alert keeps arriving (none missing for longer than watchdog.max_silence), 0 when the alert path is broken.',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: [],
+    samples: single((s) => s.watchdog.healthy),
+  }),
+];

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { describeIssue, keyPath } from '../config/load.js';
+import type { AlertFilter, Cursor, NotificationFilter } from './store.js';
+
+/** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */
+
+/** Opaque to clients; today the position of the last notification of a page. */
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(`${c.receivedAt}.${c.id}`).toString('base64url');
+}
+
+const cursor = z.string().transform((s, ctx): Cursor => {
+  const m = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(s, 'base64url').toString('latin1'));
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: 'not a cursor this API returned' });
+    return z.NEVER;
+  }
+  return { receivedAt: Number(m[1]), id: Number(m[2]) };
+});
+
+/** RFC 3339 or Unix seconds (as the Prometheus API takes them), to epoch ms. */
+const time = z.string().transform((s, ctx) => {
+  const ms = /^\d+(\.\d+)?$/.test(s) ? Number(s) * 1000 : /^\d{4}-\d{2}-\d{2}T/.test(s) ? Date.parse(s) : NaN;
+  if (!Number.isFinite(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'expected an RFC 3339 time or Unix seconds' });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+const limit = z
+  .string()
+  .regex(/^\d+$/, 'expected a whole number from 1 to 1000')
+  .transform(Number)
+  .pipe(z.number().min(1, 'expected a whole number from 1 to 1000').max(1000, 'expected a whole number from 1 to 1000'))
+  .default(100);
+
+export const alertsQuery = z.strictObject({
+  state: z.enum(['firing', 'resolved'], { error: 'expected "firing" or "resolved"' }).optional(),
+  alertname: z.string().optional(),
+  severity: z.string().optional(),
+}) satisfies z.ZodType<AlertFilter>;
+
+export const notificationsQuery = z
+  .strictObject({
+    since: time.optional(),
+    until: time.optional(),
+    receiver: z.string().optional(),
+    limit,
+    cursor: cursor.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.since !== undefined && q.until !== undefined && q.since > q.until) {
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+    }
+  })
+  .transform(({ cursor: after, ...rest }): NotificationFilter => ({ ...rest, after }));
+
+export type QueryResult<T> = { ok: true; value: T } | { ok: false; error: string; parameter: string };
+
+/** Parses `req.query`; an empty value (`alertname=`) means "not given". */
+export function parseQuery<T>(schema: z.ZodType<T>, query: Record<string, unknown>): QueryResult<T> {
+  const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
+  const res = schema.safeParse(given, { reportInput: true });
+  if (res.success) return { ok: true, value: res.data };
+  const issue = res.error.issues[0] as z.core.$ZodIssue;
+  const parameter = issue.code === 'unrecognized_keys' ? (issue.keys[0] as string) : keyPath(issue.path);
+  const error = describeIssue(issue)[0]?.replace(/: unknown key$/, ': unknown parameter') ?? 'invalid query';
+  return { ok: false, error, parameter };
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getJson, notification, post } from '../helpers/alertmanager.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { until } from '../helpers/wait.js';
+
+let dir: string;
+let v: TestDaemon;
+const healthy = async () => (await v.metrics()).get('vigil_alertsink_watchdog_healthy');
+const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdog') =>
+  notification({ groupKey: '{}:{alertname="Watchdog"}', alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }] });
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'vigil-watchdog-'));
+  v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n  watchdog: { max_silence: 400ms }\n`);
+});
+afterEach(async () => {
+  await v.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the alert path watchdog', () => {
+  it('is healthy at start, with no last-seen series before a Watchdog ever arrived', async () => {
+    expect(await healthy()).toBe(1);
+    expect((await v.metrics()).has('vigil_alertsink_watchdog_last_seen_timestamp_seconds')).toBe(false);
+    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 200, body: { status: 'ok', watchdog: { healthy: true, lastSeen: null } } });
+  });
+
+  it('reports the path broken after max_silence without one: metric, error log, /api/v1/health; /readyz unaffected', async () => {
+    await until('the watchdog to report broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
+    const broken = v.logs().filter((l) => l.msg === 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
+    expect(broken).toHaveLength(1);
+    expect(broken[0]).toMatchObject({ level: 'error', alertname: 'Watchdog', last_seen: 'never', max_silence_seconds: 0.4 });
+    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 503, body: { status: 'broken', watchdog: { healthy: false, maxSilenceSeconds: 0.4 } } });
+    expect((await fetch(`${v.url}/readyz`)).status).toBe(200);
+  });
+
+  it('recovers as soon as a firing Watchdog arrives, duplicates keep it alive, other alerts and resolutions do not', async () => {
+    await until('broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
+    expect((await post(v.url, watchdog('firing', 'NotTheWatchdog'))).status).toBe(200);
+    expect((await post(v.url, watchdog('resolved'))).status).toBe(200);
+    expect(await healthy()).toBe(0);
+    const dog = watchdog();
+    expect(await post(v.url, dog)).toMatchObject({ status: 200, body: { status: 'stored' } });
+    expect(await healthy()).toBe(1);
+    const seen = (await v.metrics()).get('vigil_alertsink_watchdog_last_seen_timestamp_seconds') ?? 0;
+    expect(Math.abs(seen - Date.now() / 1000)).toBeLessThan(5);
+    expect(v.logs().some((l) => l.level === 'info' && l.msg === 'alert path recovered: the Watchdog alert arrives again')).toBe(true);
+    // The same notification again (the repeat, or the HA peer's copy) is a duplicate, and still a heartbeat.
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await post(v.url, dog)).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+    }
+    expect(await healthy()).toBe(1);
+    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+});
