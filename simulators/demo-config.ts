@@ -7,6 +7,7 @@ export interface DemoSecrets {
   drOperationTokenFile: string;
   agentTokenFile: string;
   teamsTokenFile: string;
+  alertStore: string;
 }
 
 export interface DemoUpstreams {
@@ -47,5 +48,7 @@ ${agentTargets}teams:
     token_file: ${files.teamsTokenFile}
     schedule: "*/30 * * * * *"
     complete_access: true
+alert_sink:
+  store: { path: ${files.alertStore} }
 `;
 }

@@ -29,7 +29,7 @@ writeFileSync(agentTokenFile, agents.readToken, { mode: 0o600 });
 const teamsTokenFile = join(dir, 'teams-token');
 writeFileSync(teamsTokenFile, teams.ownerToken(organization), { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
-writeFileSync(configFile, demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile }));
+writeFileSync(configFile, demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile, alertStore: join(dir, 'alerts.db') }));
 
 const main = fileURLToPath(new URL('../main.js', import.meta.url));
 const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
@@ -42,6 +42,7 @@ process.stdout.write(`
 vigil demo
   vigil          ${url}/            (targets)   ${url}/metrics
   config         ${configFile}
+  alert sink     ${url}/webhook/alertmanager   (history: ${url}/api/v1/notifications)
   secrets service simulators:
 ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
   team-management simulator: ${teams.url} (organization ${organization})
