@@ -1,5 +1,5 @@
-import { family, single, stateSet, upFamily, type Family } from '../metrics/family.js';
-import type { ReplicationStatus } from '../upstream/secrets/replication-status.js';
+import { family, single, stateSet, upFamily, type Family, type Sample } from '../metrics/family.js';
+import type { ReplicationPeer, ReplicationStatus } from '../upstream/secrets/replication-status.js';
 
 /** Replication status of one cluster, one kind: pure mapping from the parsed status to samples. */
 
@@ -27,6 +27,15 @@ export const replicationUp = upFamily({
 });
 
 const isPrimary = (s: ReplicationStatus) => s.mode === 'primary';
+const primaryAddress = (p: ReplicationPeer) => p.cluster_address ?? p.api_address ?? '';
+
+/** Last heartbeat of each peer that has one, labelled by the peer's identity. */
+function heartbeats(peers: readonly ReplicationPeer[], label: string, id: (p: ReplicationPeer) => string | undefined): Sample[] {
+  return peers.flatMap((p) => {
+    const v = id(p);
+    return v !== undefined && p.last_heartbeat !== undefined ? [{ labels: { [label]: v }, value: p.last_heartbeat }] : [];
+  });
+}
 const isSecondary = (s: ReplicationStatus) => s.mode === 'secondary';
 
 export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
@@ -96,14 +105,7 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     type: 'gauge',
     area: 'secrets',
     labels: [...TK, 'secondary_id'],
-    samples: (s) =>
-      isPrimary(s)
-        ? s.secondaries.flatMap((p) =>
-            p.node_id !== undefined && p.last_heartbeat !== undefined
-              ? [{ labels: { secondary_id: p.node_id }, value: p.last_heartbeat }]
-              : [],
-          )
-        : [],
+    samples: (s) => (isPrimary(s) ? heartbeats(s.secondaries, 'secondary_id', (p) => p.node_id) : []),
   }),
   family<ReplicationStatus>({
     name: 'secrets_replication_primary_connected',
@@ -114,7 +116,7 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     samples: (s) =>
       isSecondary(s)
         ? s.primaries.map((p) => ({
-            labels: { primary_cluster_address: p.cluster_address ?? p.api_address ?? '' },
+            labels: { primary_cluster_address: primaryAddress(p) },
             value: p.connection_status === 'connected' ? 1 : 0,
           }))
         : [],
@@ -125,14 +127,7 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     type: 'gauge',
     area: 'secrets',
     labels: [...TK, 'primary_cluster_address'],
-    samples: (s) =>
-      isSecondary(s)
-        ? s.primaries.flatMap((p) =>
-            p.last_heartbeat !== undefined
-              ? [{ labels: { primary_cluster_address: p.cluster_address ?? p.api_address ?? '' }, value: p.last_heartbeat }]
-              : [],
-          )
-        : [],
+    samples: (s) => (isSecondary(s) ? heartbeats(s.primaries, 'primary_cluster_address', primaryAddress) : []),
   }),
   family<ReplicationStatus>({
     name: 'secrets_replication_merkle_tree_corrupted',
