@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Job } from './collectors/collection.js';
 import { WalLagTracker, walLagFamily } from './collectors/secrets-wal-lag.js';
@@ -21,6 +22,7 @@ import { WAL_LAG_GROUP } from './targets/secrets.js';
 import type { UpstreamClient } from './upstream/client.js';
 import { REVISION, VERSION } from './version.js';
 
+const LOOP_RESOLUTION_MS = 10;
 const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
 const statsGroup = (key: string) => `vigil/job/${key}`;
 
@@ -34,6 +36,21 @@ export interface TargetView {
   lastSuccess: string | null;
   lastDurationSeconds: number | null;
   lastError: { reason: string; message: string; part: string } | null;
+}
+
+/** What one on-demand run of every job cost, for operators and the benchmark (`POST /-/collect`). */
+export interface CollectSummary {
+  jobs: number;
+  /** Jobs whose run left at least one part failed. */
+  failed_jobs: number;
+  wall_seconds: number;
+  /** CPU time of the whole process (user + system) while the jobs ran, scrapes served meanwhile included. */
+  cpu_seconds: number;
+  /** Upstream requests sent meanwhile (attempts, retries included). */
+  upstream_requests: number;
+  /** How late the event loop ran while the jobs ran: what a scrape issued meanwhile may wait at most. */
+  event_loop_delay_max_seconds: number;
+  series: number;
 }
 
 interface Loaded {
@@ -160,9 +177,28 @@ export class Daemon {
     });
   }
 
-  /** Runs every job now and waits (tests, and operators through the API). */
-  async collectNow(): Promise<void> {
+  /** Runs every job now (joining runs in flight) and waits for all; says what it cost. */
+  async collectNow(): Promise<CollectSummary> {
+    const requestsBefore = this.upstreamRequests();
+    const delay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    delay.enable();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
     await this.loaded?.scheduler.runAll();
+    const wall = (performance.now() - started) / 1000;
+    const { user, system } = process.cpuUsage(cpu);
+    delay.disable();
+    const jobs = this.loaded?.jobs ?? [];
+    return {
+      jobs: jobs.length,
+      failed_jobs: jobs.filter((j) => this.statsOf(j).up === false).length,
+      wall_seconds: wall,
+      cpu_seconds: (user + system) / 1e6,
+      upstream_requests: this.upstreamRequests() - requestsBefore,
+      // The histogram records whole timer intervals: what exceeds the interval is the delay.
+      event_loop_delay_max_seconds: delay.count ? Math.max(0, delay.max / 1e9 - LOOP_RESOLUTION_MS / 1000) : 0,
+      series: this.store.snapshot().series,
+    };
   }
 
   async stop(): Promise<void> {
@@ -170,6 +206,12 @@ export class Daemon {
     if (!this.loaded) return;
     await this.loaded.scheduler.stop();
     await Promise.all(this.loaded.clients.map((c) => c.close()));
+  }
+
+  private upstreamRequests(): number {
+    let n = 0;
+    for (const s of this.upstreamStats.values()) for (const h of s.latency.values()) n += h.count;
+    return n;
   }
 
   private statsOf(job: Job): JobStats {

@@ -9,7 +9,7 @@ import { landingPage } from './server/landing.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
-  daemon: Pick<Daemon, 'snapshot' | 'readiness' | 'targets'>;
+  daemon: Pick<Daemon, 'snapshot' | 'readiness' | 'targets' | 'collectNow'>;
   /** Reloads the config from its file; rejects with the reason when the new one is bad. */
   reload: () => Promise<void>;
   processMetrics: () => Promise<string>;
@@ -63,6 +63,11 @@ export function createApp(deps: ServerDeps): Express {
     } catch (e) {
       res.status(500).type('text/plain').send(`failed to reload config: ${(e as Error).message}\n`);
     }
+  });
+
+  // Runs every job now and answers when all are done, with what the run cost.
+  app.post('/-/collect', async (_req, res) => {
+    res.json(await deps.daemon.collectNow());
   });
 
   app.get('/', (_req, res) => {

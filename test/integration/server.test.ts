@@ -83,3 +83,24 @@ describe('health and pages', () => {
     expect((await fetch(`${vigil.url}/nope`)).status).toBe(404);
   });
 });
+
+describe('POST /-/collect', () => {
+  it('runs every job now, answers when they are done, and says what the run cost', async () => {
+    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+    await vigil.collect();
+    const runs = async () => (await vigil.metrics()).get('vigil_collector_runs_total{collector="secrets_replication",target="down"}');
+    const before = await runs();
+    const res = await fetch(`${vigil.url}/-/collect`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as Record<string, number>;
+    // one job, failing (nothing listens on port 1), one request per replication kind, never retried
+    expect(summary).toMatchObject({ jobs: 1, failed_jobs: 1, upstream_requests: 2 });
+    for (const k of ['wall_seconds', 'cpu_seconds', 'event_loop_delay_max_seconds']) expect(summary[k]).toBeGreaterThanOrEqual(0);
+    expect(summary.series).toBeGreaterThan(0);
+    expect(await runs()).toBe((before ?? 0) + 1);
+  });
+
+  it('is not a GET', async () => {
+    expect((await fetch(`${vigil.url}/-/collect`)).status).toBe(404);
+  });
+});
