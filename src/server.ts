@@ -21,9 +21,9 @@ function acceptsGzip(req: Request): boolean {
 }
 
 /**
- * The HTTP face of vigil. `/metrics` answers from the snapshot rendered when collections finished
- * (no upstream I/O, no re-rendering): the gzip body is two gzip members, the cached snapshot and
- * the small per-scrape runtime metrics, which every gzip reader joins.
+ * The HTTP face of vigil. `/metrics` answers from the snapshot assembled when collections finished
+ * (no upstream I/O, no re-rendering), written as the snapshot's buffers; the gzip body is the
+ * snapshot's cached gzip members and the runtime metrics' own, which every gzip reader joins.
  */
 export function createApp(deps: ServerDeps): Express {
   const app = express();
@@ -32,15 +32,19 @@ export function createApp(deps: ServerDeps): Express {
 
   app.get('/metrics', async (req, res) => {
     const snap = deps.daemon.snapshot();
-    const runtime = await deps.processMetrics();
-    res.setHeader('content-type', CONTENT_TYPE);
-    res.setHeader('vary', 'Accept-Encoding');
-    if (acceptsGzip(req)) {
-      res.setHeader('content-encoding', 'gzip');
-      res.end(Buffer.concat([await snap.gzipped(), gzipSync(runtime)]));
-    } else {
-      res.end(snap.text + runtime);
-    }
+    const gzip = acceptsGzip(req);
+    const runtime = Buffer.from(await deps.processMetrics());
+    const body = gzip ? [...(await snap.gzipped()), gzipSync(runtime)] : [...snap.buffers(), runtime];
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPE,
+      vary: 'Accept-Encoding',
+      'content-length': body.reduce((n, b) => n + b.length, 0),
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    // One writev for all pieces rather than a copy of the whole body.
+    res.cork();
+    for (const b of body) res.write(b);
+    res.end();
   });
 
   app.get('/healthz', (_req, res) => {
