@@ -20,6 +20,31 @@ function acceptsGzip(req: Request): boolean {
   return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
 }
 
+/** How stale the runtime metrics may be: under any scrape rate they are rendered at most this often. */
+const RUNTIME_MAX_AGE_MS = 1000;
+
+interface RuntimeBody {
+  identity: Buffer;
+  gzip: Buffer;
+}
+
+/** The runtime metrics as sent, plain and gzip, shared by the scrapes of one second. */
+function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> {
+  let cached: { at: number; body: Promise<RuntimeBody> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!cached || now - cached.at >= RUNTIME_MAX_AGE_MS) {
+      const body = render().then((text) => {
+        const identity = Buffer.from(text);
+        return { identity, gzip: gzipSync(identity) };
+      });
+      cached = { at: now, body };
+      body.catch(() => (cached = undefined));
+    }
+    return cached.body;
+  };
+}
+
 /**
  * The HTTP face of vigil. `/metrics` answers from the snapshot assembled when collections finished
  * (no upstream I/O, no re-rendering), written as the snapshot's buffers; the gzip body is the
@@ -29,12 +54,13 @@ export function createApp(deps: ServerDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const runtime = runtimeBody(deps.processMetrics);
 
   app.get('/metrics', async (req, res) => {
     const snap = deps.daemon.snapshot();
     const gzip = acceptsGzip(req);
-    const runtime = Buffer.from(await deps.processMetrics());
-    const body = gzip ? [...(await snap.gzipped()), gzipSync(runtime)] : [...snap.buffers(), runtime];
+    const tail = await runtime();
+    const body = gzip ? [...(await snap.gzipped()), tail.gzip] : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
       'content-type': CONTENT_TYPE,
       vary: 'Accept-Encoding',

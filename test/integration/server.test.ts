@@ -1,6 +1,10 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { createLogger } from '../../src/log/logger.js';
+import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
+import { createApp, listen } from '../../src/server.js';
 import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
@@ -102,5 +106,27 @@ describe('POST /-/collect', () => {
 
   it('is not a GET', async () => {
     expect((await fetch(`${vigil.url}/-/collect`)).status).toBe(404);
+  });
+});
+
+describe('runtime metrics', () => {
+  it('are rendered at most once a second, however often /metrics is scraped', async () => {
+    let renders = 0;
+    const store = new SnapshotStore([]);
+    const app = createApp({
+      daemon: { snapshot: () => store.snapshot(), readiness: () => ({ ready: true, pending: [] }), targets: () => [], collectNow: () => Promise.reject(new Error('unused')) },
+      reload: () => Promise.resolve(),
+      processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`),
+      log: createLogger('error', 'json', new PassThrough()),
+    });
+    const server = await listen(app, '127.0.0.1:0');
+    try {
+      const bodies = [];
+      for (let i = 0; i < 5; i++) bodies.push(await (await fetch(`${server.url}/metrics`)).text());
+      expect(renders).toBe(1);
+      expect(bodies.every((b) => b === 'process_renders 1\n')).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
