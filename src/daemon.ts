@@ -16,8 +16,8 @@ import {
 } from './metrics/telemetry.js';
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
-import type { BuildContext } from './targets/context.js';
 import { buildJobs } from './targets/build.js';
+import { publishUpstreamStats, type BuildContext } from './targets/context.js';
 import { WAL_LAG_GROUP } from './targets/secrets.js';
 import type { UpstreamClient } from './upstream/client.js';
 import { REVISION, VERSION } from './version.js';
@@ -89,6 +89,7 @@ export class Daemon {
       upstreamKeys: new Set(),
       clients: [],
       spacers: new Map(),
+      unpublished: new Map(),
     };
     const jobs = buildJobs(config, ctx, this.walLag);
     const previous = this.loaded;
@@ -112,6 +113,7 @@ export class Daemon {
       publishStats: (job) => {
         this.ranOnce.add(jobKey(job));
         this.publishStats(job);
+        publishUpstreamStats(ctx);
       },
     });
     const scheduler = new Scheduler(jobs, execute, (job) => {

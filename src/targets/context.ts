@@ -27,6 +27,17 @@ export interface BuildContext {
   clients: UpstreamClient[];
   /** Request budgets shared by the targets of this config that spend the same one (same token, same upstream). */
   spacers: Map<string, RequestSpacer>;
+  /** Upstream stats groups observed since they were last published, with how to publish each. */
+  unpublished: Map<string, () => void>;
+}
+
+/**
+ * Publishes the upstream stats observed since the last call: once per committed job rather than
+ * once per request, so a listing of many pages re-renders its histograms once.
+ */
+export function publishUpstreamStats(ctx: Pick<BuildContext, 'unpublished'>): void {
+  for (const publish of ctx.unpublished.values()) publish();
+  ctx.unpublished.clear();
 }
 
 /** The spacer of one request budget; targets sharing it get the lowest rate any of them sets. */
@@ -43,7 +54,7 @@ export function spacerFor(ctx: BuildContext, budget: string, perSecond: number):
 
 /**
  * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
- * `vigil/upstream/<area>/<target>`.
+ * `vigil/upstream/<area>/<target>` (published by `publishUpstreamStats`).
  */
 export function clientFor(
   area: string,
@@ -68,7 +79,7 @@ export function clientFor(
     ...extra,
     observe: (endpoint, code, seconds) => {
       observeRequest(s, endpoint, code, seconds);
-      publish();
+      ctx.unpublished.set(key, publish);
     },
     onRetry: (endpoint, err) => {
       s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);
