@@ -16,6 +16,7 @@ import {
 } from './metrics/telemetry.js';
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
+import { Turns } from './scheduler/turns.js';
 import { buildJobs } from './targets/build.js';
 import { publishUpstreamStats, type BuildContext } from './targets/context.js';
 import { WAL_LAG_GROUP } from './targets/secrets.js';
@@ -69,6 +70,7 @@ export class Daemon {
   private readonly jobStats = new Map<string, JobStats>();
   private readonly upstreamStats = new Map<string, UpstreamStats>();
   private readonly walLag = new WalLagTracker();
+  private readonly turns = new Turns();
   private readonly ranOnce = new Set<string>();
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
@@ -90,6 +92,7 @@ export class Daemon {
       clients: [],
       spacers: new Map(),
       unpublished: new Map(),
+      turns: this.turns,
     };
     const jobs = buildJobs(config, ctx, this.walLag);
     const previous = this.loaded;
@@ -108,6 +111,7 @@ export class Daemon {
     }
     const execute = makeExecute({
       store: this.store,
+      turns: this.turns,
       log: this.log,
       stats: (job) => this.statsOf(job),
       publishStats: (job) => {

@@ -5,6 +5,7 @@ import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats 
 import { renderGroup } from '../metrics/render.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
+import type { Turns } from '../scheduler/turns.js';
 
 /** The fields every target kind shares, after config parsing. */
 export interface TargetBase {
@@ -27,6 +28,8 @@ export interface BuildContext {
   clients: UpstreamClient[];
   /** Request budgets shared by the targets of this config that spend the same one (same token, same upstream). */
   spacers: Map<string, RequestSpacer>;
+  /** Turns of the event loop for decoding and mapping answers, shared by every target. */
+  turns: Turns;
   /** Upstream stats groups observed since they were last published, with how to publish each. */
   unpublished: Map<string, () => void>;
 }
@@ -77,6 +80,7 @@ export function clientFor(
       ...(target.tls.ca_file ? { ca: readFileSync(target.tls.ca_file) } : {}),
     },
     ...extra,
+    beforeDecode: () => ctx.turns.take(),
     observe: (endpoint, code, seconds) => {
       observeRequest(s, endpoint, code, seconds);
       ctx.unpublished.set(key, publish);

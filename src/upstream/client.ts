@@ -16,6 +16,11 @@ export interface ClientOptions {
    * count against `timeoutMs`: a queued request has not reached the upstream yet.
    */
   beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Awaited once a body is read, before it is decoded: decoding, and what callers do with the value
+   * right away, run in the turn of the event loop it resolves in (see `Turns`).
+   */
+  beforeDecode?: () => Promise<void>;
   /** Called for every answer, error statuses included, with its headers (rate-limit headers). */
   onResponse?: (endpoint: string, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /** Called for every attempt with its logical endpoint, status code ('none' without a response) and duration. */
@@ -106,6 +111,7 @@ export class UpstreamClient {
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      await this.opts.beforeDecode?.();
       if (res.statusCode >= 400) {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
