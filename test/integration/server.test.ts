@@ -32,6 +32,16 @@ describe('/metrics', () => {
     expect(await res.text()).toContain('secrets_replication_up{target="down",kind="performance"} 0');
   });
 
+  it('answers the same however the path is spelled (the fast path and the router agree)', async () => {
+    const get = async (path: string) => {
+      const res = await fetch(`${vigil.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      return { status: res.status, type: res.headers.get('content-type'), up: (await res.text()).includes('secrets_replication_up{target="down"') };
+    };
+    const fast = await get('/metrics');
+    expect(fast).toEqual({ status: 200, type: 'text/plain; version=0.0.4; charset=utf-8', up: true });
+    for (const path of ['/metrics/', '/metrics?debug=1', '/Metrics']) expect(await get(path), path).toEqual(fast);
+  });
+
   it('honours Accept-Encoding: gzip with the same content', async () => {
     const body = await new Promise<Buffer>((resolve, reject) => {
       http.get(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
