@@ -56,7 +56,7 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
     const snap = deps.daemon.snapshot();
     const gzip = acceptsGzip(req);
     const tail = await runtime();
-    const body = gzip ? [...(await snap.gzipped()), tail.gzip] : [...snap.buffers(), tail.identity];
+    const body = gzip ? [await snap.gzipped(), tail.gzip] : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
       'content-type': CONTENT_TYPE,
       vary: 'Accept-Encoding',

@@ -5,6 +5,10 @@ import { header, type RenderedGroup } from './render.js';
 
 const gzipAsync = promisify(gzip);
 
+/** How pieces are compressed: one gzip member each. */
+export type Compress = (bytes: Buffer) => Promise<Buffer>;
+export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
+
 /**
  * A piece of the body smaller than this is joined with its neighbours into one run of at least this
  * size; a larger one (a gossip pool's member series, an organization's teams) stands alone. Each
@@ -22,8 +26,8 @@ class Chunk {
     readonly bytes: Buffer,
     readonly series: number,
   ) {}
-  gzipped(): Promise<Buffer> {
-    this.gz ??= gzipAsync(this.bytes, { level: 6 });
+  gzipped(compress: Compress): Promise<Buffer> {
+    this.gz ??= compress(this.bytes);
     return this.gz;
   }
 }
@@ -33,7 +37,7 @@ class Chunk {
  * Its gzip form is the pieces' gzip members one after the other, which every gzip reader joins.
  */
 export class Snapshot {
-  private gz?: Promise<readonly Buffer[]>;
+  private gz?: Promise<Buffer>;
   private decoded?: string;
   /** Body length in bytes. */
   readonly bytes: number;
@@ -41,6 +45,7 @@ export class Snapshot {
     private readonly pieces: readonly Chunk[],
     readonly renderedAt: number,
     readonly series: number,
+    private readonly compress: Compress = gzipMember,
   ) {
     this.bytes = pieces.reduce((n, p) => n + p.bytes.length, 0);
   }
@@ -53,9 +58,12 @@ export class Snapshot {
     this.decoded ??= Buffer.concat(this.buffers()).toString();
     return this.decoded;
   }
-  /** The gzip members of the body; only pieces no earlier snapshot compressed are compressed now. */
-  gzipped(): Promise<readonly Buffer[]> {
-    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped()));
+  /**
+   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
+   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
+   */
+  gzipped(): Promise<Buffer> {
+    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
     return this.gz;
   }
 }
@@ -79,7 +87,10 @@ export class SnapshotStore {
   private dirty = false;
   private scheduled = false;
 
-  constructor(private readonly families: readonly AnyFamily[]) {
+  constructor(
+    private readonly families: readonly AnyFamily[],
+    private readonly compress: Compress = gzipMember,
+  ) {
     for (const f of families) this.byFamily.set(f.name, new Map());
     this.headers = new Map(families.map((f) => [f.name, new Chunk(Buffer.from(header(f)), 0)]));
   }
@@ -180,7 +191,7 @@ export class SnapshotStore {
     }
     closeRun();
     this.runs = runs;
-    this.current = new Snapshot(pieces, Date.now(), series);
+    this.current = new Snapshot(pieces, Date.now(), series, this.compress);
     this.dirty = false;
   }
 }
