@@ -30,6 +30,7 @@ export class Children {
 
   start(name: string, command: string, args: readonly string[], opts: SpawnOptions = {}): Child {
     const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    proc.once('error', (e) => process.stderr.write(`${name}: ${e.message}\n`));
     if (proc.pid === undefined) throw new Error(`${name}: could not start ${command}`);
     const pid = proc.pid;
     this.running.set(pid, proc);
