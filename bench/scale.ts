@@ -314,6 +314,8 @@ async function measure(size: Size): Promise<SizeResult> {
   return { size: size.label, shape: s, series, bytes: text.length, gzip_bytes: gzipBytes, memory, collections, load: loadRows, latency };
 }
 
+const latencies = (l: LoadResult): Row => ({ 'p50 ms': l.p50_ms, 'p99 ms': l.p99_ms });
+
 function report(results: SizeResult[]): void {
   const about = { machine: machine(), smoke: flags.smoke };
   const find = (r: SizeResult, server: string, encoding: string) => r.load.find((l) => l.server === server && l.encoding === encoding);
@@ -325,8 +327,7 @@ function report(results: SizeResult[]): void {
       server: l.server,
       encoding: l.encoding,
       'req/s': l.requests_per_second,
-      'p50 ms': l.p50_ms,
-      'p99 ms': l.p99_ms,
+      ...latencies(l),
       'bytes/resp': l.bytes_per_response,
       'CPU ms/req': l.cpu_ms_per_request,
     })),
@@ -360,8 +361,7 @@ function report(results: SizeResult[]): void {
       size: r.size,
       condition: l.condition,
       encoding: l.encoding,
-      'p50 ms': l.p50_ms,
-      'p99 ms': l.p99_ms,
+      ...latencies(l),
       'max ms': l.max_ms,
       'scrapes/s': l.requests_per_second,
       collections: l.collections,
