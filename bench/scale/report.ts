@@ -7,9 +7,9 @@ export type Row = Record<string, string | number | undefined>;
 
 /** Prints rows as an aligned text table under a title. */
 export function printTable(title: string, rows: readonly Row[]): void {
-  const first = rows[0];
-  if (!first) return;
-  const cols = Object.keys(first);
+  // every column any row has (the leak check adds some to one size only)
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  if (!cols.length) return;
   const cell = (v: Row[string]) => (v === undefined ? '' : String(v));
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (cells: string[]) => cells.map((s, i) => (i === 0 ? s.padEnd(width[i] ?? 0) : s.padStart(width[i] ?? 0))).join('  ');
