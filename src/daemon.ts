@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Job } from './collectors/collection.js';
 import { WalLagTracker, walLagFamily } from './collectors/secrets-wal-lag.js';
@@ -15,12 +16,14 @@ import {
 } from './metrics/telemetry.js';
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
-import type { BuildContext } from './targets/context.js';
+import { Turns } from './scheduler/turns.js';
 import { buildJobs } from './targets/build.js';
+import { publishUpstreamStats, type BuildContext } from './targets/context.js';
 import { WAL_LAG_GROUP } from './targets/secrets.js';
 import type { UpstreamClient } from './upstream/client.js';
 import { REVISION, VERSION } from './version.js';
 
+const LOOP_RESOLUTION_MS = 10;
 const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
 const statsGroup = (key: string) => `vigil/job/${key}`;
 
@@ -43,6 +46,21 @@ export interface Component {
   stop(): Promise<void>;
 }
 
+/** What one on-demand run of every job cost, for operators and the benchmark (`POST /-/collect`). */
+export interface CollectSummary {
+  jobs: number;
+  /** Jobs whose run left at least one part failed. */
+  failed_jobs: number;
+  wall_seconds: number;
+  /** CPU time of the whole process (user + system) while the jobs ran, scrapes served meanwhile included. */
+  cpu_seconds: number;
+  /** Upstream requests sent meanwhile (attempts, retries included). */
+  upstream_requests: number;
+  /** How late the event loop ran while the jobs ran: what a scrape issued meanwhile may wait at most. */
+  event_loop_delay_max_seconds: number;
+  series: number;
+}
+
 interface Loaded {
   config: Config;
   jobs: Job[];
@@ -59,6 +77,7 @@ export class Daemon {
   private readonly jobStats = new Map<string, JobStats>();
   private readonly upstreamStats = new Map<string, UpstreamStats>();
   private readonly walLag = new WalLagTracker();
+  private readonly turns = new Turns();
   private readonly ranOnce = new Set<string>();
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
@@ -94,6 +113,8 @@ export class Daemon {
       upstreamKeys: new Set(),
       clients: [],
       spacers: new Map(),
+      unpublished: new Map(),
+      turns: this.turns,
     };
 
     const jobs = buildJobs(config, ctx, this.walLag);
@@ -113,11 +134,13 @@ export class Daemon {
     }
     const execute = makeExecute({
       store: this.store,
+      turns: this.turns,
       log: this.log,
       stats: (job) => this.statsOf(job),
       publishStats: (job) => {
         this.ranOnce.add(jobKey(job));
         this.publishStats(job);
+        publishUpstreamStats(ctx);
       },
     });
     const scheduler = new Scheduler(jobs, execute, (job) => {
@@ -184,9 +207,28 @@ export class Daemon {
     });
   }
 
-  /** Runs every job now and waits (tests, and operators through the API). */
-  async collectNow(): Promise<void> {
+  /** Runs every job now (joining runs in flight) and waits for all; says what it cost. */
+  async collectNow(): Promise<CollectSummary> {
+    const requestsBefore = this.upstreamRequests();
+    const delay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    delay.enable();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
     await this.loaded?.scheduler.runAll();
+    const wall = (performance.now() - started) / 1000;
+    const { user, system } = process.cpuUsage(cpu);
+    delay.disable();
+    const jobs = this.loaded?.jobs ?? [];
+    return {
+      jobs: jobs.length,
+      failed_jobs: jobs.filter((j) => this.statsOf(j).up === false).length,
+      wall_seconds: wall,
+      cpu_seconds: (user + system) / 1e6,
+      upstream_requests: this.upstreamRequests() - requestsBefore,
+      // The histogram records whole timer intervals: what exceeds the interval is the delay.
+      event_loop_delay_max_seconds: delay.count ? Math.max(0, delay.max / 1e9 - LOOP_RESOLUTION_MS / 1000) : 0,
+      series: this.store.snapshot().series,
+    };
   }
 
   async stop(): Promise<void> {
@@ -195,6 +237,12 @@ export class Daemon {
     if (!this.loaded) return;
     await this.loaded.scheduler.stop();
     await Promise.all(this.loaded.clients.map((c) => c.close()));
+  }
+
+  private upstreamRequests(): number {
+    let n = 0;
+    for (const s of this.upstreamStats.values()) for (const h of s.latency.values()) n += h.count;
+    return n;
   }
 
   private statsOf(job: Job): JobStats {

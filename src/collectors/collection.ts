@@ -1,4 +1,5 @@
 import type { Family, Labels } from '../metrics/family.js';
+import type { Turns } from '../scheduler/turns.js';
 import { renderGroup, type RenderedGroup } from '../metrics/render.js';
 import { toUpstreamError, type UpstreamError } from '../upstream/errors.js';
 
@@ -43,6 +44,8 @@ export interface PartSpec<T> {
    * endpoint that only servers answer). Such a part exports nothing, not even `_up`, and is no failure.
    */
   notApplicable?: (err: UpstreamError) => boolean;
+  /** Mapping a large answer takes milliseconds: with turns, it waits for one of its own (see `Turns`). */
+  turns?: Turns;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
     if (spec.notApplicable?.(err)) return { part: spec.part, group: new Map(), notApplicable: true };
     return { part: spec.part, group: upGroup(false), error: err };
   }
+  await spec.turns?.take();
   let group: Map<string, string>;
   try {
     group = renderGroup(spec.families, value, spec.context);

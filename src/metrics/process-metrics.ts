@@ -2,7 +2,8 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The Node.js runtime's own metrics (process_*, nodejs_*) from prom-client's default collectors.
- * They change every instant, so unlike vigil's snapshot they are rendered per scrape; they are few.
+ * They change every instant, so unlike vigil's snapshot they are rendered when scraped, at most once
+ * a second (the server shares one rendering between the scrapes of that second); they are few.
  */
 export function createProcessMetrics(): () => Promise<string> {
   const registry = new Registry();

@@ -34,23 +34,25 @@ function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
+// Lines are joined once rather than appended one by one: a long chain of appends makes a string
+// that is slow to build and to encode, and a gossip pool renders tens of thousands of lines.
 function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>): string {
-  let out = '';
-  for (const s of samples) out += `${f.name}${labelText(f, context, s.labels)} ${formatValue(s.value)}\n`;
-  return out;
+  const lines: string[] = [];
+  for (const s of samples) lines.push(`${f.name}${labelText(f, context, s.labels)} ${formatValue(s.value)}\n`);
+  return lines.join('');
 }
 
 function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>): string {
-  let out = '';
+  const lines: string[] = [];
   for (const s of samples) {
     f.bounds.forEach((b, i) => {
-      out += `${f.name}_bucket${labelText(f, context, s.labels, `le="${formatValue(b)}"`)} ${s.buckets[i] ?? 0}\n`;
+      lines.push(`${f.name}_bucket${labelText(f, context, s.labels, `le="${formatValue(b)}"`)} ${s.buckets[i] ?? 0}\n`);
     });
-    out += `${f.name}_bucket${labelText(f, context, s.labels, 'le="+Inf"')} ${s.count}\n`;
-    out += `${f.name}_sum${labelText(f, context, s.labels)} ${formatValue(s.sum)}\n`;
-    out += `${f.name}_count${labelText(f, context, s.labels)} ${s.count}\n`;
+    lines.push(`${f.name}_bucket${labelText(f, context, s.labels, 'le="+Inf"')} ${s.count}\n`);
+    lines.push(`${f.name}_sum${labelText(f, context, s.labels)} ${formatValue(s.sum)}\n`);
+    lines.push(`${f.name}_count${labelText(f, context, s.labels)} ${s.count}\n`);
   }
-  return out;
+  return lines.join('');
 }
 
 /** Sample lines (no HELP/TYPE) of one family for one input; '' when the family has nothing to say. */

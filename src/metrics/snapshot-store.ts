@@ -5,48 +5,109 @@ import { header, type RenderedGroup } from './render.js';
 
 const gzipAsync = promisify(gzip);
 
-/** One rendered /metrics body: text built once per change, gzip built once on first demand. */
-export class Snapshot {
+/** How pieces are compressed: one gzip member each. */
+export type Compress = (bytes: Buffer) => Promise<Buffer>;
+export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
+
+/**
+ * A piece of the body smaller than this is joined with its neighbours into one run of at least this
+ * size; a larger one (a gossip pool's member series, an organization's teams) stands alone. Each
+ * piece is one gzip member, compressed once and reused by every snapshot that holds it unchanged.
+ */
+const RUN_BYTES = 64 * 1024;
+
+let nextChunkId = 0;
+
+/** Bytes of the body, encoded once, with their gzip member built once on first demand. */
+class Chunk {
+  readonly id = nextChunkId++;
   private gz?: Promise<Buffer>;
   constructor(
-    readonly text: string,
-    readonly renderedAt: number,
+    readonly bytes: Buffer,
     readonly series: number,
   ) {}
+  gzipped(compress: Compress): Promise<Buffer> {
+    this.gz ??= compress(this.bytes);
+    return this.gz;
+  }
+}
+
+/**
+ * One /metrics body: the pieces to write in order, built when a batch of changes is committed.
+ * Its gzip form is the pieces' gzip members one after the other, which every gzip reader joins.
+ */
+export class Snapshot {
+  private gz?: Promise<Buffer>;
+  private decoded?: string;
+  /** Body length in bytes. */
+  readonly bytes: number;
+  constructor(
+    private readonly pieces: readonly Chunk[],
+    readonly renderedAt: number,
+    readonly series: number,
+    private readonly compress: Compress = gzipMember,
+  ) {
+    this.bytes = pieces.reduce((n, p) => n + p.bytes.length, 0);
+  }
+  /** The body as buffers to write one after the other (never joined into one copy). */
+  buffers(): Buffer[] {
+    return this.pieces.map((p) => p.bytes);
+  }
+  /** The body as text (tests and tools; the server writes `buffers()`). */
+  get text(): string {
+    this.decoded ??= Buffer.concat(this.buffers()).toString();
+    return this.decoded;
+  }
+  /**
+   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
+   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
+   */
   gzipped(): Promise<Buffer> {
-    this.gz ??= gzipAsync(this.text, { level: 6 });
+    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
     return this.gz;
   }
 }
 
 /**
  * The one place that holds exported samples. Each collection part swaps its whole group at once, so
- * a scrape sees either all of a target's new samples or all of its old ones, never a mix. The text
- * is rendered once per batch of changes (on the next turn of the event loop), never per scrape.
+ * a scrape sees either all of a target's new samples or all of its old ones, never a mix. A group's
+ * lines are encoded once when committed (kept as they were if unchanged); the body is assembled
+ * from them once per batch of changes (on the next turn of the event loop), never per scrape, and
+ * assembling it copies only the small pieces around the part that changed.
  */
 export class SnapshotStore {
-  /** family name → (group key → rendered lines) */
-  private readonly byFamily = new Map<string, Map<string, string>>();
+  /** family name → (group key → its lines) */
+  private readonly byFamily = new Map<string, Map<string, Chunk>>();
   /** group key → families it has lines in */
   private readonly groups = new Map<string, readonly string[]>();
-  private current = new Snapshot('', Date.now(), 0);
+  private readonly headers: ReadonlyMap<string, Chunk>;
+  /** The runs of small pieces of the last snapshot, by the ids of what they hold, for reuse. */
+  private runs = new Map<string, Chunk>();
+  private current = new Snapshot([], Date.now(), 0);
   private dirty = false;
   private scheduled = false;
 
-  constructor(private readonly families: readonly AnyFamily[]) {
+  constructor(
+    private readonly families: readonly AnyFamily[],
+    private readonly compress: Compress = gzipMember,
+  ) {
     for (const f of families) this.byFamily.set(f.name, new Map());
+    this.headers = new Map(families.map((f) => [f.name, new Chunk(Buffer.from(header(f)), 0)]));
   }
 
   /** Replaces everything a group exported with `group` (an empty group removes it). */
   replace(key: string, group: RenderedGroup): void {
     for (const name of group.keys()) if (!this.byFamily.has(name)) throw new Error(`metric ${name} is not in the catalog`);
-    this.remove(key);
-    const names: string[] = [];
+    const chunks = new Map<string, Chunk>();
     for (const [name, lines] of group) {
-      this.byFamily.get(name)?.set(key, lines);
-      names.push(name);
+      const before = this.byFamily.get(name)?.get(key);
+      const bytes = Buffer.from(lines);
+      // Unchanged lines keep their chunk, and with it the gzip member already made of them.
+      chunks.set(name, before?.bytes.equals(bytes) ? before : new Chunk(bytes, countLines(lines)));
     }
-    if (names.length) this.groups.set(key, names);
+    this.remove(key);
+    for (const [name, chunk] of chunks) this.byFamily.get(name)?.set(key, chunk);
+    if (chunks.size) this.groups.set(key, [...chunks.keys()]);
     this.markDirty();
   }
 
@@ -70,9 +131,9 @@ export class SnapshotStore {
     return [...this.groups.keys()];
   }
 
-  /** The latest rendered body; renders first if a change has not been rendered yet. */
+  /** The latest body; assembles it first if a change has not been assembled yet. */
   snapshot(): Snapshot {
-    if (this.dirty) this.render();
+    if (this.dirty) this.assemble();
     return this.current;
   }
 
@@ -90,23 +151,47 @@ export class SnapshotStore {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.dirty) this.render();
+      if (this.dirty) this.assemble();
     });
   }
 
-  private render(): void {
-    const parts: string[] = [];
+  /** Lays out the pieces in catalog order: large chunks alone, small ones joined into runs. */
+  private assemble(): void {
+    const pieces: Chunk[] = [];
+    const runs = new Map<string, Chunk>();
+    let run: Chunk[] = [];
+    let runBytes = 0;
     let series = 0;
+    const closeRun = () => {
+      if (!run.length) return;
+      const id = run.map((c) => c.id).join(',');
+      const joined = run.length === 1 ? run[0]! : (this.runs.get(id) ?? new Chunk(Buffer.concat(run.map((c) => c.bytes)), 0));
+      runs.set(id, joined);
+      pieces.push(joined);
+      run = [];
+      runBytes = 0;
+    };
+    const add = (c: Chunk) => {
+      series += c.series;
+      if (c.bytes.length >= RUN_BYTES) {
+        closeRun();
+        pieces.push(c);
+        return;
+      }
+      run.push(c);
+      runBytes += c.bytes.length;
+      if (runBytes >= RUN_BYTES) closeRun();
+    };
     for (const f of this.families) {
       const groups = this.byFamily.get(f.name);
-      if (!groups || groups.size === 0) continue;
-      parts.push(header(f));
-      for (const lines of groups.values()) {
-        parts.push(lines);
-        series += countLines(lines);
-      }
+      if (!groups?.size) continue;
+      const head = this.headers.get(f.name);
+      if (head) add(head);
+      for (const c of groups.values()) add(c);
     }
-    this.current = new Snapshot(parts.join(''), Date.now(), series);
+    closeRun();
+    this.runs = runs;
+    this.current = new Snapshot(pieces, Date.now(), series, this.compress);
     this.dirty = false;
   }
 }

@@ -3,6 +3,7 @@ import type { Job, PartOutcome } from '../collectors/collection.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { toUpstreamError } from '../upstream/errors.js';
 import type { JobStats } from '../metrics/telemetry.js';
+import type { Turns } from './turns.js';
 
 export const groupKey = (job: Pick<Job, 'collector' | 'target'>, part: string) => `${job.collector}/${job.target}/${part}`;
 
@@ -12,6 +13,8 @@ export interface ExecuteDeps {
   stats: (job: Job) => JobStats;
   /** Re-renders the job's own vigil_collector_* group after its stats changed. */
   publishStats: (job: Job) => void;
+  /** Committing a large group encodes megabytes: with turns, it waits for one of its own. */
+  turns?: Turns;
   now?: () => number;
 }
 
@@ -30,6 +33,7 @@ export function makeExecute(deps: ExecuteDeps) {
       // A job that throws lost track of its parts: all of them go rather than stay stale.
       outcomes = [{ part: 'all', group: new Map(), error: toUpstreamError(e) }];
     }
+    await deps.turns?.take();
     if (signal.aborted) return;
     deps.store.replaceAll(groupKey(job, ''), new Map(outcomes.map((o) => [groupKey(job, o.part), o.group])));
     job.afterCommit?.(outcomes);

@@ -52,12 +52,20 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
               families,
               up: agentEndpointUp,
               notApplicable,
+              turns: ctx.turns,
             }),
           ]
         : [];
 
     return Promise.all([
-      collectPart({ part: 'health', context: { target: t.name }, fetch: () => fetchHealth(client, {}, signal), families: healthFamilies, up: agentUp }),
+      collectPart({
+        part: 'health',
+        context: { target: t.name },
+        fetch: () => fetchHealth(client, {}, signal),
+        families: healthFamilies,
+        up: agentUp,
+        turns: ctx.turns,
+      }),
       ...optional('members', async (a) => limitMembers(await fetchMembers(client, a, signal)), membersFamilies, membersNotApplicable),
       ...optional('servers', (a) => fetchServers(client, a, signal), serversFamilies, serversNotApplicable),
       ...optional('self', (a) => fetchSelf(client, a, signal), selfFamilies),

@@ -5,6 +5,7 @@ import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats 
 import { renderGroup } from '../metrics/render.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
+import type { Turns } from '../scheduler/turns.js';
 
 /** The fields every target kind shares, after config parsing. */
 export interface TargetBase {
@@ -27,6 +28,19 @@ export interface BuildContext {
   clients: UpstreamClient[];
   /** Request budgets shared by the targets of this config that spend the same one (same token, same upstream). */
   spacers: Map<string, RequestSpacer>;
+  /** Turns of the event loop for decoding and mapping answers, shared by every target. */
+  turns: Turns;
+  /** Upstream stats groups observed since they were last published, with how to publish each. */
+  unpublished: Map<string, () => void>;
+}
+
+/**
+ * Publishes the upstream stats observed since the last call: once per committed job rather than
+ * once per request, so a listing of many pages re-renders its histograms once.
+ */
+export function publishUpstreamStats(ctx: Pick<BuildContext, 'unpublished'>): void {
+  for (const publish of ctx.unpublished.values()) publish();
+  ctx.unpublished.clear();
 }
 
 /** The spacer of one request budget; targets sharing it get the lowest rate any of them sets. */
@@ -43,7 +57,7 @@ export function spacerFor(ctx: BuildContext, budget: string, perSecond: number):
 
 /**
  * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
- * `vigil/upstream/<area>/<target>`.
+ * `vigil/upstream/<area>/<target>` (published by `publishUpstreamStats`).
  */
 export function clientFor(
   area: string,
@@ -66,9 +80,10 @@ export function clientFor(
       ...(target.tls.ca_file ? { ca: readFileSync(target.tls.ca_file) } : {}),
     },
     ...extra,
+    beforeDecode: () => ctx.turns.take(),
     observe: (endpoint, code, seconds) => {
       observeRequest(s, endpoint, code, seconds);
-      publish();
+      ctx.unpublished.set(key, publish);
     },
     onRetry: (endpoint, err) => {
       s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);

@@ -37,6 +37,7 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
             fetch: async () => fetchReplicationStatus(client, kind, await auth(), signal),
             families: replicationFamilies,
             up: replicationUp,
+            turns: ctx.turns,
           }),
         ),
       ),
@@ -65,6 +66,7 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
             runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
           families: merkleFamilies,
           up: merkleUp,
+          turns: ctx.turns,
         }),
       ],
     });

@@ -56,6 +56,7 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
           fetch: () => fetch(signal),
           families: teamsFamilies,
           up: teamsUp,
+          turns: ctx.turns,
         }),
       ],
     },

@@ -16,6 +16,11 @@ export interface ClientOptions {
    * count against `timeoutMs`: a queued request has not reached the upstream yet.
    */
   beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+  /**
+   * Awaited once a body is read, before it is decoded: decoding, and what callers do with the value
+   * right away, run in the turn of the event loop it resolves in (see `Turns`).
+   */
+  beforeDecode?: () => Promise<void>;
   /** Called for every answer, error statuses included, with its headers (rate-limit headers). */
   onResponse?: (endpoint: string, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /** Called for every attempt with its logical endpoint, status code ('none' without a response) and duration. */
@@ -89,9 +94,10 @@ export class UpstreamClient {
 
   private async attempt(spec: RequestSpec): Promise<JsonResponse> {
     await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    const bound = attemptSignal(spec.signal, this.opts.timeoutMs);
+    const signal = bound.signal;
     const started = performance.now();
+    let ended: number | undefined;
     let code = 'none';
     try {
       const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
@@ -106,6 +112,9 @@ export class UpstreamClient {
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      ended = performance.now();
+      bound.dispose();
+      await this.opts.beforeDecode?.();
       if (res.statusCode >= 400) {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
@@ -122,16 +131,42 @@ export class UpstreamClient {
       return { status: res.statusCode, headers: res.headers, body: decode(text, spec.endpoint) };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
-      if (timeout.aborted && !(e instanceof UpstreamError)) {
+      if (bound.timedOut() && !(e instanceof UpstreamError)) {
         throw new UpstreamError('timeout', `${spec.endpoint}: no complete answer within ${this.opts.timeoutMs} ms`);
       }
       const err = toUpstreamError(e);
       if (!(e instanceof UpstreamError)) err.message = `${spec.endpoint}: ${err.message}`;
       throw err;
     } finally {
-      this.opts.observe?.(spec.endpoint, code, (performance.now() - started) / 1000);
+      bound.dispose();
+      this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started) / 1000);
     }
   }
+}
+
+/**
+ * One attempt's signal: aborted by the caller's signal, or when the attempt's time is up. It is
+ * disposed when the attempt ends, so the caller's long-lived signal does not collect a reference per
+ * request (AbortSignal.any keeps one in Node 20: a leak of every request ever sent).
+ */
+function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`no complete answer within ${ms} ms`));
+  }, ms);
+  const follow = () => controller.abort(parent?.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', follow);
+    },
+  };
 }
 
 async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {

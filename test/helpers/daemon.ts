@@ -65,7 +65,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     daemon,
     url: http.url,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
-    collect: () => daemon.collectNow(),
+    collect: async () => void (await daemon.collectNow()),
     scrape,
     metrics: async () => parseExposition(await scrape()),
     reload: (y) => daemon.reload(async () => parseConfig(y, 'test.yml', process.env)),

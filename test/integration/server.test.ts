@@ -1,6 +1,10 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { createLogger } from '../../src/log/logger.js';
+import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
+import { createApp, listen } from '../../src/server.js';
 import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
@@ -26,6 +30,16 @@ describe('/metrics', () => {
     const res = await fetch(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'identity' } });
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(await res.text()).toContain('secrets_replication_up{target="down",kind="performance"} 0');
+  });
+
+  it('answers the same however the path is spelled (the fast path and the router agree)', async () => {
+    const get = async (path: string) => {
+      const res = await fetch(`${vigil.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      return { status: res.status, type: res.headers.get('content-type'), up: (await res.text()).includes('secrets_replication_up{target="down"') };
+    };
+    const fast = await get('/metrics');
+    expect(fast).toEqual({ status: 200, type: 'text/plain; version=0.0.4; charset=utf-8', up: true });
+    for (const path of ['/metrics/', '/metrics?debug=1', '/Metrics']) expect(await get(path), path).toEqual(fast);
   });
 
   it('honours Accept-Encoding: gzip with the same content', async () => {
@@ -81,5 +95,48 @@ describe('health and pages', () => {
 
   it('unknown paths are 404', async () => {
     expect((await fetch(`${vigil.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('POST /-/collect', () => {
+  it('runs every job now, answers when they are done, and says what the run cost', async () => {
+    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+    await vigil.collect();
+    const runs = async () => (await vigil.metrics()).get('vigil_collector_runs_total{collector="secrets_replication",target="down"}');
+    const before = await runs();
+    const res = await fetch(`${vigil.url}/-/collect`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as Record<string, number>;
+    // one job, failing (nothing listens on port 1), one request per replication kind, never retried
+    expect(summary).toMatchObject({ jobs: 1, failed_jobs: 1, upstream_requests: 2 });
+    for (const k of ['wall_seconds', 'cpu_seconds', 'event_loop_delay_max_seconds']) expect(summary[k]).toBeGreaterThanOrEqual(0);
+    expect(summary.series).toBeGreaterThan(0);
+    expect(await runs()).toBe((before ?? 0) + 1);
+  });
+
+  it('is not a GET', async () => {
+    expect((await fetch(`${vigil.url}/-/collect`)).status).toBe(404);
+  });
+});
+
+describe('runtime metrics', () => {
+  it('are rendered at most once a second, however often /metrics is scraped', async () => {
+    let renders = 0;
+    const store = new SnapshotStore([]);
+    const app = createApp({
+      daemon: { snapshot: () => store.snapshot(), readiness: () => ({ ready: true, pending: [] }), targets: () => [], collectNow: () => Promise.reject(new Error('unused')) },
+      reload: () => Promise.resolve(),
+      processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`),
+      log: createLogger('error', 'json', new PassThrough()),
+    });
+    const server = await listen(app, '127.0.0.1:0');
+    try {
+      const bodies = [];
+      for (let i = 0; i < 5; i++) bodies.push(await (await fetch(`${server.url}/metrics`)).text());
+      expect(renders).toBe(1);
+      expect(bodies.every((b) => b === 'process_renders 1\n')).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });

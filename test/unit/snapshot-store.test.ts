@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { family, single } from '../../src/metrics/family.js';
-import { renderGroup } from '../../src/metrics/render.js';
-import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
+import { header, renderGroup } from '../../src/metrics/render.js';
+import { SnapshotStore, gzipMember } from '../../src/metrics/snapshot-store.js';
 
 const g = family<number>({ name: 'x_value', help: 'A "value"\\ with\nnewline.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
 const c = family<number>({ name: 'x_events_total', help: 'Events.', type: 'counter', area: 'vigil', labels: ['target', 'path'], samples: (n) => [{ labels: { path: 'a"b\\c\nd' }, value: n }] });
@@ -55,6 +55,52 @@ describe('snapshot store', () => {
     s.removePrefix('t1');
     expect(s.snapshot()).not.toBe(a);
     expect(s.snapshot().text).toBe('');
+  });
+
+  describe('at scale, a change costs only what changed', () => {
+    const many = family<number>({
+      name: 'x_member',
+      help: 'Many series.',
+      type: 'gauge',
+      area: 'vigil',
+      labels: ['target', 'member'],
+      samples: (n) => Array.from({ length: 5000 }, (_, i) => ({ labels: { member: `m${i}` }, value: n })),
+    });
+    const big = (target: string, n: number) => renderGroup([many], n, { target });
+
+    it('compresses a large group once: when another one changes, only that one is compressed again', async () => {
+      const compressed: number[] = [];
+      const s = new SnapshotStore([many], (bytes) => {
+        compressed.push(bytes.length);
+        return gzipMember(bytes);
+      });
+      s.replace('a', big('a', 1));
+      s.replace('b', big('b', 1));
+      await s.snapshot().gzipped();
+      compressed.length = 0;
+      s.replace('a', big('a', 1));
+      s.replace('b', big('b', 2));
+      const after = s.snapshot();
+      const body = await after.gzipped();
+      expect(compressed).toEqual([Buffer.byteLength(big('b', 2).get('x_member') ?? '')]);
+      expect(gunzipSync(body).toString()).toBe(after.text);
+      expect(after.series).toBe(10_000);
+    });
+
+    it('many small groups make the same body as one text, plain and gzip', async () => {
+      const s = new SnapshotStore([g, c]);
+      const expected = { g: [] as string[], c: [] as string[] };
+      for (let i = 0; i < 3000; i++) {
+        s.replace(`t${i}`, group(`t${i}`, i));
+        expected.g.push(`x_value{target="t${i}"} ${i}\n`);
+        expected.c.push(`x_events_total{target="t${i}",path="a\\"b\\\\c\\nd"} ${i}\n`);
+      }
+      const snap = s.snapshot();
+      expect(snap.text).toBe(`${header(g)}${expected.g.join('')}${header(c)}${expected.c.join('')}`);
+      expect(snap.buffers().length).toBeGreaterThan(1);
+      expect(gunzipSync(await snap.gzipped()).toString()).toBe(snap.text);
+      expect(snap.series).toBe(6000);
+    });
   });
 
   it('refuses a family that is not in the catalog', () => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +111,20 @@ describe('upstream client', () => {
     });
     const { c } = client();
     expect((await upstreamFailure(c.json({ endpoint: 'stall', path: '/stall' }))).reason).toBe('timeout');
+    await c.close();
+  });
+
+  it("stops when the caller's signal aborts, and leaves nothing behind on that long-lived signal", async () => {
+    answers.set('/hang', () => undefined);
+    answers.set('/ok', json(200, {}));
+    const { c } = client({ timeoutMs: 5_000 });
+    const run = new AbortController();
+    for (let i = 0; i < 20; i++) await c.json({ endpoint: 'ok', path: '/ok', signal: run.signal });
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    const hung = c.json({ endpoint: 'hang', path: '/hang', signal: run.signal });
+    setTimeout(() => run.abort(), 50);
+    // not the attempt's own 5 s timeout running out
+    expect((await upstreamFailure(hung)).message).not.toContain('within 5000 ms');
     await c.close();
   });
 

@@ -1,0 +1,443 @@
+/**
+ * What a scrape and a collection cost when the estate is large (issue 7), measured against the
+ * physical ceiling (a bare Node `http` server answering the same bytes from memory) and a Go peer
+ * (Debian's prometheus-pushgateway holding the same series), all in one run on this machine.
+ *
+ *   npm run bench         # 1/10, 1/3 and full size (~120k series); a few minutes
+ *   npm run bench:smoke   # 1/100 size, seconds: keeps the harness from rotting (CI)
+ *
+ * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
+ * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended
+ * by PID, also on failure. Numbers are printed as tables and written to bench/results/scale-*.json;
+ * only something breaking (a process that does not start, a failed job, an error answer) fails it.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { CollectSummary } from '../src/daemon.js';
+import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
+import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
+import { machine, printTable, writeResult, type Row } from './scale/report.js';
+import { load, type LoadResult } from './scale/wrk.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values: flags } = parseArgs({
+  options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' }, size: { type: 'string' } },
+  strict: true,
+});
+
+interface Size {
+  label: string;
+  scale: number;
+  /** Length of each wrk run. */
+  seconds: number;
+  /** Collection cycles of the leak check, run at this size. */
+  leakCycles?: number;
+  /** Upstream delay for the check that a scrape does not depend on upstream latency. */
+  delayMs?: number;
+}
+
+const PLAN: readonly Size[] = flags.smoke
+  ? [{ label: '1/100', scale: 0.01, seconds: 1, leakCycles: 20, delayMs: 100 }]
+  : [
+      { label: '1/10', scale: 0.1, seconds: 5 },
+      // 500 cycles at full size (~0.5 s each) do not fit the 10-minute budget with the rest
+      { label: '1/3', scale: 1 / 3, seconds: 5, leakCycles: 500 },
+      { label: 'full', scale: 1, seconds: 10, delayMs: 250 },
+    ];
+const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
+const QUIET_COLLECTIONS = 3;
+const LOAD_CONNECTIONS = 4;
+
+const children = new Children();
+const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function http(url: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
+  return res;
+}
+
+/** The bytes as sent (fetch would decompress them). */
+function rawGet(url: string, gzip: boolean): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${url}: HTTP ${res.statusCode}`))));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const setFaults = (e: Estate, faults: object | undefined) =>
+  Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
+
+/** vigil's own process, with the benchmark-only GC probe preloaded. */
+interface Vigil {
+  child: Child;
+  url: string;
+  /** Forces a full GC in vigil and returns the heap left. */
+  heapAfterGc(): Promise<number>;
+  collect(): Promise<CollectSummary>;
+  metrics(gzip?: boolean): Promise<Buffer>;
+}
+
+async function startVigil(estate: Estate): Promise<Vigil> {
+  const port = await freePort();
+  const listen = `127.0.0.1:${port}`;
+  const config = join(scratch, 'vigil.yml');
+  writeFileSync(config, vigilConfig(estate, listen));
+  const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
+  const child = children.start('vigil', process.execPath, ['--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn'], {
+    cwd: ROOT,
+  });
+  const url = `http://${listen}`;
+  await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);
+  return {
+    child,
+    url,
+    heapAfterGc: async () => {
+      const from = child.output().length;
+      process.kill(child.pid, 'SIGUSR2');
+      const m = await child.waitFor(/gc-probe (\{.*\})/, 30_000, from);
+      return (JSON.parse(m[1] ?? '{}') as { heapUsed: number }).heapUsed;
+    },
+    collect: async () => {
+      const summary = (await (await http(`${url}/-/collect`, { method: 'POST' })).json()) as CollectSummary;
+      if (summary.failed_jobs) throw new Error(`${summary.failed_jobs} of ${summary.jobs} jobs failed:\n${child.output().slice(-3000)}`);
+      return summary;
+    },
+    metrics: (gzip = false) => rawGet(`${url}/metrics`, gzip),
+  };
+}
+
+/** Runs `work` while collections run back to back; returns it with the collections' summaries. */
+async function whileCollecting<T>(vigil: Vigil, work: () => Promise<T>): Promise<{ result: T; collections: CollectSummary[] }> {
+  let stop = false;
+  const collections: CollectSummary[] = [];
+  const loop = (async () => {
+    while (!stop) collections.push(await vigil.collect());
+  })();
+  loop.catch(() => undefined); // rethrown by the await below, once `work` is done
+  try {
+    const result = await work();
+    return { result, collections };
+  } finally {
+    stop = true;
+    await loop;
+  }
+}
+
+/** The exposition without vigil's process_*, nodejs_* runtime metrics, which clash with the pushgateway's own. */
+function withoutRuntime(text: string): string {
+  const name = (line: string) => (line.startsWith('#') ? (line.split(' ')[2] ?? '') : line);
+  return text
+    .split('\n')
+    .filter((l) => l && !/^(process_|nodejs_)/.test(name(l)))
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+async function startCeiling(bodyFile: string): Promise<{ child: Child; url: string }> {
+  const child = children.start('ceiling', process.execPath, ['--import', 'tsx', 'bench/scale/ceiling.ts', `--body=${bodyFile}`], { cwd: ROOT });
+  const m = await child.waitFor(/listening (\S+)/);
+  return { child, url: `${m[1]}/metrics` };
+}
+
+async function startPushgateway(body: string): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const child = children.start('pushgateway', '/usr/bin/prometheus-pushgateway', [`--web.listen-address=127.0.0.1:${port}`]);
+  const base = `http://127.0.0.1:${port}`;
+  await until('the pushgateway to be ready', async () => (await fetch(`${base}/-/ready`)).ok, 30_000);
+  await http(`${base}/metrics/job/vigil`, { method: 'PUT', body, headers: { 'content-type': 'text/plain; version=0.0.4' } });
+  return { child, url: `${base}/metrics` };
+}
+
+interface LoadRow extends LoadResult {
+  server: string;
+  encoding: string;
+}
+
+interface LatencyRow extends LoadResult {
+  condition: string;
+  encoding: string;
+  collections: number;
+  collection_wall_s?: number;
+  loop_delay_max_ms?: number;
+}
+
+interface SizeResult {
+  size: string;
+  shape: EstateShape;
+  series: number;
+  bytes: number;
+  gzip_bytes: number;
+  memory: Row;
+  collections: CollectSummary[];
+  load: LoadRow[];
+  latency: LatencyRow[];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const encodings = [
+  { encoding: 'identity', gzip: false },
+  { encoding: 'gzip', gzip: true },
+] as const;
+
+async function measure(size: Size): Promise<SizeResult> {
+  const dir = mkdtempSync(join(scratch, 'estate-'));
+  const sim = children.start('simulators', process.execPath, ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${size.scale}`, `--dir=${dir}`], {
+    cwd: ROOT,
+  });
+  const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
+  const s = estate.shape;
+  say(
+    `\n== ${size.label}: ${s.pairs * 2} secrets clusters, ${s.servers} servers x ${s.members} members, ${s.clients} clients, ` +
+      `${s.organizations} organizations x ${s.teams} teams`,
+  );
+
+  // Hold the upstreams back while vigil starts, so "after start" is before any data arrived.
+  await setFaults(estate, { delay_ms: 2_000 });
+  const vigil = await startVigil(estate);
+  await new Promise((r) => setTimeout(r, 500));
+  const rssStart = rssBytes(vigil.child.pid);
+  const heapStart = await vigil.heapAfterGc();
+  await setFaults(estate, undefined);
+  await until('vigil to be ready (first collection done)', async () => (await fetch(`${vigil.url}/readyz`)).ok);
+  const rssFirst = rssBytes(vigil.child.pid);
+  const heapFirst = await vigil.heapAfterGc();
+
+  const collections: CollectSummary[] = [];
+  for (let i = 0; i < QUIET_COLLECTIONS; i++) collections.push(await vigil.collect());
+  const text = (await vigil.metrics()).toString();
+  const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
+  const gzipBytes = (await vigil.metrics(true)).length;
+  say(`series: ${series} (snapshot ${collections.at(-1)?.series}), /metrics ${text.length} bytes, gzip ${gzipBytes} bytes`);
+
+  const memory: Row = {
+    size: size.label,
+    series,
+    rss_start_mib: mib(rssStart),
+    rss_after_first_mib: mib(rssFirst),
+    heap_after_gc_start_mib: mib(heapStart),
+    heap_after_gc_first_mib: mib(heapFirst),
+  };
+  if (size.leakCycles) {
+    const started = performance.now();
+    const cpu = cpuSeconds(vigil.child.pid);
+    // RSS as it is, then the heap left by a forced GC, five times along the way: a leak climbs, a
+    // working set levels off
+    const trace: string[] = [];
+    const step = Math.max(1, Math.round(size.leakCycles / 5));
+    for (let i = 1; i <= size.leakCycles; i++) {
+      await vigil.collect();
+      // scrape now and then, as Prometheus would, so the served bodies are part of what must not grow
+      if (i % 10 === 0) await vigil.metrics(true);
+      if (i % step === 0) trace.push(`${i}:${mib(rssBytes(vigil.child.pid))}/${mib(await vigil.heapAfterGc())}`);
+    }
+    Object.assign(memory, {
+      leak_cycles: size.leakCycles,
+      leak_seconds: Math.round((performance.now() - started) / 100) / 10,
+      leak_cpu_s_per_cycle: Math.round(((cpuSeconds(vigil.child.pid) - cpu) / size.leakCycles) * 1000) / 1000,
+      'leak_trace cycles:rss/heap': trace.join(' '),
+      rss_after_cycles_mib: mib(rssBytes(vigil.child.pid)),
+      heap_after_gc_cycles_mib: mib(await vigil.heapAfterGc()),
+    });
+    say(`  leak check: ${size.leakCycles} cycles, RSS ${memory.rss_after_first_mib} -> ${memory.rss_after_cycles_mib} MiB (${trace.join(' ')})`);
+  }
+
+  const pushed = withoutRuntime(text);
+  const bodyFile = join(scratch, 'pushed.txt');
+  writeFileSync(bodyFile, pushed);
+  const ceiling = await startCeiling(bodyFile);
+  const pgw = await startPushgateway(pushed);
+
+  const servers = [
+    { server: 'vigil', url: `${vigil.url}/metrics`, pid: vigil.child.pid },
+    { server: 'ceiling', url: ceiling.url, pid: ceiling.child.pid },
+    { server: 'pushgateway', url: pgw.url, pid: pgw.child.pid },
+  ];
+  const loadRows: LoadRow[] = [];
+  for (const { encoding, gzip } of encodings) {
+    for (const sv of servers) {
+      const r = await load(children, { url: sv.url, connections: LOAD_CONNECTIONS, seconds: size.seconds, gzip, serverPid: sv.pid });
+      loadRows.push({ server: sv.server, encoding, ...r });
+      say(`  load ${sv.server} ${encoding}: ${r.requests_per_second} req/s, p99 ${r.p99_ms} ms, ${r.cpu_ms_per_request} CPU ms/req`);
+    }
+  }
+  await children.stop(ceiling.child);
+  await children.stop(pgw.child);
+
+  // One scraper at a time, as Prometheus scrapes: its latency idle, and while collections run.
+  const scrape = (gzip: boolean) => load(children, { url: `${vigil.url}/metrics`, connections: 1, seconds: size.seconds, gzip, serverPid: vigil.child.pid });
+  const latency: LatencyRow[] = [];
+  const during = async (condition: string, encoding: string, gzip: boolean) => {
+    const { result, collections: runs } = await whileCollecting(vigil, () => scrape(gzip));
+    latency.push({
+      condition,
+      encoding,
+      ...result,
+      collections: runs.length,
+      collection_wall_s: median(runs.map((c) => c.wall_seconds)),
+      loop_delay_max_ms: ms(Math.max(0, ...runs.map((c) => c.event_loop_delay_max_seconds))),
+    });
+    say(`  scrapes ${condition} ${encoding}: p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms over ${runs.length} collections`);
+  };
+  for (const { encoding, gzip } of encodings) {
+    latency.push({ condition: 'idle', encoding, ...(await scrape(gzip)), collections: 0 });
+    await during('collecting', encoding, gzip);
+  }
+  if (size.delayMs) {
+    await setFaults(estate, { delay_ms: size.delayMs });
+    await during(`collecting, upstream +${size.delayMs} ms`, 'gzip', true);
+    await setFaults(estate, undefined);
+  }
+
+  memory.rss_after_load_mib = mib(rssBytes(vigil.child.pid));
+  await children.stop(vigil.child);
+  await children.stop(sim);
+  return { size: size.label, shape: s, series, bytes: text.length, gzip_bytes: gzipBytes, memory, collections, load: loadRows, latency };
+}
+
+const latencies = (l: LoadResult): Row => ({ 'p50 ms': l.p50_ms, 'p99 ms': l.p99_ms });
+
+function report(results: SizeResult[]): void {
+  const about = { machine: machine(), smoke: flags.smoke };
+  const find = (r: SizeResult, server: string, encoding: string) => r.load.find((l) => l.server === server && l.encoding === encoding);
+  const ratio = (a?: number, b?: number) => (a && b ? Math.round((a / b) * 100) / 100 : undefined);
+
+  const throughput: Row[] = results.flatMap((r) =>
+    r.load.map((l) => ({
+      size: r.size,
+      server: l.server,
+      encoding: l.encoding,
+      'req/s': l.requests_per_second,
+      ...latencies(l),
+      'bytes/resp': l.bytes_per_response,
+      'CPU ms/req': l.cpu_ms_per_request,
+    })),
+  );
+  const ratios: Row[] = results.flatMap((r) =>
+    encodings.map(({ encoding }) => ({
+      size: r.size,
+      encoding,
+      'vigil/ceiling': ratio(find(r, 'vigil', encoding)?.requests_per_second, find(r, 'ceiling', encoding)?.requests_per_second),
+      'vigil/pushgateway': ratio(find(r, 'vigil', encoding)?.requests_per_second, find(r, 'pushgateway', encoding)?.requests_per_second),
+    })),
+  );
+  printTable(`1. /metrics under load (wrk, ${LOAD_CONNECTIONS} connections)`, throughput);
+  printTable('   throughput ratios, same run', ratios);
+  writeResult(OUT, 'scale-throughput', about, [...throughput, ...ratios.map((r) => ({ ...r, server: 'ratio' }))]);
+
+  const collection: Row[] = results.map((r) => {
+    const c = r.collections;
+    return {
+      size: r.size,
+      series: r.series,
+      jobs: c[0]?.jobs,
+      'wall s': median(c.map((x) => x.wall_seconds)).toFixed(3),
+      'CPU s': median(c.map((x) => x.cpu_seconds)).toFixed(3),
+      requests: median(c.map((x) => x.upstream_requests)),
+      'loop delay max ms': ms(median(c.map((x) => x.event_loop_delay_max_seconds))),
+    };
+  });
+  const scrapes: Row[] = results.flatMap((r) =>
+    r.latency.map((l) => ({
+      size: r.size,
+      condition: l.condition,
+      encoding: l.encoding,
+      ...latencies(l),
+      'max ms': l.max_ms,
+      'scrapes/s': l.requests_per_second,
+      collections: l.collections,
+      'collection wall s': l.collection_wall_s?.toFixed(3),
+      'loop delay max ms': l.loop_delay_max_ms,
+    })),
+  );
+  printTable(`2. one full collection (median of ${QUIET_COLLECTIONS}, nothing else running)`, collection);
+  printTable('   one scraper at a time (wrk, 1 connection): idle, and while collections run back to back', scrapes);
+  writeResult(OUT, 'scale-collection', about, [...collection, ...scrapes]);
+
+  const memory = results.map((r) => r.memory);
+  printTable('3. memory (RSS from /proc; heap after a forced full GC)', memory);
+  writeResult(OUT, 'scale-memory', about, memory);
+
+  const scaling: Row[] = results.map((r) => {
+    const v = find(r, 'vigil', 'gzip');
+    const cpu = median(r.collections.map((x) => x.cpu_seconds));
+    return {
+      size: r.size,
+      series: r.series,
+      bytes: r.bytes,
+      'collection CPU s': cpu.toFixed(3),
+      'collection CPU us/series': Math.round((cpu / r.series) * 1e6 * 10) / 10,
+      'scrape CPU ms (gzip)': v?.cpu_ms_per_request,
+      'scrape CPU ms (identity)': find(r, 'vigil', 'identity')?.cpu_ms_per_request,
+      'RSS MiB': r.memory.rss_after_first_mib,
+    };
+  });
+  printTable('4. scaling', scaling);
+  writeResult(OUT, 'scale-scaling', about, scaling);
+
+  const gzip: Row[] = results.map((r) => {
+    const id = find(r, 'vigil', 'identity');
+    const gz = find(r, 'vigil', 'gzip');
+    return {
+      size: r.size,
+      'identity bytes': id?.bytes_per_response,
+      'gzip bytes': gz?.bytes_per_response,
+      'wire ratio': ratio(gz?.bytes_per_response, id?.bytes_per_response),
+      'identity CPU ms/req': id?.cpu_ms_per_request,
+      'gzip CPU ms/req': gz?.cpu_ms_per_request,
+      'identity req/s': id?.requests_per_second,
+      'gzip req/s': gz?.requests_per_second,
+    };
+  });
+  printTable('5. gzip (vigil, under load)', gzip);
+  writeResult(OUT, 'scale-gzip', about, gzip);
+  say(`\nwritten to ${OUT}/scale-*.json`);
+}
+
+/** The tools the benchmark drives; missing ones are named with the command that installs them. */
+function preflight(): void {
+  const missing = ['/usr/bin/wrk', '/usr/bin/prometheus-pushgateway'].filter((p) => !existsSync(p));
+  if (missing.length) throw new Error(`missing ${missing.join(', ')}: apt-get install wrk prometheus-pushgateway`);
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: npm run build');
+}
+
+let failed = false;
+const interrupted = () => {
+  failed = true;
+  void children.stopAll().then(() => process.exit(130));
+};
+process.once('SIGINT', interrupted);
+process.once('SIGTERM', interrupted);
+try {
+  preflight();
+  const results: SizeResult[] = [];
+  // --size=full runs one size of the plan (when working on one number)
+  for (const size of PLAN.filter((p) => !flags.size || p.label === flags.size)) results.push(await measure(size));
+  report(results);
+} catch (e) {
+  failed = true;
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+} finally {
+  await children.stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

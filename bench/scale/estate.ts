@@ -1,0 +1,55 @@
+/**
+ * The estate the scale benchmark watches, at a fraction of full size, and vigil's configuration for
+ * it. Full size is the issue's: 10 secrets primaries with a secondary each (both kinds replicated),
+ * 5 server agents with 5,000 gossip members each, 20 client agents, 5 organizations of 2,000 teams.
+ * Per-target sizes and the counts of small targets scale with the fraction; the 5 servers and the
+ * 5 organizations stay, so the series count grows linearly with it.
+ */
+export interface EstateShape {
+  pairs: number;
+  servers: number;
+  members: number;
+  clients: number;
+  organizations: number;
+  teams: number;
+}
+
+export function shapeAt(scale: number): EstateShape {
+  const of = (full: number) => Math.max(1, Math.round(full * scale));
+  return { pairs: of(10), servers: 5, members: of(5000), clients: of(20), organizations: 5, teams: of(2000) };
+}
+
+/** What the estate child prints once every simulator listens. */
+export interface Estate {
+  shape: EstateShape;
+  secrets: Array<{ name: string; url: string }>;
+  agents: Array<{ name: string; url: string }>;
+  agentTokenFile: string;
+  teamsUrl: string;
+  organizations: Array<{ name: string; tokenFile: string }>;
+}
+
+/** Every base URL whose `/_sim/faults` takes a fault (the teams service has one listener for all). */
+export const faultUrls = (e: Estate): string[] => [...e.secrets.map((c) => c.url), ...e.agents.map((a) => a.url), e.teamsUrl];
+
+/** A schedule that never fires during a run: the benchmark drives collections with POST /-/collect. */
+const NEVER = '0 0 0 1 1 *';
+
+/**
+ * vigil watching the whole estate with the defaults an operator would keep, except: schedules are
+ * the benchmark's (POST /-/collect), and the teams service's rate limit is raised so a listing
+ * measures vigil, not the limit.
+ */
+export function vigilConfig(e: Estate, listen: string): string {
+  const lines = [`web:\n  listen_address: ${listen}`, 'secrets:'];
+  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${NEVER}"`);
+  lines.push('agents:');
+  for (const a of e.agents) lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"`);
+  lines.push('teams:');
+  for (const o of e.organizations) {
+    lines.push(
+      `  - name: ${o.name}\n    address: ${e.teamsUrl}\n    organization: ${o.name}\n    token_file: ${o.tokenFile}\n    schedule: "${NEVER}"\n    requests_per_second: 1000`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
