@@ -28,7 +28,7 @@ export function startVigil(args: string[]): VigilProcess {
   return {
     child,
     output: () => out,
-    waitFor: async (re, timeoutMs = 20_000) => {
+    waitFor: async (re, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!re.test(out)) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${re} in:\n${out}`);

@@ -73,7 +73,8 @@ describe('reload', () => {
     expect(bad.status).toBe(500);
     expect(await bad.text()).toContain('secrets:');
     expect(await vigil.stop()).toBe(0);
-  });
+    // Generous: it spawns vigil through tsx, which is slow when the machine is busy with other tests.
+  }, 90_000);
 });
 
 /** The address vigil really listens on, from its 'listening' log line. */
