@@ -5,6 +5,8 @@ import { Daemon } from './daemon.js';
 import { createLogger } from './log/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
 import { createApp, listen } from './server.js';
+import { HttpGuard } from './server/guard.js';
+import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
 import { AlertSinkService } from './sink/service.js';
 import { REVISION, VERSION } from './version.js';
 
@@ -30,15 +32,45 @@ async function main(argv: string[]): Promise<void> {
     throw e;
   });
 
+  const webFile = flags.webConfigFile;
+  const web: WebConfig = webFile
+    ? await loadWebConfig(webFile).catch((e: unknown) => {
+        if (e instanceof ConfigError) fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1);
+        throw e;
+      })
+    : NO_WEB_CONFIG;
+
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, authenticated: (req): boolean => guard.authenticated(req) });
+  const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req) });
   daemon.use(sink);
-  const reload = () => daemon.reload(() => loadConfig(configFile));
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes });
+  // The web config is re-read with the config: a bad one fails the reload and changes nothing.
+  const reload = async () => {
+    let commit = () => undefined as void;
+    await daemon.reload(async () => {
+      const next = await loadConfig(configFile);
+      if (webFile) {
+        const nextWeb = await loadWebConfig(webFile);
+        const useTls = await server.prepareTls(nextWeb.tls);
+        commit = () => {
+          useTls();
+          guard.apply(nextWeb);
+        };
+      }
+      return next;
+    });
+    commit();
+  };
+  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
   const address = flags.listenAddress ?? config.web.listen_address;
-  const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
-  log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
+  const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log }).catch((e: Error) =>
+    fail(`cannot listen on ${address}: ${e instanceof ConfigError ? e.problems.join('; ') : e.message}`, 1),
+  );
+  log.info(
+    { address, url: server.url, version: VERSION, config: configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
+    'vigil listening',
+  );
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {

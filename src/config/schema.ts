@@ -77,6 +77,10 @@ const alertSink = z.strictObject({
       password_file: readableFile,
     })
     .optional(),
+  /** A bearer token for the read API only (`/api/v1/alerts`, ...): readers need not hold the webhook's credentials. */
+  read_token_file: readableFile.optional(),
+  /** Webhook bodies read at once at most; one more is answered 503 (Alertmanager retries) before it is read. */
+  max_in_flight: z.number().int().min(1).max(10_000).default(32),
   store: z
     .strictObject({
       path: z.string().min(1, 'must not be empty').default(DEFAULT_ALERT_STORE_PATH),

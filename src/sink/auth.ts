@@ -47,15 +47,38 @@ export type AuthOutcome = 'ok' | 'missing' | 'wrong';
 export class SinkAuth {
   private readonly bearer?: SecretFile;
   private readonly basic?: SecretFile;
+  private readonly reader?: SecretFile;
 
-  constructor(cfg: Pick<AlertSinkConfig, 'bearer_token_file' | 'basic_auth'>) {
+  constructor(cfg: Pick<AlertSinkConfig, 'bearer_token_file' | 'basic_auth' | 'read_token_file'>) {
     if (cfg.bearer_token_file) this.bearer = new SecretFile(cfg.bearer_token_file);
     if (cfg.basic_auth) this.basic = new SecretFile(cfg.basic_auth.password_file, `${cfg.basic_auth.username}:`);
+    if (cfg.read_token_file) this.reader = new SecretFile(cfg.read_token_file);
+  }
+
+  /** Whether the webhook has credentials of its own (then web-config basic auth leaves it to them). */
+  get ownCredentials(): boolean {
+    return this.bearer !== undefined || this.basic !== undefined;
+  }
+
+  /** Whether the read API needs credentials: when any are configured for the sink. */
+  get readProtected(): boolean {
+    return this.ownCredentials || this.reader !== undefined;
+  }
+
+  /** The read API takes the read token, or the webhook's own credentials. */
+  async checkRead(header: string | undefined): Promise<AuthOutcome> {
+    if (!this.readProtected) return 'ok';
+    if (this.reader) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+      if (m && sameDigest(sha256(m[1] as string), await this.reader.digest())) return 'ok';
+    }
+    if (!this.ownCredentials) return header ? 'wrong' : 'missing';
+    return this.check(header);
   }
 
   /** For WWW-Authenticate on a 401. */
   challenges(): string[] {
-    return [...(this.bearer ? ['Bearer realm="vigil"'] : []), ...(this.basic ? ['Basic realm="vigil", charset="UTF-8"'] : [])];
+    return [...(this.bearer || this.reader ? ['Bearer realm="vigil"'] : []), ...(this.basic ? ['Basic realm="vigil", charset="UTF-8"'] : [])];
   }
 
   async check(header: string | undefined): Promise<AuthOutcome> {

@@ -1,4 +1,6 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type http from 'node:http';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
 import type { Logger } from 'pino';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
@@ -11,6 +13,10 @@ export const WEBHOOK_PATH = '/webhook/alertmanager';
 
 export interface SinkRouteDeps {
   auth: SinkAuth;
+  /** Whether the request passed web-config basic auth (then the read API asks nothing more). */
+  authenticated: (req: http.IncomingMessage) => boolean;
+  /** Webhook bodies being read; past the cap a request is answered 503 before its body is read. */
+  inFlight: InFlight;
   bodyLimit: number;
   store: AlertStore;
   log: Logger;
@@ -26,12 +32,12 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
 const STORE_STATUS = { full: 507, busy: 503, failed: 500 } as const;
 
-/** Body-parser failures: its `type` → how the sink answers. */
-function bodyFailure(err: { type?: string }): { reason: RejectReason; status: number; error: string } {
-  if (err.type === 'entity.too.large') return { reason: 'too_large', status: 413, error: 'body exceeds the body limit' };
-  if (err.type === 'encoding.unsupported') return { reason: 'content_type', status: 415, error: 'unsupported content encoding' };
-  return { reason: 'json', status: 400, error: 'cannot read the body' };
-}
+/** Body read failures → how the sink answers. */
+const BODY_FAILURE = {
+  too_large: { reason: 'too_large', status: 413 },
+  encoding: { reason: 'content_type', status: 415 },
+  aborted: { reason: 'json', status: 400 },
+} as const;
 
 /**
  * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
@@ -40,13 +46,12 @@ function bodyFailure(err: { type?: string }): { reason: RejectReason; status: nu
  */
 export function sinkRouter(deps: SinkRouteDeps): Router {
   const router = Router();
-  const readBody = express.raw({ type: () => true, limit: deps.bodyLimit });
-
+  // A refusal never reads the rest of the body: the connection is closed after the answer instead.
   const refuse = (req: Request, res: Response, reason: RejectReason, status: number, error: string, extra: Record<string, string> = {}) => {
     deps.refused(reason);
     const level = status >= 500 ? 'error' : 'warn';
     deps.log[level]({ reason, status, err: error, remote: req.socket.remoteAddress, user_agent: req.headers['user-agent'] }, 'webhook notification refused');
-    res.status(status).json({ error, ...extra });
+    answer(req, res, status, { error, ...extra }, Object.fromEntries(Object.entries(res.getHeaders()).filter(([k]) => k === 'www-authenticate' || k === 'retry-after')));
   };
 
   router.post(
@@ -54,7 +59,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     async (req, res, next) => {
       let outcome: AuthOutcome;
       try {
-        outcome = await deps.auth.check(req.headers.authorization);
+        outcome = !deps.auth.ownCredentials && deps.authenticated(req) ? 'ok' : await deps.auth.check(req.headers.authorization);
       } catch (e) {
         if (!(e instanceof SecretFileError)) throw e;
         deps.log.error({ err: e.message }, 'cannot read the sink credentials');
@@ -68,9 +73,22 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       if (!JSON_TYPE.test(type)) return refuse(req, res, 'content_type', 415, `content type must be application/json, not ${JSON.stringify(type.slice(0, 60))}`);
       next();
     },
-    readBody,
     async (req, res) => {
-      const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      const release = deps.inFlight.take();
+      if (!release) {
+        res.setHeader('retry-after', '1');
+        return refuse(req, res, 'store', 503, `more than ${deps.inFlight.max} notifications arriving at once; send it again`);
+      }
+      let body: string;
+      try {
+        body = (await readBody(req, deps.bodyLimit)).toString('utf8');
+      } catch (e) {
+        if (!(e instanceof BodyError)) throw e;
+        const f = BODY_FAILURE[e.kind];
+        return refuse(req, res, f.reason, f.status, e.message);
+      } finally {
+        release();
+      }
       const parsed = parsePayload(body);
       if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
       let result: RecordResult;
@@ -85,13 +103,23 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
     },
   );
-  router.use(WEBHOOK_PATH, (err: { type?: string }, req: Request, res: Response, next: NextFunction) => {
-    if (!err.type) return next(err);
-    const f = bodyFailure(err);
-    refuse(req, res, f.reason, f.status, f.error);
-  });
   router.all(WEBHOOK_PATH, (_req, res) => {
     res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
+  });
+
+  // The read API: open when no credentials are configured anywhere, else it needs them.
+  router.use('/api/v1', async (req, res, next) => {
+    if (deps.authenticated(req) || !deps.auth.readProtected) return next();
+    let outcome: AuthOutcome;
+    try {
+      outcome = await deps.auth.checkRead(req.headers.authorization);
+    } catch (e) {
+      if (!(e instanceof SecretFileError)) return next(e);
+      deps.log.error({ err: e.message }, 'cannot read the sink credentials');
+      return answer(req, res, 500, { error: 'cannot check credentials' });
+    }
+    if (outcome === 'ok') return next();
+    answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.challenges() });
   });
 
   router.get('/api/v1/alerts', async (req, res) => {

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import type { AlertSinkConfig, Config } from '../config/schema.js';
@@ -6,7 +7,8 @@ import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { SinkAuth } from './auth.js';
 import { REJECT_REASONS, sinkFamilies, type RejectReason } from './families.js';
 import type { Payload } from './payload-schema.js';
-import { sinkRouter } from './routes.js';
+import { InFlight } from '../http/body.js';
+import { sinkRouter, WEBHOOK_PATH } from './routes.js';
 import { SqliteAlertStore } from './sqlite-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
@@ -21,6 +23,8 @@ export interface AlertSinkDeps {
   metrics: SnapshotStore;
   log: Logger;
   now?: () => number;
+  /** Whether a request passed web-config basic auth: the read API then needs nothing more. */
+  authenticated?: (req: http.IncomingMessage) => boolean;
   /** Opens the store of a config; tests substitute stores that fail. */
   openStore?: (cfg: AlertSinkConfig) => AlertStore;
 }
@@ -30,6 +34,7 @@ interface Running {
   store: AlertStore;
   watchdog: Watchdog;
   router: Router;
+  auth: SinkAuth;
   timers: NodeJS.Timeout[];
 }
 
@@ -87,7 +92,8 @@ export class AlertSinkService {
       prev.timers.forEach(clearInterval);
       if (!sameStore) await prev.store.close();
     }
-    const r: Running = { cfg, store, watchdog, router: this.router(cfg, store, watchdog), timers: [] };
+    const auth = new SinkAuth(cfg);
+    const r: Running = { cfg, store, watchdog, auth, router: this.router(cfg, auth, store, watchdog), timers: [] };
     this.running = r;
     r.timers.push(
       setInterval(() => this.checkWatchdog(r), Math.min(10_000, Math.max(50, cfg.watchdog.max_silence / 4))).unref(),
@@ -112,9 +118,17 @@ export class AlertSinkService {
     this.deps.metrics.replace(SINK_GROUP, new Map());
   }
 
-  private router(cfg: AlertSinkConfig, store: AlertStore, watchdog: Watchdog): Router {
+  /** Whether a request goes to the webhook and the sink checks its credentials itself (see HttpGuard). */
+  authenticatesItself(req: http.IncomingMessage): boolean {
+    const r = this.running;
+    return r !== undefined && r.auth.ownCredentials && (req.url === WEBHOOK_PATH || req.url?.startsWith(`${WEBHOOK_PATH}?`) === true);
+  }
+
+  private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, watchdog: Watchdog): Router {
     return sinkRouter({
-      auth: new SinkAuth(cfg),
+      auth,
+      authenticated: this.deps.authenticated ?? (() => false),
+      inFlight: new InFlight(cfg.max_in_flight),
       bodyLimit: cfg.body_limit,
       store,
       log: this.log,

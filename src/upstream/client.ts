@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
+import { hasEscapes, redactText, redactValue, requestSecrets } from './redact.js';
 import type { RetryPolicy } from './retry.js';
+
+/** Bound on an answer's status line and headers together (Node's own default, said out loud). */
+export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
 
 export interface ClientOptions {
   /** Base URL; a path prefix in it is kept (`https://host/prefix` → `/prefix/v1/...`). */
@@ -62,6 +66,7 @@ export class UpstreamClient {
       pipelining: 1,
       keepAliveTimeout: 30_000,
       headersTimeout: opts.timeoutMs,
+      maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
       bodyTimeout: opts.timeoutMs,
       connect: {
         timeout: opts.timeoutMs,
@@ -99,19 +104,22 @@ export class UpstreamClient {
     const started = performance.now();
     let ended: number | undefined;
     let code = 'none';
+    const secrets = requestSecrets(spec.headers, spec.body);
     try {
       const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
       const hasBody = spec.body !== undefined;
       const res = await this.pool.request({
         method: spec.method ?? 'GET',
         path: `${this.basePath}${spec.path}${qs}`,
-        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        // Redirects are never followed (undici's Pool does not), and nothing compressed is asked for.
+        headers: { accept: 'application/json', 'accept-encoding': 'identity', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
         ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
         signal,
       });
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
-      const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      refuseUnreadable(res, spec.endpoint);
+      const text = redactText(await readCapped(res, this.opts.maxResponseBytes, spec.endpoint), secrets);
       ended = performance.now();
       bound.dispose();
       await this.opts.beforeDecode?.();
@@ -128,7 +136,8 @@ export class UpstreamClient {
         err.retryAfterMs = retryAfterMs(res.headers);
         throw err;
       }
-      return { status: res.statusCode, headers: res.headers, body: decode(text, spec.endpoint) };
+      const body = decode(text, spec.endpoint);
+      return { status: res.statusCode, headers: res.headers, body: secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {
@@ -136,6 +145,7 @@ export class UpstreamClient {
       }
       const err = toUpstreamError(e);
       if (!(e instanceof UpstreamError)) err.message = `${spec.endpoint}: ${err.message}`;
+      err.message = redactText(err.message, secrets);
       throw err;
     } finally {
       bound.dispose();
@@ -167,6 +177,22 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
       parent?.removeEventListener('abort', follow);
     },
   };
+}
+
+/**
+ * A redirect's body is not data (and its Location is not followed: a token must not travel to
+ * another origin); a compressed body was not asked for, and inflating it would bypass the size cap.
+ */
+function refuseUnreadable(res: Dispatcher.ResponseData, endpoint: string): void {
+  if (res.statusCode >= 300 && res.statusCode < 400) {
+    res.body.destroy();
+    throw new UpstreamError('redirect', `${endpoint}: HTTP ${res.statusCode} redirect, not followed (point the address at the final URL)`, res.statusCode);
+  }
+  const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding !== 'identity') {
+    res.body.destroy();
+    throw new UpstreamError('decode', `${endpoint}: answer is compressed (content-encoding ${JSON.stringify(encoding.slice(0, 40))}) although vigil asked for none`);
+  }
 }
 
 async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {
@@ -201,8 +227,9 @@ function decode(text: string, endpoint: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
-  } catch (e) {
-    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${(e as Error).message})`);
+  } catch {
+    // JSON.parse's message quotes the text: say where it breaks without echoing upstream bytes.
+    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${text.length} characters)`);
   }
 }
 

@@ -3,6 +3,7 @@ export const REASONS = [
   'timeout',
   'connect',
   'tls',
+  'redirect',
   'http_4xx',
   'http_5xx',
   'rate_limited',
@@ -41,6 +42,8 @@ export function toUpstreamError(err: unknown): UpstreamError {
   if (/^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY))/.test(code) || /certificate/i.test(msg)) {
     return new UpstreamError('tls', `TLS: ${msg}`);
   }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return new UpstreamError('too_large', `answer headers larger than the limit: ${msg}`);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return new UpstreamError('too_large', `answer larger than the limit: ${msg}`);
   if (/^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)/.test(code)) {
     return new UpstreamError('connect', `connection failed: ${msg.includes(code) ? msg : `${code} ${msg}`}`);
   }

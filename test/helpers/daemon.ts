@@ -52,6 +52,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     processMetrics: createProcessMetrics(),
     log,
     routes: sink.routes,
+    enableLifecycle: true,
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
