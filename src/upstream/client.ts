@@ -185,14 +185,20 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
  */
 function refuseUnreadable(res: Dispatcher.ResponseData, endpoint: string): void {
   if (res.statusCode >= 300 && res.statusCode < 400) {
-    res.body.destroy();
+    discard(res);
     throw new UpstreamError('redirect', `${endpoint}: HTTP ${res.statusCode} redirect, not followed (point the address at the final URL)`, res.statusCode);
   }
   const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') {
-    res.body.destroy();
+    discard(res);
     throw new UpstreamError('decode', `${endpoint}: answer is compressed (content-encoding ${JSON.stringify(encoding.slice(0, 40))}) although vigil asked for none`);
   }
+}
+
+/** Drops a body unread (the connection goes with it); the abort this causes is expected, not an error. */
+function discard(res: Dispatcher.ResponseData): void {
+  res.body.on('error', () => undefined);
+  res.body.destroy();
 }
 
 async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {

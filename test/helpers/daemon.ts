@@ -15,6 +15,8 @@ export interface TestDaemon {
   url: string;
   /** Every log line so far, parsed. */
   logs(): Array<Record<string, unknown>>;
+  /** Every log line so far, as written. */
+  rawLogs(): string;
   /** Runs every job now and waits for all of them. */
   collect(): Promise<void>;
   /** GET /metrics, raw text. */
@@ -66,6 +68,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     daemon,
     url: http.url,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    rawLogs: () => lines.join('\n'),
     collect: async () => void (await daemon.collectNow()),
     scrape,
     metrics: async () => parseExposition(await scrape()),
