@@ -93,10 +93,6 @@ export async function listen(app: http.RequestListener, address: string, opts: S
   const cap = new ConnectionCap(limits.maxConnections);
   server.on('connection', (socket: Socket) => cap.admit(socket));
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => cap.busy(req, res));
-  server.on('clientError', (_err, socket: Socket) => {
-    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    socket.destroy();
-  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
