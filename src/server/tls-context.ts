@@ -25,6 +25,9 @@ export async function secureOptions(t: TlsSettings): Promise<SecureOptions> {
     t.keyFile ? readPem(t.keyFile, 'key_file') : t.key,
     t.clientCaFile ? readPem(t.clientCaFile, 'client_ca_file') : t.clientCa,
   ]);
+  // OpenSSL 3 refuses TLS 1.0 and 1.1 below security level 0: a file that asks for them gets them.
+  const legacy = t.minVersion === 'TLSv1' || t.minVersion === 'TLSv1.1';
+  const ciphers = legacy ? `${t.ciphers ?? 'DEFAULT'}:@SECLEVEL=0` : t.ciphers;
   const verify = t.clientAuth === 'RequireAndVerifyClientCert' || t.clientAuth === 'VerifyClientCertIfGiven';
   const opts: SecureOptions = {
     cert,
@@ -33,7 +36,7 @@ export async function secureOptions(t: TlsSettings): Promise<SecureOptions> {
     minVersion: t.minVersion,
     maxVersion: t.maxVersion,
     honorCipherOrder: t.honorCipherOrder,
-    ...(t.ciphers ? { ciphers: t.ciphers } : {}),
+    ...(ciphers ? { ciphers } : {}),
     ...(t.ecdhCurve ? { ecdhCurve: t.ecdhCurve } : {}),
     requestCert: t.clientAuth !== 'NoClientCert',
     // Only this type is enforced by OpenSSL itself; the others are checked once the handshake is done.
