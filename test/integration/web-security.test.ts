@@ -76,7 +76,8 @@ describe('TLS and basic auth from --web.config.file', () => {
   });
 
   it.each(ENDPOINTS)('%s %s answers 401 without credentials and with a wrong password', async (method, path) => {
-    for (const headers of [{}, { authorization: basicAuth('prometheus', 'wrong') }, { authorization: basicAuth('root', PASSWORD) }]) {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: basicAuth('prometheus', 'wrong') }, { authorization: basicAuth('root', PASSWORD) }];
+    for (const headers of attempts) {
       const res = await get(path, headers, method);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="vigil", charset="UTF-8"');
