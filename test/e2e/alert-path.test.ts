@@ -37,7 +37,7 @@ interface SinkAlert {
 }
 
 async function sinkAlerts(query: string): Promise<SinkAlert[]> {
-  const res = await fetch(`${vigilUrl}/api/v1/alerts?${query}`);
+  const res = await fetch(`${vigilUrl}/api/v1/alerts?${query}`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
   if (!res.ok) throw new Error(`sink answered ${res.status}`);
   return ((await res.json()) as { alerts: SinkAlert[] }).alerts;
 }
@@ -157,11 +157,11 @@ const simPost = async (url: string, body: unknown, method = 'POST') => {
 
 /** What each part of the path holds, for a failure message that says where an alert got stuck. */
 async function stackState(): Promise<string> {
-  const get = (url: string) => fetch(url).then((r) => r.text(), (err: Error) => `(${err.message})`);
+  const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers }).then((r) => r.text(), (err: Error) => `(${err.message})`);
   return [
     `prometheus alerts: ${(await get(`${prometheus.url}/api/v1/alerts`)).slice(0, 1500)}`,
     `alertmanager alerts: ${(await get(`${alertmanager.url}/api/v2/alerts`)).slice(0, 1500)}`,
-    `sink notifications: ${(await get(`${vigilUrl}/api/v1/notifications?limit=3`)).slice(0, 1500)}`,
+    `sink notifications: ${(await get(`${vigilUrl}/api/v1/notifications?limit=3`, { authorization: `Bearer ${SINK_TOKEN}` })).slice(0, 1500)}`,
     `vigil log: ${vigil.output().slice(-1500)}`,
   ].join('\n');
 }
