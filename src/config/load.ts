@@ -28,13 +28,22 @@ export function describeIssue(issue: z.core.$ZodIssue): string[] {
   return [`${keyPath(issue.path)}: ${issue.message}`];
 }
 
+/** The document's value; what YAML cannot resolve (an alias to no anchor, too many aliases) is a ConfigError. */
+export function yamlValue(doc: ReturnType<typeof parseDocument>, source: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new ConfigError([`${source}: YAML: ${(e as Error).message.split('\n')[0]}`]);
+  }
+}
+
 /** Parses and validates config text; `source` names the file in messages. */
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
   }
-  let raw: unknown = doc.toJS() ?? {};
+  let raw: unknown = yamlValue(doc, source) ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
   try {
     raw = expandEnv(raw, env);

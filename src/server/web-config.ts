@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, describeIssue } from '../config/load.js';
+import { ConfigError, describeIssue, yamlValue } from '../config/load.js';
 
 /**
  * `--web.config.file`, in the format of the Prometheus exporter-toolkit, so a file written for
@@ -157,7 +157,7 @@ export const NO_WEB_CONFIG: WebConfig = { headers: {}, users: new Map() };
 export function parseWebConfig(text: string, source: string, dir: string): WebConfig {
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length) throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
-  const raw: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  const raw: unknown = yamlValue(doc, source) ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
   const res = webConfigSchema.safeParse(raw, { reportInput: true });
   if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue).map((p) => `${source}: ${p}`));

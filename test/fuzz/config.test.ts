@@ -40,6 +40,11 @@ describe('config parser under random and mutated input', () => {
     expect(() => parseWebConfig(stringify(validWeb), 'web.yml', '/')).not.toThrow();
   });
 
+  it.each(['*!', 'secrets: *list\n'])('an alias to no anchor (%j, found by a long run) is a ConfigError', (t) => {
+    expect(() => parseConfig(t, 'fuzz.yml', {})).toThrow(ConfigError);
+    expect(() => parseWebConfig(t, 'web.yml', '/')).toThrow(ConfigError);
+  });
+
   it('vigil.yml: a config or a ConfigError, nothing else', () => {
     fc.assert(
       fc.property(text(around(validConfig)), (t) => onlyConfigErrors(() => parseConfig(t, 'fuzz.yml', {}))),

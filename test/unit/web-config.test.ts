@@ -69,6 +69,7 @@ describe('web config (exporter-toolkit format)', () => {
     ['rate_limit, which vigil does not do', 'rate_limit: { burst: 5, interval: 1s }\n', 'rate_limit: is not supported by vigil'],
     ['a list at the top', '- a\n', 'web.yml: the top level must be a mapping'],
     ['broken YAML', 'tls_server_config: [\n', 'web.yml: YAML:'],
+    ['an alias to no anchor', 'basic_auth_users: *users\n', 'web.yml: YAML: Unresolved alias'],
   ])('rejects %s, naming the key', (_what, text, message) => {
     expect(problems(text).join('\n')).toContain(message);
   });
