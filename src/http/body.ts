@@ -73,7 +73,8 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Buff
 /** How many bodies are being read at once; past the cap, a new one is refused with 503 before it is read. */
 export class InFlight {
   private n = 0;
-  constructor(readonly max: number) {}
+  /** May change while bodies are being read (a reload): the count carries over. */
+  constructor(public max: number) {}
 
   get count(): number {
     return this.n;

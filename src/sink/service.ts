@@ -55,6 +55,8 @@ export class AlertSinkService {
   private running?: Running;
   private startedAt = 0;
   private summary: StoreSummary = { receivers: [], alerts: [] };
+  /** One count across reloads, so a reload does not let twice the cap in. */
+  private readonly inFlight = new InFlight(1);
   private readonly rejected = new Map<RejectReason, number>(REJECT_REASONS.map((r) => [r, 0]));
   private refresh?: Promise<void>;
   private readonly log: Logger;
@@ -125,10 +127,11 @@ export class AlertSinkService {
   }
 
   private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, watchdog: Watchdog): Router {
+    this.inFlight.max = cfg.max_in_flight;
     return sinkRouter({
       auth,
       authenticated: this.deps.authenticated ?? (() => false),
-      inFlight: new InFlight(cfg.max_in_flight),
+      inFlight: this.inFlight,
       bodyLimit: cfg.body_limit,
       store,
       log: this.log,
