@@ -6,6 +6,7 @@ import { createLogger } from './log/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
 import { createApp, listen } from './server.js';
 import { HttpGuard } from './server/guard.js';
+import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
 import { AlertSinkService } from './sink/service.js';
 import { REVISION, VERSION } from './version.js';
@@ -43,7 +44,8 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
   const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, authenticated: (req): boolean => guard.authenticated(req) });
-  const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req) });
+  const telemetry = new HttpTelemetry(daemon.store);
+  const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
   daemon.use(sink);
   // The web config is re-read with the config: a bad one fails the reload and changes nothing.
   const reload = async () => {
@@ -64,7 +66,7 @@ async function main(argv: string[]): Promise<void> {
   };
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
   const address = flags.listenAddress ?? config.web.listen_address;
-  const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log }).catch((e: Error) =>
+  const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
     fail(`cannot listen on ${address}: ${e instanceof ConfigError ? e.problems.join('; ') : e.message}`, 1),
   );
   log.info(

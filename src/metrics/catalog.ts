@@ -8,6 +8,7 @@ import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
+import { httpFamilies } from '../server/telemetry.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
@@ -35,6 +36,7 @@ export const CATALOG: readonly AnyFamily[] = [
   ...upstreamFamilies,
   ...sinkFamilies,
   ...daemonFamilies,
+  ...httpFamilies,
 ] as readonly AnyFamily[];
 
 const names = CATALOG.map((f) => f.name);

@@ -22,7 +22,10 @@ export class ConnectionCap {
   private readonly open = new Map<string, Connection>();
   private evictedTotal = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly onEvict: () => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.open.size;
@@ -58,6 +61,7 @@ export class ConnectionCap {
       this.open.delete(keyOf(c.socket));
       c.socket.destroy();
       this.evictedTotal++;
+      this.onEvict();
       return true;
     }
     return false;

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { refuse } from '../http/body.js';
 import { BasicAuth, type BasicAuthOutcome } from './auth.js';
+import type { HttpTelemetry } from './telemetry.js';
 import type { WebConfig } from './web-config.js';
 
 export interface GuardOptions {
@@ -10,6 +11,7 @@ export interface GuardOptions {
    * apply to them.
    */
   selfAuthenticated?: (req: http.IncomingMessage) => boolean;
+  telemetry?: HttpTelemetry;
 }
 
 const CHALLENGE = 'Basic realm="vigil", charset="UTF-8"';
@@ -64,6 +66,7 @@ export class HttpGuard {
       return next();
     }
     if (res.destroyed) return;
+    this.opts.telemetry?.refuse(outcome === 'busy' ? 'auth_busy' : 'unauthorized');
     if (outcome === 'busy') return refuse(req, res, 429, 'too many credential checks at once; try again\n', { 'retry-after': '1' });
     refuse(req, res, 401, 'Unauthorized\n', { 'www-authenticate': CHALLENGE });
   }

@@ -5,6 +5,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { ConnectionCap } from './connection-cap.js';
 import type { HttpGuard } from './guard.js';
+import type { HttpTelemetry } from './telemetry.js';
 import { clientCertAllowed, filesVersion, secureOptions, tlsFiles, type SecureOptions } from './tls-context.js';
 import type { TlsSettings } from './web-config.js';
 
@@ -38,6 +39,7 @@ export interface ServeOptions {
   limits?: ServerLimits;
   guard?: HttpGuard;
   log?: Logger;
+  telemetry?: HttpTelemetry;
 }
 
 export interface RunningHttp {
@@ -82,15 +84,21 @@ export async function listen(app: http.RequestListener, address: string, opts: S
     secure = await secureOptions(tlsSettings);
     server = https.createServer({ ...common, ...secure, handshakeTimeout: limits.headerTimeoutMs }, handler);
     server.on('secureConnection', (socket: TLSSocket) => {
-      if (tlsSettings && !clientCertAllowed(tlsSettings, socket)) socket.destroy();
+      if (!tlsSettings || clientCertAllowed(tlsSettings, socket)) return;
+      opts.telemetry?.refuse('client_certificate');
+      socket.destroy();
     });
     // A failed handshake (wrong client certificate, TLS 1.0 offered) only closes that connection.
-    server.on('tlsClientError', (_err, socket) => socket.destroy());
+    server.on('tlsClientError', (_err, socket) => {
+      opts.telemetry?.refuse('tls_handshake');
+      socket.destroy();
+    });
+    opts.telemetry?.certificate(secure.cert as string | undefined);
   } else {
     server = http.createServer(common, handler);
   }
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  const cap = new ConnectionCap(limits.maxConnections);
+  const cap = new ConnectionCap(limits.maxConnections, () => opts.telemetry?.refuse('connection_evicted'));
   server.on('connection', (socket: Socket) => cap.admit(socket));
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => cap.busy(req, res));
 
@@ -112,6 +120,7 @@ export async function listen(app: http.RequestListener, address: string, opts: S
   const use = (next: SecureOptions) => {
     const s = server as https.Server;
     s.setSecureContext(next);
+    opts.telemetry?.certificate(next.cert as string | undefined);
     // Read per connection by Node's TLS server: a reloaded client_auth_type applies to new connections.
     Object.assign(s, { requestCert: next.requestCert, rejectUnauthorized: next.rejectUnauthorized });
   };

@@ -156,6 +156,21 @@ describe('TLS and basic auth from --web.config.file', () => {
     await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, 250);
   }, 30_000);
 
+  it('counts refused clients and shows when the served certificate expires', async () => {
+    const notAfter = Date.parse(new X509Certificate(readFileSync(server.cert)).validTo) / 1000;
+    await waitFor(
+      'the refusals on /metrics',
+      async () => {
+        const text = (await get('/metrics', good)).text;
+        const unauthorized = Number(/^vigil_http_refused_total\{reason="unauthorized"\} (\d+)/m.exec(text)?.[1] ?? 0);
+        const expiry = Number(/^vigil_http_tls_certificate_not_after_timestamp_seconds (\S+)/m.exec(text)?.[1]);
+        return unauthorized >= ENDPOINTS.length * 3 && expiry === notAfter ? true : undefined;
+      },
+      10_000,
+      250,
+    );
+  });
+
   it('never logs the password or the sink token', () => {
     const out = vigil.process.output();
     expect(out).not.toContain(PASSWORD);
@@ -194,6 +209,18 @@ describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
 
   it('refuses a client certificate from another CA', async () => {
     await expect(request(`${m.url}/metrics`, { tls: tlsWith(rogueClient) })).rejects.toThrow();
+  });
+
+  it('counts the failed handshakes', async () => {
+    await waitFor(
+      'the failed handshakes on /metrics',
+      async () => {
+        const text = (await request(`${m.url}/metrics`, { tls: tlsWith(client) })).text;
+        return Number(/^vigil_http_refused_total\{reason="tls_handshake"\} (\d+)/m.exec(text)?.[1] ?? 0) >= 2 ? true : undefined;
+      },
+      10_000,
+      250,
+    );
   });
 
   it('serves a client certificate signed by client_ca_file', async () => {
