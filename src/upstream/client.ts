@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
-import { hasEscapes, redactText, redactValue, requestSecrets } from './redact.js';
+import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import type { RetryPolicy } from './retry.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
@@ -127,7 +127,7 @@ export class UpstreamClient {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: data.value };
-        const detail = errorBodyMessage(text);
+        const detail = printable(errorBodyMessage(text));
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
           `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,

@@ -66,3 +66,13 @@ export function redactValue(value: unknown, secrets: readonly string[]): unknown
 
 /** Whether decoded text may hide a secret behind escapes that `redactText` cannot see. */
 export const hasEscapes = (text: string) => text.includes('\\u') || text.includes('\\/');
+
+/**
+ * Upstream text made printable before it becomes part of an error message (shown in logs, on the
+ * status page and in /api/v1/targets): control characters, C1 controls and line separators are
+ * written as visible `\uXXXX`, so nothing downstream can be tricked by a CR or an ANSI escape.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -109,8 +109,14 @@ describe('a hostile upstream', () => {
     const line = raw.split('\n').find((l) => l.includes('permission denied'));
     expect(line).toBeDefined();
     expect(line).not.toMatch(/[\r\u001b\u009b]/);
-    expect(line).toContain('\\r\\n');
-    expect(line).toContain('\\u001b[31m');
     expect(raw.split('\n').filter((l) => l.startsWith('ts=2026-01-01'))).toEqual([]);
+    // Shown, visibly escaped, wherever the error is shown.
+    const shown = [await (await fetch(`${vigil.url}/api/v1/targets`)).text(), await (await fetch(`${vigil.url}/`)).text()];
+    for (const text of shown) {
+      expect(text).not.toMatch(/[\r\u001b\u009b]/);
+      expect(text).toContain('u000d');
+      expect(text).toContain('u000ats=2026-01-01');
+      expect(text).toContain('u001b[31mred');
+    }
   });
 });
