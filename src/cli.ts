@@ -108,10 +108,8 @@ function limitFlags(values: Record<string, string | boolean | undefined>): Serve
   };
   const max = values['web.max-connections'] as string | undefined;
   if (max !== undefined && !/^[1-9]\d{0,6}$/.test(max)) throw new FlagError(`--web.max-connections: "${max}" is not a positive number`);
-  return {
-    ...DEFAULT_LIMITS,
-    maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max),
-    headerTimeoutMs: duration('web.header-timeout', DEFAULT_LIMITS.headerTimeoutMs),
-    requestTimeoutMs: duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs),
-  };
+  const headerTimeoutMs = duration('web.header-timeout', DEFAULT_LIMITS.headerTimeoutMs);
+  const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
+  if (headerTimeoutMs > requestTimeoutMs) throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
+  return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
 }

@@ -40,6 +40,7 @@ describe('command-line flags', () => {
     [['--web.max-connections=0'], /--web\.max-connections: "0" is not a positive number/],
     [['--web.header-timeout=soon'], /--web\.header-timeout: "soon" is not a duration/],
     [['--web.config.file='], /--web\.config\.file: must not be empty/],
+    [['--web.header-timeout=1m'], /--web\.header-timeout: must not be longer than --web\.request-timeout/],
   ])('%j is refused with a message naming it', (argv, msg) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(msg);
