@@ -38,6 +38,13 @@ describe('web config (exporter-toolkit format)', () => {
     expect([...c.users.keys()]).toEqual(['prometheus']);
   });
 
+  it('the shipped web-config.example.yml parses, and its user\'s password is the documented one', async () => {
+    const bcrypt = (await import('bcryptjs')).default;
+    const c = parseWebConfig(readFileSync(new URL('../../web-config.example.yml', import.meta.url), 'utf8'), 'web-config.example.yml', '/etc/vigil');
+    expect(c.tls).toMatchObject({ certFile: '/etc/vigil/tls/server.pem', clientAuth: 'RequireAndVerifyClientCert' });
+    expect(bcrypt.compareSync('change-me', c.users.get('prometheus')!)).toBe(true);
+  });
+
   it('an empty file means no TLS, no auth, no headers', () => {
     expect(parse('')).toEqual({ headers: {}, users: new Map() });
   });
