@@ -51,7 +51,8 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     deps.refused(reason);
     const level = status >= 500 ? 'error' : 'warn';
     deps.log[level]({ reason, status, err: error, remote: req.socket.remoteAddress, user_agent: req.headers['user-agent'] }, 'webhook notification refused');
-    answer(req, res, status, { error, ...extra }, Object.fromEntries(Object.entries(res.getHeaders()).filter(([k]) => k === 'www-authenticate' || k === 'retry-after')));
+    // Headers set before (WWW-Authenticate, Retry-After) go out with it.
+    answer(req, res, status, { error, ...extra });
   };
 
   router.post(
