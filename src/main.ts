@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<void> {
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
   const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
-    fail(`cannot listen on ${address}: ${e instanceof ConfigError ? e.problems.join('; ') : e.message}`, 1),
+    e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );
   log.info(
     { address, url: server.url, version: VERSION, config: configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
