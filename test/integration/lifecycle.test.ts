@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp, listen, type RunningHttp } from '../../src/server.js';
+import { waitFor } from '../e2e/processes.js';
 
 /** POST /-/reload and POST /-/collect: off by default, POST only, not reachable from other sites' pages, one run at a time. */
 let server: RunningHttp | undefined;
@@ -81,16 +82,19 @@ describe('lifecycle endpoints', () => {
   it('/-/collect joins a run in progress instead of starting another', async () => {
     let finish: (v: unknown) => void = () => undefined;
     const { url, calls } = await start(true, () => new Promise((r) => (finish = r)));
+    let arrived = 0;
+    server!.server.on('request', () => arrived++);
     const answers = Array.from({ length: 5 }, () => fetch(`${url}/-/collect`, { method: 'POST' }));
-    // Let all five arrive before the run ends (generous: the machine may be busy).
-    await new Promise((r) => setTimeout(r, 1000));
+    // All five are in before the run ends (and past their empty bodies: in-process, no I/O left).
+    await waitFor('five calls to arrive', async () => (arrived === 5 ? true : undefined), 20_000, 20);
+    await new Promise((r) => setTimeout(r, 200));
     finish({ jobs: 7 });
     const bodies = await Promise.all(answers.map(async (a) => (await a).json()));
     expect(bodies).toEqual(Array.from({ length: 5 }, () => ({ jobs: 7 })));
     expect(calls.collect).toBe(1);
     // Once it is over, a new call runs again.
     const next = fetch(`${url}/-/collect`, { method: 'POST' });
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor('the second run to start', async () => (calls.collect === 2 ? true : undefined), 20_000, 20);
     finish({ jobs: 8 });
     expect(await (await next).json()).toEqual({ jobs: 8 });
     expect(calls.collect).toBe(2);
