@@ -78,6 +78,16 @@ export async function listen(app: http.RequestListener, address: string, opts: S
   };
   const guard = opts.guard;
   const handler: http.RequestListener = guard ? (req, res) => guard.handle(req, res, () => app(req, res)) : app;
+  // `Expect: 100-continue`: the client waits for a go-ahead before sending its body; a refused one never gets it.
+  const checkContinue: http.RequestListener = (req, res) => {
+    cap.busy(req, res);
+    const go = () => {
+      res.writeContinue();
+      app(req, res);
+    };
+    if (guard) guard.handle(req, res, go);
+    else go();
+  };
   let server: http.Server;
   let secure: SecureOptions | undefined;
   if (tlsSettings) {
@@ -101,6 +111,7 @@ export async function listen(app: http.RequestListener, address: string, opts: S
   const cap = new ConnectionCap(limits.maxConnections, () => opts.telemetry?.refuse('connection_evicted'));
   server.on('connection', (socket: Socket) => cap.admit(socket));
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => cap.busy(req, res));
+  server.on('checkContinue', checkContinue);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

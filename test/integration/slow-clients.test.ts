@@ -102,6 +102,27 @@ describe('server limits', () => {
   }, 30_000);
 });
 
+describe('Expect: 100-continue', () => {
+  const ask = (auth: string) =>
+    `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\nExpect: 100-continue\r\n${auth}\r\n`;
+
+  it('a refused request gets its 401 without a go-ahead, so its body is never sent', async () => {
+    const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
+    const { port } = await start({}, guard);
+    const c = await connect(port, ask(''));
+    await c.closed;
+    expect(c.received()).toMatch(/^HTTP\/1\.1 401 /);
+    expect(c.received()).not.toContain('100 Continue');
+  }, 30_000);
+
+  it('an authenticated one gets the go-ahead', async () => {
+    const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
+    const { port } = await start({}, guard);
+    const c = await connect(port, ask(`Authorization: Basic ${Buffer.from('u:p').toString('base64')}\r\n`));
+    await waitFor('the go-ahead', async () => (c.received().startsWith('HTTP/1.1 100 Continue') ? true : undefined), 10_000, 50);
+  }, 30_000);
+});
+
 describe('webhook bodies', () => {
   const startSink = async (yaml: string) => {
     vigil = await startTestDaemon(`alert_sink:\n  store: { path: ":memory:" }\n${yaml}`);
