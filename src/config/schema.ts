@@ -39,6 +39,8 @@ const agentTarget = z.strictObject({
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(10_000),
+  /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
+  expected_servers: z.number().int().min(1).optional(),
 });
 export type AgentTarget = z.output<typeof agentTarget>;
 

@@ -1,4 +1,5 @@
 import { agentEndpointUp } from '../collectors/agent-common.js';
+import { expectedServersFamily } from '../collectors/agent-expected.js';
 import { agentUp, healthFamilies } from '../collectors/agent-health.js';
 import { hostFamilies } from '../collectors/agent-host.js';
 import { membersFamilies } from '../collectors/agent-members.js';
@@ -29,6 +30,7 @@ export const CATALOG: readonly AnyFamily[] = [
   ...membersFamilies,
   ...serversFamilies,
   ...hostFamilies,
+  expectedServersFamily,
   teamsUp,
   ...teamsFamilies,
   ...jobFamilies,

@@ -53,7 +53,7 @@ function vigilConfig(): string {
     'secrets:',
     ...[...secrets.clusters.values()].map((c) => `  - { name: ${c.name}, address: "${c.url}", schedule: ${every}, timeout: 800ms${c.name === 'dr-secondary' ? `, merkle_check: { dr_operation_token_file: ${drToken}, schedule: "*/10 * * * * *" }` : ''} }`),
     'agents:',
-    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true }`),
+    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`),
     'teams:',
     `  - { name: acme, address: "${teams.url}", organization: acme, token_file: ${teamsToken}, schedule: "*/20 * * * * *", complete_access: true, requests_per_second: 200 }`,
     'alert_sink:',
