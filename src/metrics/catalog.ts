@@ -8,6 +8,8 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { attemptFamilies, attemptUp } from '../collectors/secrets-dr-token-attempt.js';
+import { sealedFamily } from '../collectors/secrets-seal.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
@@ -23,6 +25,9 @@ export const CATALOG: readonly AnyFamily[] = [
   walLagFamily,
   merkleUp,
   ...merkleFamilies,
+  sealedFamily,
+  attemptUp,
+  ...attemptFamilies,
   agentUp,
   ...healthFamilies,
   agentEndpointUp,
