@@ -16,6 +16,13 @@ const secretsTarget = z.strictObject({
     .min(1)
     .default([...REPLICATION_KINDS])
     .refine((k) => new Set(k).size === k.length, 'each kind at most once'),
+  /**
+   * Names the replication set this cluster belongs to, per kind, to join clusters whose answers do
+   * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
+   */
+  replication_set: z
+    .strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() })
+    .optional(),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,

@@ -8,8 +8,10 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { replicationSetFamilies } from '../collectors/secrets-replication-sets.js';
 import { attemptFamilies, attemptUp } from '../collectors/secrets-dr-token-attempt.js';
 import { sealedFamily } from '../collectors/secrets-seal.js';
+import { primaryChangesFamily } from '../collectors/secrets-primary-changes.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
@@ -23,9 +25,11 @@ export const CATALOG: readonly AnyFamily[] = [
   replicationUp,
   ...replicationFamilies,
   walLagFamily,
+  ...replicationSetFamilies,
   merkleUp,
   ...merkleFamilies,
   sealedFamily,
+  primaryChangesFamily,
   attemptUp,
   ...attemptFamilies,
   agentUp,

@@ -1,5 +1,6 @@
 import { collectPart, type PartOutcome } from '../collectors/collection.js';
 import { attemptClock, attemptFamilies, attemptUp } from '../collectors/secrets-dr-token-attempt.js';
+import { primaryChangeCounter, primaryChangesFamily } from '../collectors/secrets-primary-changes.js';
 import { sealedFamily, sealedFrom } from '../collectors/secrets-seal.js';
 import { renderGroup } from '../metrics/render.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -9,16 +10,20 @@ import type { ReplicationStatus } from '../upstream/secrets/replication-status.j
 import type { BuildContext } from './context.js';
 
 /**
- * Parts a secrets target's replication job derives from its status polls: whether it is sealed, and,
+ * Parts a secrets target's replication job derives from its status polls: whether it is sealed, how
+ * often a secondary's primary changed, and,
  * on a DR secondary only (the endpoint exists nowhere else), the DR operation token attempt. The
  * attempt's clock lives as long as the target's job, so a failed poll does not restart it.
  */
 export function statusFollowUps(target: string, client: UpstreamClient, ctx: Pick<BuildContext, 'turns'>) {
   const clock = attemptClock();
+  const countChanges = primaryChangeCounter();
   return async (statusParts: readonly PartOutcome[], signal: AbortSignal): Promise<PartOutcome[]> => {
     const seal: PartOutcome = { part: 'seal', group: renderGroup([sealedFamily], sealedFrom(statusParts), { target }) };
-    const dr = statusParts.find((o) => o.part === 'dr')?.value as ReplicationStatus | undefined;
-    if (dr?.mode !== 'secondary') return [seal];
+    const statuses = new Map(statusParts.flatMap((o) => (o.value ? [[o.part, o.value as ReplicationStatus] as const] : [])));
+    const changes: PartOutcome = { part: 'primary_changes', group: renderGroup([primaryChangesFamily], countChanges(statuses), { target }) };
+    const dr = statuses.get('dr');
+    if (dr?.mode !== 'secondary') return [seal, changes];
     const attempt = await collectPart({
       part: 'dr_token_attempt',
       context: { target },
@@ -27,6 +32,6 @@ export function statusFollowUps(target: string, client: UpstreamClient, ctx: Pic
       up: attemptUp,
       turns: ctx.turns,
     });
-    return [seal, attempt];
+    return [seal, changes, attempt];
   };
 }
