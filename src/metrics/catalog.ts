@@ -16,6 +16,7 @@ import { teamsFamilies, teamsUp } from '../collectors/teams.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
+import { tlsFamilies } from './tls-families.js';
 
 /**
  * Every metric family vigil exports, in exposition order: the single source for rendering,
@@ -44,6 +45,7 @@ export const CATALOG: readonly AnyFamily[] = [
   ...teamsFamilies,
   ...jobFamilies,
   ...upstreamFamilies,
+  ...tlsFamilies,
   ...sinkFamilies,
   ...daemonFamilies,
 ] as readonly AnyFamily[];

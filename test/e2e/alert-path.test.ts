@@ -225,6 +225,33 @@ describe('fault → Prometheus alert → Alertmanager → vigil sink', () => {
   }, 400_000);
 });
 
+describe('faults of the secrets service that concern its keys and its primaries', () => {
+  const secretsApi = async (cluster: string, path: string) => {
+    const c = secrets.cluster(cluster);
+    const res = await fetch(`${c.url}/v1/sys/replication/${path}`, { method: 'POST', headers: { 'x-secrets-token': c.rootToken }, body: '{}' });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  };
+
+  // Both at once, so the wall time added is the longer of the two alerts' paths, not their sum.
+  it('a split brain (a promoted secondary beside its primary) and a DR operation token attempt', async () => {
+    const drSecondary = secrets.cluster('dr-secondary').url;
+    await Promise.all([
+      faultRoundTrip(
+        'SecretsReplicationSplitBrain',
+        { kind: 'performance', severity: 'critical' },
+        () => secretsApi('perf-secondary', 'performance/secondary/promote'),
+        () => secretsApi('perf-secondary', 'performance/primary/demote'),
+      ),
+      faultRoundTrip(
+        'SecretsDROperationTokenAttemptOpen',
+        { target: 'dr-secondary', severity: 'warning' },
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}),
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}, 'DELETE'),
+      ),
+    ]);
+  }, 400_000);
+});
+
 describe('dashboards against the live Prometheus', () => {
   const panels = Object.entries(allDashboards()).flatMap(([file, d]) => d.panels.map((p) => [`${file}: ${p.title}`, p] as const));
   it.each(panels)('%s: every query runs, and returns data unless none is the good case', async (_name, panel) => {
