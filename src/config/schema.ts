@@ -69,6 +69,10 @@ const teamsTarget = z.strictObject({
   max_pages: z.number().int().min(1).default(1000),
   /** Show each team whose list entry lacks organization-access flags (one request per such team). */
   complete_access: z.boolean().default(false),
+  /** The team whose users own the organization; its users-count is watched for a sudden loss. */
+  owners_team: z.string().min(1).default('owners'),
+  /** A loss of more than this share of the teams, or of the owners team's users, within an hour alerts. */
+  loss_alert_fraction: z.number().gt(0).max(1).default(0.2),
 });
 export type TeamsTarget = z.output<typeof teamsTarget>;
 

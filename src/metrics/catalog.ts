@@ -13,6 +13,7 @@ import { attemptFamilies, attemptUp } from '../collectors/secrets-dr-token-attem
 import { sealedFamily } from '../collectors/secrets-seal.js';
 import { primaryChangesFamily } from '../collectors/secrets-primary-changes.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
+import { lossFractionFamily, ownersTeamFamily } from '../collectors/teams-access-holders.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
@@ -43,6 +44,8 @@ export const CATALOG: readonly AnyFamily[] = [
   expectedServersFamily,
   teamsUp,
   ...teamsFamilies,
+  ownersTeamFamily,
+  lossFractionFamily,
   ...jobFamilies,
   ...upstreamFamilies,
   ...tlsFamilies,
