@@ -6,7 +6,8 @@ import type { OperationTokenAttempt } from '../upstream/secrets/operation-token-
  * The nonce and OTP are never exported: the view holds only counts, flags and a time.
  */
 export interface AttemptView {
-  readonly started: boolean;
+  /** Undefined when the answer did not say. */
+  readonly started: boolean | undefined;
   readonly progress: number;
   readonly required: number | undefined;
   readonly pgp: boolean;
@@ -21,7 +22,7 @@ export interface AttemptView {
 export function attemptClock(now: () => number = Date.now): (a: OperationTokenAttempt) => AttemptView {
   let open: { nonce: string | undefined; since: number } | undefined;
   return (a) => {
-    const isOpen = a.started && !a.complete;
+    const isOpen = a.started === undefined ? undefined : a.started && !a.complete;
     if (!isOpen) open = undefined;
     else if (!open || open.nonce !== a.nonce) open = { nonce: a.nonce, since: now() / 1000 };
     return { started: isOpen, progress: a.progress, required: a.required, pgp: a.pgp_fingerprint !== undefined, firstSeen: open?.since };
@@ -42,9 +43,11 @@ const gauge = (name: string, help: string, value: (v: AttemptView) => number | b
 
 export const attemptFamilies: readonly Family<AttemptView>[] = [
   gauge('secrets_dr_operation_token_attempt_started', '1 while a DR operation token generation attempt is open (started and not complete), else 0', (v) => v.started),
-  gauge('secrets_dr_operation_token_attempt_progress', 'Key shares supplied to the open attempt (0 when none is open)', (v) => (v.started ? v.progress : 0)),
+  gauge('secrets_dr_operation_token_attempt_progress', 'Key shares supplied to the open attempt (0 when none is open)', (v) =>
+    v.started === undefined ? undefined : v.started ? v.progress : 0,
+  ),
   gauge('secrets_dr_operation_token_attempt_required', 'Key shares needed to complete an attempt', (v) => v.required),
-  gauge('secrets_dr_operation_token_attempt_pgp', '1 when the open attempt encrypts the final token with a PGP key, else 0', (v) => v.started && v.pgp),
+  gauge('secrets_dr_operation_token_attempt_pgp', '1 when the open attempt encrypts the final token with a PGP key, else 0', (v) => (v.started === undefined ? undefined : v.started && v.pgp)),
   gauge(
     'secrets_dr_operation_token_attempt_first_seen_timestamp_seconds',
     'When vigil first saw the open attempt, as Unix time (a new nonce restarts it; a vigil restart too); absent while none is open',

@@ -26,7 +26,15 @@ describe('GET dr/secondary/generate-operation-token/attempt', () => {
     const parsed = parse({ ...open, encoded_token: 'ZW5jb2RlZA' });
     expect(JSON.stringify(parsed)).not.toContain('secretotp');
     expect(JSON.stringify(parsed)).not.toContain('ZW5jb2RlZA');
-    expect(parseFailure(() => parse({ progress: 1 })).message).toContain('started');
+    expect(parseFailure(() => parse({ started: 'maybe' })).message).toContain('started');
+  });
+
+  it('an answer without started leaves the attempt unknown: no started, progress or first-seen series', () => {
+    const s = renderSamples(attemptFamilies, attemptClock()(parse({ required: 3 })), { target: 'dr' });
+    expect(s.has(series('secrets_dr_operation_token_attempt_started', { target: 'dr' }))).toBe(false);
+    expect(s.has(series('secrets_dr_operation_token_attempt_progress', { target: 'dr' }))).toBe(false);
+    expect(s.has(series('secrets_dr_operation_token_attempt_first_seen_timestamp_seconds', { target: 'dr' }))).toBe(false);
+    expect(s.get(series('secrets_dr_operation_token_attempt_required', { target: 'dr' }))).toBe(3);
   });
 
   it('exports counts and the first-seen time, never the nonce', () => {

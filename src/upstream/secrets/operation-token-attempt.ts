@@ -13,7 +13,8 @@ import { boolish, numberish } from '../schema-helpers.js';
  * `encoded_token` are not even read: a value that is not parsed cannot leak.
  */
 const attempt = z.object({
-  started: boolish,
+  /** Absent only on an answer vigil does not know: then whether an attempt is open is unknown. */
+  started: boolish.nullish().transform((v) => v ?? undefined),
   nonce: z.string().nullish().transform((v) => v || undefined),
   progress: numberish.nullish().transform((v) => v ?? 0),
   required: numberish.nullish().transform((v) => v ?? undefined),
