@@ -58,6 +58,19 @@ function linkBy(members: readonly SetMember[], parent: number[], keys: (m: SetMe
   });
 }
 
+/**
+ * Links a secondary to the one configured primary that lists its `secondary_id`. Ids are names an
+ * operator picked ("dr", "secondary-1"): when two primaries list the same one, it proves nothing.
+ */
+function linkKnownSecondaries(members: readonly SetMember[], parent: number[]): void {
+  members.forEach((s, i) => {
+    const id = s.status.mode === 'secondary' ? s.status.secondary_id : undefined;
+    if (!id) return;
+    const knowing = members.flatMap((p, j) => (p.status.mode === 'primary' && p.status.known_secondaries.includes(id) ? [j] : []));
+    if (knowing.length === 1) union(parent, i, knowing[0]!);
+  });
+}
+
 function setName(members: readonly SetMember[]): string {
   const explicit = [...new Set(members.flatMap((m) => (m.explicit ? [m.explicit] : [])))].sort();
   if (explicit.length) return explicit.join('+');
@@ -72,9 +85,7 @@ export function replicationSets(all: readonly SetMember[]): ReplicationSet[] {
     const parent = members.map((_, i) => i);
     linkBy(members, parent, (m) => (m.explicit ? [`explicit:${m.explicit}`] : []));
     linkBy(members, parent, (m) => (m.status.cluster_id ? [`id:${m.status.cluster_id}`] : []));
-    linkBy(members, parent, (m) =>
-      m.status.mode === 'primary' ? m.status.known_secondaries.map((s) => `secondary:${s}`) : m.status.secondary_id ? [`secondary:${m.status.secondary_id}`] : [],
-    );
+    linkKnownSecondaries(members, parent);
     linkBy(members, parent, (m) =>
       m.status.mode === 'secondary' ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${origin(p.api_address)}`] : [])) : [`address:${origin(m.address)}`],
     );

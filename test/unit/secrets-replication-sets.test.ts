@@ -47,6 +47,15 @@ describe('replication sets derived from the clusters\' answers', () => {
     expect(byAddress).toHaveLength(1);
   });
 
+  it('does not join two primaries that merely list the same secondary id (ids are operator-chosen names)', () => {
+    const sets = replicationSets([
+      primary('prod', { cluster_id: 'p', known_secondaries: ['dr'] }),
+      primary('staging', { cluster_id: 's', known_secondaries: ['dr'] }),
+      secondary('prod-dr', { cluster_id: 'x', secondary_id: 'dr' }),
+    ]);
+    expect(sets.map((s) => s.primaries.length)).toEqual([1, 1, 0]);
+  });
+
   it('joins what the answers cannot link by the explicit replication_set name, and names the set after it', () => {
     const sets = replicationSets([{ ...primary('a'), explicit: 'prod' }, { ...primary('x', { cluster_id: 'reenabled' }), explicit: 'prod' }]);
     expect(sets).toHaveLength(1);
