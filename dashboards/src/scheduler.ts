@@ -15,6 +15,10 @@ export function schedulerDashboard() {
     .row('Gossip members')
     .timeseries({ title: 'Members by status', description: 'Gossip members per status as each server agent sees them.', unit: 'short', queries: [{ expr: `scheduler_agent_members{${T}}`, legend: '{{target}} {{status}}' }] })
     .table({ title: 'Members not alive', description: 'Members whose status is anything but alive.', unit: 'none', mayBeEmpty: true, queries: [{ expr: `scheduler_agent_member_status{${T},status!="alive"} == 1` }] })
+    .timeseries({ title: 'Failed and left members (agent view)', description: "Gossip members each agent's own stats count as failed or left; SchedulerAgentGossipMembersLost warns when their sum rises by 2 or more within 15m.", unit: 'short', queries: [
+      { expr: `scheduler_agent_serf_failed{${T}}`, legend: '{{target}} failed' },
+      { expr: `scheduler_agent_serf_left{${T}}`, legend: '{{target}} left' },
+    ] })
     .timeseries({ title: 'Serf health score', description: 'Gossip health score of each agent (0 is best; higher means the agent struggles to keep up).', unit: 'short', queries: [{ expr: `scheduler_agent_serf_health_score{${T}}`, legend: '{{target}}' }] })
     .timeseries({ title: 'Known servers', description: 'Servers a client agent knows; SchedulerAgentNoKnownServers fires at 0.', unit: 'short', queries: [{ expr: `scheduler_agent_known_servers{${T}}`, legend: '{{target}}' }] })
     .row('Raft')
