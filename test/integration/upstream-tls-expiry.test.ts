@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../helpers/certificates.js';
+import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/certificates.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
@@ -73,6 +73,27 @@ describe('upstream TLS certificate expiry', () => {
     const m = await vigil.metrics();
     expect(m.has(expiry('plain'))).toBe(false);
     expect(m.has(verified('plain'))).toBe(false);
+  });
+
+  it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'vigil-tls-expired-'));
+    const expired = selfSignedCertificateBetween(old, '20200101000000Z', '20200102000000Z');
+    const stale = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000, tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) } });
+    const d = await startTestDaemon(
+      `secrets:\n  - { name: expired, address: "${stale.cluster('dr-primary').url}", schedule: "${NEVER}", replication_kinds: [dr], tls: { ca_file: ${expired.cert} } }\n`,
+    );
+    try {
+      const m = await d.metrics();
+      expect(m.get(expiry('expired'))).toBe(Date.parse('2020-01-02T00:00:00Z') / 1000);
+      expect(m.get(verified('expired'))).toBe(0);
+      expect(m.get(series('secrets_replication_up', { target: 'expired', kind: 'dr' }))).toBe(0);
+      expect(m.get(series('vigil_collector_failures_total', { collector: 'secrets_replication', target: 'expired', reason: 'tls' }))).toBe(1);
+      expect(String(d.logs().find((l) => l.reason === 'tls')?.err)).toContain('CERT_HAS_EXPIRED');
+    } finally {
+      await d.close();
+      await stale.close();
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('keeps the expiry across later polls on the kept-alive or resumed connection', async () => {
