@@ -3,6 +3,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import type { RetryPolicy } from './retry.js';
+import { observingConnector, type TlsObservation } from './tls-observer.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
 export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
@@ -31,6 +32,8 @@ export interface ClientOptions {
   observe?: (endpoint: string, code: string, seconds: number) => void;
   /** Called before a retry is slept on. */
   onRetry?: (endpoint: string, err: UpstreamError) => void;
+  /** Called after every TLS handshake with what the certificate chain showed (https only). */
+  onTls?: (o: TlsObservation) => void;
 }
 
 export interface RequestSpec {
@@ -68,11 +71,14 @@ export class UpstreamClient {
       headersTimeout: opts.timeoutMs,
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
       bodyTimeout: opts.timeoutMs,
-      connect: {
-        timeout: opts.timeoutMs,
-        ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
-        rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
-      },
+      connect:
+        url.protocol === 'https:' && opts.onTls
+          ? observingConnector({ timeoutMs: opts.timeoutMs, ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
+          : {
+              timeout: opts.timeoutMs,
+              ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+              rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
+            },
     });
   }
 

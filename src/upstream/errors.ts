@@ -10,6 +10,8 @@ export const REASONS = [
   'decode',
   'schema',
   'too_large',
+  'sealed',
+  'standby',
   'config',
   'internal',
 ] as const;
