@@ -23,7 +23,7 @@ export const httpFamilies: readonly Family<HttpStats>[] = [
     samples: (s) => [...s.refused].map(([reason, value]) => ({ labels: { reason }, value })),
   }),
   family<HttpStats>({
-    name: 'vigil_http_tls_certificate_not_after_timestamp_seconds',
+    name: 'vigil_http_tls_cert_expiry_timestamp_seconds',
     help: 'When the certificate vigil serves (tls_server_config.cert_file) expires; absent without TLS. Follows rotations.',
     type: 'gauge',
     area: 'vigil',

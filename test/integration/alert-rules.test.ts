@@ -41,7 +41,7 @@ describe('alert rules', () => {
       'SchedulerAgentRaftApplyLagging', 'SchedulerAgentRaftLastContactHigh', 'SchedulerAgentGossipUnhealthy',
       'SchedulerAgentGossipMembersLost', 'SchedulerAgentServersBelowExpected', 'SchedulerAgentHostDiskAlmostFull',
       'SchedulerAgentHostDiskFillingUp', 'VigilUpstreamCertificateExpiresSoon', 'VigilUpstreamCertificateExpiresImminently',
-      'TeamsCountDropped', 'TeamsOwnersDropped',
+      'TeamsCountDropped', 'TeamsOwnersDropped', 'VigilServedCertificateExpiresSoon',
     ]) {
       expect(names).toContain(a);
     }

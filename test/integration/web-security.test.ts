@@ -163,7 +163,7 @@ describe('TLS and basic auth from --web.config.file', () => {
       async () => {
         const text = (await get('/metrics', good)).text;
         const unauthorized = Number(/^vigil_http_refused_total\{reason="unauthorized"\} (\d+)/m.exec(text)?.[1] ?? 0);
-        const expiry = Number(/^vigil_http_tls_certificate_not_after_timestamp_seconds (\S+)/m.exec(text)?.[1]);
+        const expiry = Number(/^vigil_http_tls_cert_expiry_timestamp_seconds (\S+)/m.exec(text)?.[1]);
         return unauthorized >= ENDPOINTS.length * 3 && expiry === notAfter ? true : undefined;
       },
       10_000,
