@@ -6,12 +6,13 @@
  *
  *   npm run bench:web-security
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { makeCa, makeCert } from '../test/helpers/certs.js';
+import { request } from '../test/helpers/secured-vigil.js';
 import { Children, freePort } from './scale/children.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 import { load } from './scale/wrk.js';
@@ -51,10 +52,13 @@ async function start(name: keyof typeof variants): Promise<{ url: string; pid: n
   return { url, pid: child.pid };
 }
 
-/** One request with curl (it takes a self-signed certificate with -k), which also fills the credential cache. */
+/** One request (trusting the bench CA), which also fills the credential cache. */
 async function fetchOk(url: string, withAuth: boolean): Promise<boolean> {
-  const probe = children.start('curl', 'curl', ['-skf', '-o', '/dev/null', ...(withAuth ? ['-H', auth] : []), url]);
-  return (await probe.exited) === 0;
+  const headers: Record<string, string> = withAuth ? { authorization: auth.slice('Authorization: '.length) } : {};
+  return request(url, { headers, tls: { ca: readFileSync(ca.cert) } }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 }
 
 async function main(): Promise<void> {
