@@ -3,15 +3,18 @@ import type { Logger } from 'pino';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { parsePayload, type Payload } from './payload-schema.js';
-import { alertsQuery, encodeCursor, notificationsQuery, parseQuery } from './query.js';
+import { jsonDepthExceeds } from './json-depth.js';
+import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
-import { alertView, healthView, notificationView, transitionView, type HealthView } from './views.js';
+import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
 
 export interface SinkRouteDeps {
   auth: SinkAuth;
   bodyLimit: number;
+  /** Nesting a body may have (deeper: 400), and the stored text one read answer may hold. */
+  limits: { maxDepth: number; maxAnswerBytes: number };
   store: AlertStore;
   log: Logger;
   /** Stores a valid notification durably; rejects with a StoreError when it cannot. */
@@ -21,17 +24,29 @@ export interface SinkRouteDeps {
   health(): HealthView;
 }
 
+/** Transitions one timeline answer shows (newest kept). */
+export const MAX_TRANSITIONS = 1000;
+
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
 const STORE_STATUS = { full: 507, busy: 503, failed: 500 } as const;
 
 /** Body-parser failures: its `type` → how the sink answers. */
-function bodyFailure(err: { type?: string }): { reason: RejectReason; status: number; error: string } {
+function bodyFailure(err: { type?: string; code?: string }): { reason: RejectReason; status: number; error: string } {
   if (err.type === 'entity.too.large') return { reason: 'too_large', status: 413, error: 'body exceeds the body limit' };
   if (err.type === 'encoding.unsupported') return { reason: 'content_type', status: 415, error: 'unsupported content encoding' };
+  // A gzip, deflate or br body that does not decompress: the sender's fault, never retried.
+  if (err.code?.startsWith('Z_') || err.code?.startsWith('ERR_')) return { reason: 'json', status: 400, error: 'cannot decompress the body' };
   return { reason: 'json', status: 400, error: 'cannot read the body' };
 }
+
+/** An error Express or body-parser raised for the request itself (a malformed %-escape, a bad body): a 4xx. */
+const clientErrorStatus = (err: object): number | undefined => {
+  const e = err as { status?: unknown; statusCode?: unknown };
+  const s = Number(e.status ?? e.statusCode);
+  return s >= 400 && s < 500 ? s : undefined;
+};
 
 /**
  * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
@@ -71,6 +86,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     readBody,
     async (req, res) => {
       const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      if (jsonDepthExceeds(body, deps.limits.maxDepth)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
       const parsed = parsePayload(body);
       if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
       let result: RecordResult;
@@ -85,8 +101,8 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
     },
   );
-  router.use(WEBHOOK_PATH, (err: { type?: string }, req: Request, res: Response, next: NextFunction) => {
-    if (!err.type) return next(err);
+  router.use(WEBHOOK_PATH, (err: { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {
+    if (!err.type && clientErrorStatus(err) === undefined) return next(err);
     const f = bodyFailure(err);
     refuse(req, res, f.reason, f.status, f.error);
   });
@@ -97,20 +113,24 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   router.get('/api/v1/alerts', async (req, res) => {
     const q = parseQuery(alertsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    res.json({ alerts: (await deps.store.alerts(q.value)).map(alertView) });
+    const page = await deps.store.alerts({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    res.json({ alerts: page.alerts.map(alertView), nextCursor: page.next ? encodeAlertCursor(page.next) : null });
   });
 
   router.get('/api/v1/alerts/:fingerprint/timeline', async (req, res) => {
     const t = await deps.store.timeline(req.params.fingerprint);
     if (!t) return void res.status(404).json({ error: `no alert with fingerprint ${JSON.stringify(req.params.fingerprint)}` });
-    res.json({ alert: alertView(t.alert), transitions: t.transitions.map(transitionView) });
+    // A flapping alert can hold many transitions: the newest ones are shown, the rest counted.
+    const shown = t.transitions.slice(-MAX_TRANSITIONS);
+    res.json({ alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length });
   });
 
   router.get('/api/v1/notifications', async (req, res) => {
     const q = parseQuery(notificationsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    const page = await deps.store.notifications(q.value);
-    res.json({ notifications: page.notifications.map(notificationView), nextCursor: page.next ? encodeCursor(page.next) : null });
+    const page = await deps.store.notifications({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    const items = page.notifications.map((n) => notificationJson(n, deps.limits.maxDepth));
+    res.type('json').send(`{"notifications":[${items.join(',')}],"nextCursor":${JSON.stringify(page.next ? encodeCursor(page.next) : null)}}`);
   });
 
   router.get('/api/v1/health', (_req, res) => {
@@ -119,6 +139,8 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   });
 
   router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    const status = clientErrorStatus(err);
+    if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
     deps.log.error({ err: err.message }, 'alert sink request failed');
     res.status(500).json({ error: 'internal error' });
   });

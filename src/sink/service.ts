@@ -116,6 +116,7 @@ export class AlertSinkService {
     return sinkRouter({
       auth: new SinkAuth(cfg),
       bodyLimit: cfg.body_limit,
+      limits: { maxDepth: cfg.limits.max_depth, maxAnswerBytes: cfg.limits.max_answer_size },
       store,
       log: this.log,
       receive: (payload, body) => this.receive(store, watchdog, payload, body),

@@ -5,6 +5,7 @@ import type { AlertState, PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
 import {
   StoreError,
+  type AlertCursor,
   type AlertFilter,
   type AlertRecord,
   type AlertStore,
@@ -83,6 +84,26 @@ const toNotification = (r: NotificationRow): NotificationRecord => ({
   duplicates: r.duplicates,
   body: r.body,
 });
+
+/**
+ * Takes rows in order while they fit: at most `limit`, and no row that would bring the sum of
+ * `bytes` past `maxBytes` (the first row always fits). `more`: a row was left behind. Stops reading
+ * at the first row left behind, so a budget bounds what is loaded too.
+ */
+function takeWithin<T>(rows: IterableIterator<T>, limit: number, maxBytes: number | undefined, bytes: (r: T) => number): { page: T[]; more: boolean } {
+  const page: T[] = [];
+  let used = 0;
+  for (const r of rows) {
+    const b = bytes(r);
+    if (page.length >= limit || (maxBytes !== undefined && page.length > 0 && used + b > maxBytes)) {
+      rows.return?.();
+      return { page, more: true };
+    }
+    page.push(r);
+    used += b;
+  }
+  return { page, more: false };
+}
 
 /** An SQLite failure as a StoreError (the transaction or savepoint has been rolled back). */
 function storeError(what: string, e: unknown): StoreError {
@@ -287,9 +308,9 @@ export class SqliteAlertStore implements AlertStore {
     }
   }
 
-  async alerts(f: AlertFilter): Promise<AlertRecord[]> {
+  async alerts(f: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }> {
     const where: string[] = [];
-    const args: string[] = [];
+    const args: Array<string | number> = [];
     for (const [column, value] of [
       ['state', f.state],
       ['alertname', f.alertname],
@@ -299,9 +320,19 @@ export class SqliteAlertStore implements AlertStore {
       where.push(`${column} = ?`);
       args.push(value);
     }
-    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY state = 'firing' DESC, starts_at DESC, fingerprint`;
-    return (this.stmt(sql).all(...args) as AlertRow[]).map(toAlert);
+    if (f.after) {
+      const rank = Number(f.after.firing);
+      where.push(`((state = 'firing') < ? OR ((state = 'firing') = ? AND (starts_at < ? OR (starts_at = ? AND fingerprint > ?))))`);
+      args.push(rank, rank, f.after.startsAt, f.after.startsAt, f.after.fingerprint);
+    }
+    const sql = `SELECT *, length(CAST(labels AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(generator_url AS BLOB)) AS stored_bytes
+      FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY state = 'firing' DESC, starts_at DESC, fingerprint LIMIT ?`;
+    const rows = this.stmt(sql).iterate(...args, f.limit + 1) as IterableIterator<AlertRow & { stored_bytes: number }>;
+    const { page, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.stored_bytes);
+    const alerts = page.map(toAlert);
+    const last = alerts[alerts.length - 1];
+    return more && last ? { alerts, next: { firing: last.state === 'firing', startsAt: last.startsAt, fingerprint: last.fingerprint } } : { alerts };
   }
 
   async timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined> {
@@ -325,12 +356,16 @@ export class SqliteAlertStore implements AlertStore {
     if (f.until !== undefined) add('received_at <= ?', f.until);
     if (f.receiver !== undefined) add('receiver = ?', f.receiver);
     if (f.after) add('(received_at < ? OR (received_at = ? AND id < ?))', f.after.receivedAt, f.after.receivedAt, f.after.id);
-    const sql = `SELECT * FROM notifications ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    // The body is read only for the rows that fit: past the budget the page ends before the next body is loaded.
+    const sql = `SELECT id, received_at, receiver, status, group_key, alert_count, truncated_alerts, duplicates,
+        length(CAST(body AS BLOB)) AS body_bytes FROM notifications ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY received_at DESC, id DESC LIMIT ?`;
-    const rows = (this.stmt(sql).all(...args, f.limit + 1) as NotificationRow[]).map(toNotification);
-    const page = rows.slice(0, f.limit);
+    const rows = this.stmt(sql).iterate(...args, f.limit + 1) as IterableIterator<Omit<NotificationRow, 'body'> & { body_bytes: number }>;
+    const { page: metas, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.body_bytes);
+    const body = this.stmt('SELECT body FROM notifications WHERE id = ?').pluck();
+    const page = metas.map((m) => toNotification({ ...m, body: (body.get(m.id) as string | undefined) ?? '' }));
     const last = page[page.length - 1];
-    return rows.length > f.limit && last ? { notifications: page, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications: page };
+    return more && last ? { notifications: page, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications: page };
   }
 
   async summary(): Promise<StoreSummary> {

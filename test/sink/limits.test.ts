@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
+import { notificationKey } from '../../src/sink/store.js';
+import { parsePayload } from '../../src/sink/payload-schema.js';
+import { getJson, notification, post } from '../helpers/alertmanager.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+
+/** The read API and intake stay bounded whatever senders stored and readers ask (issue 17). */
+
+let dir: string;
+let v: TestDaemon | undefined;
+const start = async (extra = '') => (v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n${extra}`));
+const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+const withExtra = (groupKey: string, extra: string) => JSON.stringify(notification({ groupKey, alerts: [{ fingerprint: groupKey }] })).replace(/}$/, `,"extra":${extra}}`);
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vigil-limits-'));
+});
+afterEach(async () => {
+  await v?.close();
+  v = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GET /api/v1/notifications within max_answer_size', () => {
+  it('ends a page once the stored bodies pass the budget and pages on by cursor to every notification', async () => {
+    const u = await start('  limits: { max_answer_size: 64KiB }\n');
+    for (let i = 0; i < 5; i++) expect((await post(u.url, undefined, { raw: withExtra(`g${i}`, JSON.stringify('p'.repeat(30_000))) })).status).toBe(200);
+    const seen: string[] = [];
+    let path = '/api/v1/notifications?limit=1000';
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await fetch(`${u.url}${path}`);
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(text.length).toBeLessThan(64 * 1024 + 4096);
+      const body = JSON.parse(text) as { notifications: Array<{ groupKey: string }>; nextCursor: string | null };
+      expect(body.notifications.length).toBeGreaterThan(0);
+      seen.push(...body.notifications.map((n) => n.groupKey));
+      if (!body.nextCursor) break;
+      path = `/api/v1/notifications?limit=1000&cursor=${body.nextCursor}`;
+    }
+    expect(seen).toEqual(['g4', 'g3', 'g2', 'g1', 'g0']);
+  });
+
+  it('refuses a limit above 1000', async () => {
+    const u = await start();
+    expect((await getJson(u.url, '/api/v1/notifications?limit=1001')).status).toBe(400);
+  });
+});
+
+describe('GET /api/v1/alerts paging', () => {
+  it('answers at most `limit` alerts with a cursor to the rest, and 400 for a cursor it never gave', async () => {
+    const u = await start();
+    const alerts = Array.from({ length: 5 }, (_, i) => ({ fingerprint: `f${i}`, startsAt: `2026-11-20T10:0${i}:00Z` }));
+    expect((await post(u.url, notification({ alerts }))).status).toBe(200);
+    const first = await getJson<{ alerts: Array<{ fingerprint: string }>; nextCursor: string }>(u.url, '/api/v1/alerts?limit=2');
+    expect(first.body.alerts.map((a) => a.fingerprint)).toEqual(['f4', 'f3']);
+    const second = await getJson<{ alerts: Array<{ fingerprint: string }>; nextCursor: string | null }>(u.url, `/api/v1/alerts?limit=3&cursor=${first.body.nextCursor}`);
+    expect(second.body).toEqual({ alerts: expect.any(Array), nextCursor: null });
+    expect(second.body.alerts.map((a) => a.fingerprint)).toEqual(['f2', 'f1', 'f0']);
+    expect(await getJson(u.url, '/api/v1/alerts?cursor=bm9wZQ')).toEqual({ status: 400, body: { error: 'cursor: not a cursor this API returned', parameter: 'cursor' } });
+    expect((await getJson(u.url, '/api/v1/alerts?limit=5000')).status).toBe(400);
+  });
+});
+
+describe('JSON nesting', () => {
+  it('refuses a notification nested deeper than max_depth with 400, storing nothing', async () => {
+    const u = await start();
+    const res = await post(u.url, undefined, { raw: withExtra('deep', deep(5000)) });
+    expect(res).toEqual({ status: 400, body: { error: 'body nests deeper than 64 levels' } });
+    expect((await getJson<{ notifications: unknown[] }>(u.url, '/api/v1/notifications')).body.notifications).toEqual([]);
+    expect((await post(u.url, undefined, { raw: withExtra('shallow', deep(50)) })).status).toBe(200);
+  });
+
+  it('answers a history page holding an already-stored deep notification, without its payload', async () => {
+    const pre = new SqliteAlertStore({ path: join(dir, 'alerts.db') });
+    const body = withExtra('poison', deep(5000));
+    const parsed = parsePayload(body);
+    if (!parsed.ok) throw new Error(parsed.error);
+    await pre.record({ key: notificationKey(parsed.payload), receivedAt: Date.now(), payload: parsed.payload, body });
+    await pre.close();
+    const u = await start();
+    expect((await post(u.url, notification({ groupKey: 'fine', alerts: [{ fingerprint: 'x' }] }))).status).toBe(200);
+    const page = await getJson<{ notifications: Array<{ groupKey: string; payload: unknown; payloadError?: string }> }>(u.url, '/api/v1/notifications');
+    expect(page.status).toBe(200);
+    expect(page.body.notifications.map((n) => [n.groupKey, n.payload === null, n.payloadError])).toEqual([
+      ['fine', false, undefined],
+      ['poison', true, 'stored payload nests deeper than 64 levels'],
+    ]);
+  });
+});
+
+describe('malformed requests are 4xx, not 500', () => {
+  it.each([
+    ['gzip', 'this is not gzip'],
+    ['deflate', 'nor deflate'],
+    ['br', 'nor brotli'],
+  ])('a corrupt %s body is a 400', async (encoding, raw) => {
+    const u = await start();
+    const res = await post(u.url, undefined, { raw, headers: { 'content-encoding': encoding } });
+    expect(res).toEqual({ status: 400, body: { error: 'cannot decompress the body' } });
+  });
+
+  it('a malformed %-escape in a timeline path is a 400', async () => {
+    const u = await start();
+    expect((await fetch(`${u.url}/api/v1/alerts/%/timeline`)).status).toBe(400);
+  });
+});

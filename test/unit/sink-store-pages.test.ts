@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parsePayload } from '../../src/sink/payload-schema.js';
+import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
+import { notificationKey, type AlertCursor, type Cursor, type IncomingNotification } from '../../src/sink/store.js';
+import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
+
+const T0 = Date.parse('2026-11-20T12:00:00Z');
+
+function incoming(spec: NotificationSpec, receivedAt: number, pad = 0): IncomingNotification {
+  const body = JSON.stringify({ ...notification(spec), padding: 'x'.repeat(pad) });
+  const r = parsePayload(body);
+  if (!r.ok) throw new Error(r.error);
+  return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };
+}
+
+let dir: string;
+let store: SqliteAlertStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'vigil-pages-'));
+  store = new SqliteAlertStore({ path: join(dir, 'alerts.db') });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('notifications pages within a byte budget', () => {
+  it('end once the bodies pass maxBytes, never empty, and the cursors reach every notification once', async () => {
+    for (let i = 0; i < 7; i++) await store.record(incoming({ groupKey: `g${i}`, alerts: [{ fingerprint: `f${i}` }] }, T0 + i, 40_000));
+    const seen: number[] = [];
+    const sizes: number[] = [];
+    let after: Cursor | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await store.notifications({ limit: 1000, after, maxBytes: 100_000 });
+      expect(page.notifications.length).toBeGreaterThan(0);
+      seen.push(...page.notifications.map((n) => n.id));
+      sizes.push(page.notifications.reduce((n, x) => n + x.body.length, 0));
+      after = page.next;
+      if (!after) break;
+    }
+    expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    for (const s of sizes) expect(s).toBeLessThanOrEqual(100_000);
+  });
+
+  it('holds one notification larger than the budget alone', async () => {
+    await store.record(incoming({ groupKey: 'a', alerts: [{ fingerprint: 'a' }] }, T0, 50_000));
+    await store.record(incoming({ groupKey: 'b', alerts: [{ fingerprint: 'b' }] }, T0 + 1, 50_000));
+    const page = await store.notifications({ limit: 10, maxBytes: 1000 });
+    expect(page.notifications.map((n) => n.groupKey)).toEqual(['b']);
+    expect(page.next).toBeDefined();
+  });
+});
+
+describe('alerts pages', () => {
+  it('page by limit and cursor in list order (firing first, newest start, fingerprint)', async () => {
+    const alerts = Array.from({ length: 9 }, (_, i) => ({
+      fingerprint: `f${i}`,
+      status: i % 3 === 0 ? ('resolved' as const) : ('firing' as const),
+      startsAt: `2026-11-20T10:0${i % 4}:00Z`,
+    }));
+    await store.record(incoming({ groupKey: 'g', alerts }, T0));
+    const all = (await store.alerts({ limit: 100 })).alerts.map((a) => a.fingerprint);
+    expect(all).toEqual(['f7', 'f2', 'f1', 'f5', 'f4', 'f8', 'f3', 'f6', 'f0']);
+    const paged: string[] = [];
+    let after: AlertCursor | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await store.alerts({ limit: 2, after });
+      expect(page.alerts.length).toBeLessThanOrEqual(2);
+      paged.push(...page.alerts.map((a) => a.fingerprint));
+      after = page.next;
+      if (!after) break;
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it('end early once the stored labels and annotations pass maxBytes', async () => {
+    const big = 'y'.repeat(5000);
+    const alerts = Array.from({ length: 5 }, (_, i) => ({ fingerprint: `f${i}`, labels: { big } }));
+    await store.record(incoming({ groupKey: 'g', alerts }, T0));
+    const page = await store.alerts({ limit: 100, maxBytes: 12_000 });
+    expect(page.alerts).toHaveLength(2);
+    expect(page.next).toBeDefined();
+    expect((await store.alerts({ limit: 100, maxBytes: 100 })).alerts).toHaveLength(1);
+  });
+});
