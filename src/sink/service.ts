@@ -5,6 +5,7 @@ import { renderGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { SinkAuth } from './auth.js';
 import { REJECT_REASONS, sinkFamilies, type RejectReason } from './families.js';
+import { boundSummary } from './label-bounds.js';
 import type { Payload } from './payload-schema.js';
 import { sinkRouter } from './routes.js';
 import { SqliteAlertStore } from './sqlite-store.js';
@@ -13,6 +14,12 @@ import { Watchdog } from './watchdog.js';
 
 /** Node fires longer timers at once (TimeoutOverflowWarning): a 30d prune_interval must not become 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The vigil_alertsink_* series are rendered at most this often: a flood of requests (refused ones
+ * included) costs one store read and one render per interval, not one per request.
+ */
+export const METRICS_INTERVAL_MS = 1000;
 
 /** The snapshot-store group of the vigil_alertsink_* series. */
 export const SINK_GROUP = 'alertsink';
@@ -23,6 +30,11 @@ export interface AlertSinkDeps {
   now?: () => number;
   /** Opens the store of a config; tests substitute stores that fail. */
   openStore?: (cfg: AlertSinkConfig) => AlertStore;
+}
+
+interface PendingRender {
+  timer?: NodeJS.Timeout | undefined;
+  running?: Promise<void>;
 }
 
 interface Running {
@@ -51,7 +63,11 @@ export class AlertSinkService {
   private startedAt = 0;
   private summary: StoreSummary = { receivers: [], alerts: [] };
   private readonly rejected = new Map<RejectReason, number>(REJECT_REASONS.map((r) => [r, 0]));
-  private refresh?: Promise<void>;
+  /** A render is due: the next one is scheduled, or running. */
+  private pending?: PendingRender;
+  private dirty = false;
+  private summaryStale = false;
+  private lastRender = -Infinity;
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly openStore: (cfg: AlertSinkConfig) => AlertStore;
@@ -85,7 +101,10 @@ export class AlertSinkService {
     const watchdog = new Watchdog(cfg.watchdog.alertname, cfg.watchdog.max_silence, this.startedAt, lastSeen, prev?.watchdog.isHealthy());
     if (prev) {
       prev.timers.forEach(clearInterval);
-      if (!sameStore) await prev.store.close();
+      if (!sameStore) {
+        await this.settleRender();
+        await prev.store.close();
+      }
     }
     const r: Running = { cfg, store, watchdog, router: this.router(cfg, store, watchdog), timers: [] };
     this.running = r;
@@ -94,7 +113,8 @@ export class AlertSinkService {
       setInterval(() => void this.prune(r), Math.min(cfg.store.prune_interval, MAX_TIMER_MS)).unref(),
     );
     await this.prune(r);
-    await this.refreshSummary(r);
+    this.summaryStale = true;
+    await this.render(r);
     this.checkWatchdog(r);
     this.log.info(
       { store: cfg.store.path, retention_days: cfg.store.retention / 86_400_000, auth: [cfg.bearer_token_file ? 'bearer' : '', cfg.basic_auth ? 'basic' : ''].filter(Boolean).join('+') || 'none' },
@@ -107,7 +127,7 @@ export class AlertSinkService {
     if (!r) return;
     this.running = undefined;
     r.timers.forEach(clearInterval);
-    await this.refresh?.catch(() => undefined);
+    await this.settleRender();
     await r.store.close();
     this.deps.metrics.replace(SINK_GROUP, new Map());
   }
@@ -122,7 +142,7 @@ export class AlertSinkService {
       receive: (payload, body) => this.receive(store, watchdog, payload, body),
       refused: (reason) => {
         this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + 1);
-        this.publish();
+        this.changed(false);
       },
       health: () => {
         const h = watchdog.status(this.now());
@@ -142,22 +162,63 @@ export class AlertSinkService {
     const r = this.running;
     if (r?.store === store) {
       this.checkWatchdog(r);
-      void this.refreshSummary(r);
+      this.changed(true);
     }
     return result;
   }
 
-  /** Re-reads the totals from the store, once for any number of notifications arriving meanwhile. */
-  private refreshSummary(r: Running): Promise<void> {
-    this.refresh ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        this.refresh = undefined;
-        if (this.running !== r) return;
+  /**
+   * Something the vigil_alertsink_* series show changed (the store's totals, if `summary`): renders
+   * them once, in a later turn, at most once per METRICS_INTERVAL_MS for any number of changes.
+   */
+  private changed(summary: boolean): void {
+    this.dirty = true;
+    if (summary) this.summaryStale = true;
+    if (this.pending) return;
+    const wait = Math.max(0, this.lastRender + METRICS_INTERVAL_MS - performance.now());
+    const pending: PendingRender = {};
+    pending.timer = setTimeout(() => {
+      pending.timer = undefined;
+      pending.running = this.render(this.running).finally(() => {
+        this.pending = undefined;
+        if (this.dirty) this.changed(false);
+      });
+    }, wait);
+    pending.timer.unref();
+    this.pending = pending;
+  }
+
+  /** Re-reads the totals if they changed, and renders; never rejects. */
+  private async render(r: Running | undefined): Promise<void> {
+    this.dirty = false;
+    this.lastRender = performance.now();
+    if (!r || this.running !== r) return;
+    try {
+      if (this.summaryStale) {
+        this.summaryStale = false;
         this.summary = await r.store.summary();
-        this.publish();
-      })
-      .catch((e: unknown) => this.log.error({ err: (e as Error).message }, 'cannot read alert sink totals'));
-    return this.refresh;
+      }
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'cannot read alert sink totals');
+    }
+    if (this.running === r) this.publish();
+  }
+
+  /** Renders a change still waiting for its interval now (tests read their changes at once). */
+  async renderPending(): Promise<void> {
+    await this.settleRender();
+    if (this.dirty) await this.render(this.running);
+  }
+
+  /** Cancels a scheduled render and waits for one running (before its store closes). */
+  private async settleRender(): Promise<void> {
+    const p = this.pending;
+    if (!p) return;
+    if (p.timer) {
+      clearTimeout(p.timer);
+      this.pending = undefined;
+    }
+    await p.running;
   }
 
   private checkWatchdog(r: Running): void {
@@ -168,7 +229,7 @@ export class AlertSinkService {
     const fields = { alertname: w.alertname, last_seen: lastSeen === undefined ? 'never' : new Date(lastSeen).toISOString(), silence_seconds: Math.round(silenceMs / 1000) };
     if (healthy) this.log.info(fields, 'alert path recovered: the Watchdog alert arrives again');
     else this.log.error({ ...fields, max_silence_seconds: w.maxSilenceMs / 1000 }, 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
-    this.publish();
+    this.changed(false);
   }
 
   private async prune(r: Running): Promise<void> {
@@ -176,19 +237,21 @@ export class AlertSinkService {
       const pruned = await r.store.prune(this.now() - r.cfg.store.retention);
       if (pruned.notifications + pruned.transitions + pruned.alerts === 0) return;
       this.log.info(pruned, 'pruned alert history past retention');
-      await this.refreshSummary(r);
+      if (this.running === r) this.changed(true);
     } catch (e) {
       this.log.error({ err: (e as Error).message }, 'cannot prune alert history');
     }
   }
 
   private publish(): void {
-    const w = this.running?.watchdog;
-    if (!w) return;
+    const r = this.running;
+    if (!r) return;
+    const w = r.watchdog;
     const lastSeen = w.lastSeenAt();
+    const summary = boundSummary(this.summary, { maxValues: r.cfg.limits.max_label_values, maxLength: r.cfg.limits.max_label_length });
     this.deps.metrics.replace(
       SINK_GROUP,
-      renderGroup(sinkFamilies, { summary: this.summary, rejected: this.rejected, watchdog: { lastSeenSeconds: lastSeen === undefined ? undefined : lastSeen / 1000, healthy: w.isHealthy() } }, {}),
+      renderGroup(sinkFamilies, { summary, rejected: this.rejected, watchdog: { lastSeenSeconds: lastSeen === undefined ? undefined : lastSeen / 1000, healthy: w.isHealthy() } }, {}),
     );
   }
 }

@@ -57,6 +57,8 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
   await daemon.collectNow();
   const scrape = async () => {
+    // The sink renders its series at most once a second: a test reads what it changed at once.
+    await sink.renderPending();
     daemon.store.snapshot();
     const res = await fetch(`${http.url}/metrics`);
     return res.text();

@@ -109,3 +109,43 @@ describe('malformed requests are 4xx, not 500', () => {
     expect((await fetch(`${u.url}/api/v1/alerts/%/timeline`)).status).toBe(400);
   });
 });
+
+describe('receiver and severity labels on /metrics', () => {
+  const values = (m: Map<string, number>, family: string, label: string) =>
+    [...new Set([...m.keys()].filter((k) => k.startsWith(`${family}{`)).map((k) => new RegExp(`${label}="([^"]*)"`).exec(k)?.[1]))].sort();
+
+  it('show at most max_label_values values, the most active, the rest and the over-long summed as "other"', async () => {
+    const u = await start('  limits: { max_label_values: 2, max_label_length: 20 }\n');
+    const sends: Array<[string, number]> = [['busy', 3], ['quiet', 1], ['medium', 2], ['x'.repeat(21), 5], ['rare', 1]];
+    let n = 0;
+    for (const [receiver, times] of sends) {
+      for (let i = 0; i < times; i++) expect((await post(u.url, notification({ receiver, groupKey: `g${n++}`, alerts: [{ fingerprint: `f${n}`, severity: `sev${i % 3}` }] }))).status).toBe(200);
+    }
+    const m = await u.metrics();
+    expect(values(m, 'vigil_alertsink_notifications_total', 'receiver')).toEqual(['busy', 'medium', 'other']);
+    expect(m.get('vigil_alertsink_notifications_total{receiver="other",status="firing"}')).toBe(7);
+    expect(m.get('vigil_alertsink_notifications_total{receiver="busy",status="firing"}')).toBe(3);
+    expect(m.get('vigil_alertsink_label_values_folded{label="receiver"}')).toBe(3);
+    expect(values(m, 'vigil_alertsink_alerts', 'severity')).toEqual(['other', 'sev0', 'sev1']);
+    expect(m.get('vigil_alertsink_alerts{severity="other",state="firing"}')).toBe(2);
+    expect(m.get('vigil_alertsink_label_values_folded{label="severity"}')).toBe(1);
+  });
+
+  it('are not re-rendered per request: a flood of refused requests renders about once a second', async () => {
+    const token = join(dir, 'token');
+    (await import('node:fs')).writeFileSync(token, 'secret\n');
+    const u = await start(`  bearer_token_file: ${token}\n`);
+    const replace = u.daemon.store.replace.bind(u.daemon.store);
+    let renders = 0;
+    u.daemon.store.replace = (group, samples) => {
+      if (group === 'alertsink') renders++;
+      replace(group, samples);
+    };
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) expect((await post(u.url, notification({ alerts: [{ fingerprint: 'a' }] }))).status).toBe(401);
+    const seconds = (performance.now() - started) / 1000;
+    // One render per elapsed interval (rounded up), plus the one the last requests are still owed.
+    expect(renders).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
+    expect((await u.metrics()).get('vigil_alertsink_rejected_total{reason="auth"}')).toBe(100);
+  });
+});
