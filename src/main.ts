@@ -32,11 +32,11 @@ async function main(argv: string[]): Promise<void> {
 
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  const address = flags.listenAddress ?? config.web.listen_address;
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address });
   daemon.use(sink);
   const reload = () => daemon.reload(() => loadConfig(configFile));
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes });
-  const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
   log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { parseListenAddress } from './config/listen-address.js';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
 import { landingPage } from './server/landing.js';
@@ -135,12 +136,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   };
 }
 
-/** `0.0.0.0:9810`, `:9810`, `[::1]:9810` → host and port. */
-export function parseListenAddress(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
-  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
-}
+export { parseListenAddress };
 
 export interface RunningHttp {
   url: string;

@@ -1,5 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
+import { isLoopbackAddress } from '../config/listen-address.js';
 import type { AlertSinkConfig, Config } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
@@ -28,6 +29,8 @@ export interface AlertSinkDeps {
   metrics: SnapshotStore;
   log: Logger;
   now?: () => number;
+  /** Where the server listens (HOST:PORT): an unauthenticated sink is refused beyond loopback. */
+  listenAddress: string;
   /** Opens the store of a config; tests substitute stores that fail. */
   openStore?: (cfg: AlertSinkConfig) => AlertStore;
 }
@@ -82,6 +85,7 @@ export class AlertSinkService {
   async apply(config: Config): Promise<void> {
     const cfg = config.alert_sink;
     if (!cfg?.enabled) return this.stop();
+    this.checkExposure(cfg);
     const prev = this.running;
     const sameStore = prev !== undefined && prev.cfg.store.path === cfg.store.path && prev.cfg.store.max_size === cfg.store.max_size;
     let store: AlertStore;
@@ -120,6 +124,17 @@ export class AlertSinkService {
       { store: cfg.store.path, retention_days: cfg.store.retention / 86_400_000, auth: [cfg.bearer_token_file ? 'bearer' : '', cfg.basic_auth ? 'basic' : ''].filter(Boolean).join('+') || 'none' },
       'alert sink ready',
     );
+  }
+
+  /** Anyone who reaches an unauthenticated sink can forge a Watchdog: only on loopback, unless allowed. */
+  private checkExposure(cfg: AlertSinkConfig): void {
+    if (cfg.bearer_token_file || cfg.basic_auth || isLoopbackAddress(this.deps.listenAddress)) return;
+    if (!cfg.allow_unauthenticated) {
+      throw new Error(
+        `alert_sink: no bearer_token_file or basic_auth, and vigil listens on ${this.deps.listenAddress} (not loopback): anyone who reaches it could post forged alerts; configure credentials, or set alert_sink.allow_unauthenticated: true`,
+      );
+    }
+    this.log.warn({ address: this.deps.listenAddress }, 'alert sink accepts notifications without credentials on a non-loopback address (allow_unauthenticated: true)');
   }
 
   async stop(): Promise<void> {

@@ -44,7 +44,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   const log = createLogger('debug', 'json', out);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0' });
   daemon.use(sink);
   const app = createApp({
     daemon,
