@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { isLoopbackAddress } from '../config/listen-address.js';
+import { timerMs } from '../config/units.js';
 import type { AlertSinkConfig, Config } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
@@ -13,8 +14,6 @@ import { SqliteAlertStore } from './sqlite-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
 
-/** Node fires longer timers at once (TimeoutOverflowWarning): a 30d prune_interval must not become 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The vigil_alertsink_* series are rendered at most this often: a flood of requests (refused ones
@@ -114,7 +113,7 @@ export class AlertSinkService {
     this.running = r;
     r.timers.push(
       setInterval(() => this.checkWatchdog(r), Math.min(10_000, Math.max(50, cfg.watchdog.max_silence / 4))).unref(),
-      setInterval(() => void this.prune(r), Math.min(cfg.store.prune_interval, MAX_TIMER_MS)).unref(),
+      setInterval(() => void this.prune(r), timerMs(cfg.store.prune_interval)).unref(),
     );
     await this.prune(r);
     this.summaryStale = true;

@@ -2,6 +2,7 @@ import type { Job } from '../collectors/collection.js';
 import { collectPart } from '../collectors/collection.js';
 import { teamsFamilies, teamsUp, type TeamsListing } from '../collectors/teams.js';
 import type { TeamsTarget } from '../config/schema.js';
+import { MAX_RATE_LIMIT_WAIT_MS } from '../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
 import { completeAccess, listTeams } from '../upstream/teams/api.js';
 import { clientFor, spacerFor, type BuildContext } from './context.js';
@@ -12,7 +13,7 @@ import { readSecretFile } from './secret-file.js';
  * times. A gateway hiccup (502-504) on one page would otherwise throw away the whole listing.
  */
 const teamsRetry = firstOf(
-  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: 60_000 }),
+  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: MAX_RATE_LIMIT_WAIT_MS }),
   backoffOn([502, 503, 504], { maxRetries: 2, baseMs: 500, capMs: 2_000 }),
 );
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
+import { timerMs } from '../config/units.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -81,7 +82,7 @@ export class UpstreamClient {
         const delay = this.opts.retry?.delayFor(attempt, err);
         if (delay === undefined || spec.signal?.aborted) throw err;
         this.opts.onRetry?.(spec.endpoint, err);
-        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
+        await sleep(timerMs(delay), undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
           throw err;
         });
       }
@@ -155,7 +156,7 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`no complete answer within ${ms} ms`));
-  }, ms);
+  }, timerMs(ms));
   const follow = () => controller.abort(parent?.reason);
   if (parent?.aborted) follow();
   else parent?.addEventListener('abort', follow, { once: true });

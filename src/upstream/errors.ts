@@ -14,7 +14,18 @@ export const REASONS = [
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** A failed upstream call, as a value with a reason. Messages never carry tokens. */
+/**
+ * Characters of upstream-supplied text an error keeps: it is logged on every failed run and shown
+ * on / and /api/v1/targets, so an upstream's megabytes of `errors[]` must not become megabytes there.
+ */
+export const MAX_ERROR_TEXT = 1024;
+
+/** `s` cut to `max` characters, saying how much was left out. */
+export function capText(s: string, max = MAX_ERROR_TEXT): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
+/** A failed upstream call, as a value with a reason. Messages never carry tokens, and are capped. */
 export class UpstreamError extends Error {
   /** How long the upstream asked us to wait before trying again (429, 503 with Retry-After). */
   retryAfterMs?: number;
@@ -23,7 +34,7 @@ export class UpstreamError extends Error {
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(capText(message));
     this.name = 'UpstreamError';
   }
 }
@@ -58,19 +69,19 @@ export function errorBodyMessage(body: string): string {
   try {
     const parsed = JSON.parse(trimmed) as { errors?: unknown; error?: unknown; message?: unknown };
     if (Array.isArray(parsed.errors)) {
-      return parsed.errors
-        .map((e) => {
+      const shown = parsed.errors.slice(0, 10).map((e) => {
           if (typeof e === 'string') return e;
           if (e && typeof e === 'object') {
             const o = e as Record<string, unknown>;
             return [o.title, o.detail].filter((x) => typeof x === 'string' && x).join(': ') || JSON.stringify(o);
           }
           return String(e);
-        })
-        .join('; ');
+        });
+      const more = parsed.errors.length > shown.length ? `; (+${parsed.errors.length - shown.length} more)` : '';
+      return capText(shown.map((e) => capText(e, 200)).join('; ') + more);
     }
-    if (typeof parsed.error === 'string') return parsed.error;
-    if (typeof parsed.message === 'string') return parsed.message;
+    if (typeof parsed.error === 'string') return capText(parsed.error);
+    if (typeof parsed.message === 'string') return capText(parsed.message);
   } catch {
     // not JSON: fall through to the text itself
   }
