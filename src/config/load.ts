@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from './bounded-file.js';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { EnvExpansionError, expandEnv } from './env-expand.js';
@@ -51,9 +51,9 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
 export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readBoundedFile(path, MAX_CONFIG_FILE_BYTES)).toString('utf8');
   } catch (e) {
-    throw new ConfigError([`${path}: cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
+    throw new ConfigError([`${path}: cannot read config file (${fileProblem(e)})`]);
   }
   return parseConfig(text, path, env);
 }
