@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { AlertState, PayloadAlert } from './payload-schema.js';
+import { ALERTS_PER_TURN, type AlertState, type PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
 import {
   StoreError,
@@ -134,6 +135,7 @@ export class SqliteAlertStore implements AlertStore {
   private readonly recordTx: Database.Transaction<(n: IncomingNotification) => RecordResult>;
   private readonly batchTx: Database.Transaction<(batch: IncomingNotification[]) => Outcome[]>;
   private queue: Pending[] = [];
+  private largeWrite?: Promise<void> | undefined;
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
@@ -168,14 +170,60 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   record(n: IncomingNotification): Promise<RecordResult> {
+    if (n.payload.alerts.length > ALERTS_PER_TURN) return this.recordInTurns(n);
     return new Promise((resolve, reject) => {
       this.queue.push({ n, resolve, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
 
+  /**
+   * A notification with many alerts is written in its own transaction, a slice of alerts per turn
+   * of the event loop, so the scrapes and requests arriving meanwhile are answered. Until it commits,
+   * other writes wait (flush) and reads wait (idle), so nobody sees it half-written.
+   */
+  private recordInTurns(n: IncomingNotification): Promise<RecordResult> {
+    const run = (this.largeWrite ?? Promise.resolve()).then(() => this.writeInTurns(n));
+    const done: Promise<void> = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.largeWrite = done;
+    void done.then(() => {
+      if (this.largeWrite !== done) return;
+      this.largeWrite = undefined;
+      if (this.queue.length) this.flush();
+    });
+    return run;
+  }
+
+  private async writeInTurns(n: IncomingNotification): Promise<RecordResult> {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      const steps = this.recordSteps(n);
+      for (;;) {
+        const step = steps.next();
+        if (step.done) {
+          this.db.exec('COMMIT');
+          return step.value;
+        }
+        await nextTurn();
+      }
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw storeError('storing the notification', e);
+    }
+  }
+
+  /** Resolves once no notification is being written across turns. */
+  private async idle(): Promise<void> {
+    while (this.largeWrite) await this.largeWrite;
+  }
+
   /** Commits the queued notifications; each promise settles only after the commit (or its failure). */
   private flush(): void {
+    // A notification being written across turns holds the transaction: the queue waits for it.
+    if (this.largeWrite) return;
     const batch = this.queue.splice(0);
     if (batch.length === 0) return;
     let outcomes: Outcome[];
@@ -197,6 +245,15 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   private recordOnce(n: IncomingNotification): RecordResult {
+    const steps = this.recordSteps(n);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** recordOnce in steps: yields after each ALERTS_PER_TURN alerts (see recordInTurns). */
+  private *recordSteps(n: IncomingNotification): Generator<void, RecordResult> {
     const p = n.payload;
     // Looked up first (the transaction holds the write lock): an ignored insert would still use up an id.
     const stored = this.stmt('SELECT id FROM notifications WHERE dedup_key = ?').get(n.key) as { id: number } | undefined;
@@ -207,7 +264,10 @@ export class SqliteAlertStore implements AlertStore {
     ).run(n.key, n.receivedAt, p.receiver, p.status, p.groupKey, p.alerts.length, p.truncatedAlerts, n.body);
     const id = Number(inserted.lastInsertRowid);
     const counts = new Map<string, number>();
-    for (const a of p.alerts) this.applyAlert(a, n, id, counts);
+    for (let i = 0; i < p.alerts.length; i++) {
+      if (i > 0 && i % ALERTS_PER_TURN === 0) yield;
+      this.applyAlert(p.alerts[i] as PayloadAlert, n, id, counts);
+    }
     this.addCounts(counts);
     this.stmt(
       `INSERT INTO receiver_stats (receiver, firing, resolved, truncated_alerts, last_notification_at) VALUES (?, ?, ?, ?, ?)
@@ -309,6 +369,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async alerts(f: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }> {
+    await this.idle();
     const where: string[] = [];
     const args: Array<string | number> = [];
     for (const [column, value] of [
@@ -336,6 +397,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined> {
+    await this.idle();
     const row = this.stmt('SELECT * FROM alerts WHERE fingerprint = ?').get(fingerprint) as AlertRow | undefined;
     if (!row) return undefined;
     const transitions = this.stmt(
@@ -346,6 +408,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async notifications(f: NotificationFilter) {
+    await this.idle();
     const where: string[] = [];
     const args: Array<string | number> = [];
     const add = (cond: string, ...values: Array<string | number>) => {
@@ -369,6 +432,7 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async summary(): Promise<StoreSummary> {
+    await this.idle();
     const receivers = this.stmt(
       `SELECT receiver, firing, resolved, duplicates, truncated_alerts AS truncatedAlerts,
          last_notification_at AS lastNotificationAt FROM receiver_stats ORDER BY receiver`,
@@ -378,11 +442,13 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async lastFiring(alertname: string): Promise<number | undefined> {
+    await this.idle();
     const row = this.stmt('SELECT max(last_firing_at) AS at FROM alerts WHERE alertname = ?').get(alertname) as { at: number | null };
     return row.at ?? undefined;
   }
 
   async prune(before: number): Promise<PruneResult> {
+    await this.idle();
     try {
       return this.pruneTx.immediate(before);
     } catch (e) {
@@ -406,6 +472,7 @@ export class SqliteAlertStore implements AlertStore {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    await this.idle();
     this.flush();
     this.db.close();
   }

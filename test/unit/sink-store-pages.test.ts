@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parsePayload } from '../../src/sink/payload-schema.js';
+import Database from 'better-sqlite3';
+import { ALERTS_PER_TURN, parsePayload, parsePayloadInTurns } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
 import { notificationKey, type AlertCursor, type Cursor, type IncomingNotification } from '../../src/sink/store.js';
 import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
@@ -84,5 +85,45 @@ describe('alerts pages', () => {
     expect(page.alerts).toHaveLength(2);
     expect(page.next).toBeDefined();
     expect((await store.alerts({ limit: 100, maxBytes: 100 })).alerts).toHaveLength(1);
+  });
+});
+
+describe('a notification with many alerts', () => {
+  it('is written across turns of the event loop, invisible to readers until committed whole', async () => {
+    const n = incoming({ groupKey: 'big', alerts: Array.from({ length: 3 * ALERTS_PER_TURN + 1 }, (_, i) => ({ fingerprint: `f${i}` })) }, T0);
+    const small = incoming({ groupKey: 'small', alerts: [{ fingerprint: 's' }] }, T0 + 1);
+    const reader = new Database(join(dir, 'alerts.db'), { readonly: true });
+    const visible = () => (reader.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+    const seen: number[] = [];
+    let writing = true;
+    const tick = () => {
+      if (!writing) return;
+      seen.push(visible());
+      setImmediate(tick);
+    };
+    const big = store.record(n);
+    setImmediate(tick);
+    const other = store.record(small);
+    expect(await big).toEqual({ id: 1, duplicate: false });
+    expect(await other).toEqual({ id: 2, duplicate: false });
+    writing = false;
+    reader.close();
+    // Some turns ran while it was being written, and none of them saw a part of it.
+    const during = seen.filter((c) => c === 0).length;
+    expect(during).toBeGreaterThanOrEqual(3);
+    expect(seen.every((c) => c === 0 || c >= 3 * ALERTS_PER_TURN + 1)).toBe(true);
+    expect((await store.alerts({ limit: 1 })).alerts).toHaveLength(1);
+    expect((await store.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 3 * ALERTS_PER_TURN + 2 }]);
+  });
+
+  it('is checked a slice of alerts per turn', async () => {
+    let turns = 0;
+    const body = JSON.stringify(notification({ alerts: Array.from({ length: 3 * ALERTS_PER_TURN + 1 }, (_, i) => ({ fingerprint: `f${i}` })) }));
+    const r = await parsePayloadInTurns(body, async () => void turns++);
+    expect(r.ok).toBe(true);
+    expect(turns).toBeGreaterThanOrEqual(4);
+    const bad = JSON.stringify(notification({ alerts: [{ fingerprint: 'a' }, { fingerprint: '' }] }));
+    expect(await parsePayloadInTurns(bad, async () => undefined)).toEqual(parsePayload(bad));
+    expect(parsePayload(bad)).toMatchObject({ ok: false, field: 'alerts[1].fingerprint' });
   });
 });
