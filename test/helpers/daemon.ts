@@ -55,7 +55,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
-  await daemon.collectNow();
+  await daemon.collectNow({ force: true });
   const scrape = async () => {
     // The sink renders its series at most once a second: a test reads what it changed at once.
     await sink.renderPending();
@@ -67,7 +67,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     daemon,
     url: http.url,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
-    collect: async () => void (await daemon.collectNow()),
+    collect: async () => void (await daemon.collectNow({ force: true })),
     scrape,
     metrics: async () => parseExposition(await scrape()),
     reload: (y) => daemon.reload(async () => parseConfig(y, 'test.yml', process.env)),
