@@ -1,7 +1,7 @@
 import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from './bounded-file.js';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { EnvExpansionError, expandEnv } from './env-expand.js';
+import { EnvExpansionError, expandEnv, hideExpanded } from './env-expand.js';
 import { configSchema, type Config } from './schema.js';
 
 /** A config that cannot be used; the message names the key path and the problem, never a secret. */
@@ -34,17 +34,25 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   if (doc.errors.length) {
     throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
   }
-  let raw: unknown = doc.toJS() ?? {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  let raw: unknown;
   try {
-    raw = expandEnv(raw, env);
+    // Bounded alias expansion (the yaml default): a "billion laughs" document is refused here.
+    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    throw new ConfigError([`${source}: YAML: ${(e as Error).message.split('\n')[0]}`]);
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  const used = new Map<string, string>();
+  try {
+    raw = expandEnv(raw, env, '', used);
   } catch (e) {
     if (e instanceof EnvExpansionError) throw new ConfigError([e.message]);
     throw e;
   }
   // Without the input, zod cannot tell a missing key from a value of the wrong type.
   const res = configSchema.safeParse(raw, { reportInput: true });
-  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue));
+  // A value from the environment may be a secret (a URL with a token in it): messages show its name.
+  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue).map((m) => hideExpanded(m, used)));
   return res.data;
 }
 
