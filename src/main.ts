@@ -50,7 +50,11 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    void Promise.all([server.close(), daemon.stop()]).then(() => process.exit(0));
+    // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
+    void server
+      .close()
+      .then(() => daemon.stop())
+      .then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -138,6 +138,9 @@ export function createApp(deps: ServerDeps): http.RequestListener {
 
 export { parseListenAddress };
 
+/** How long stopping waits for requests in flight (a webhook being stored) before cutting them. */
+export const DRAIN_MS = 5000;
+
 export interface RunningHttp {
   url: string;
   server: http.Server;
@@ -159,8 +162,13 @@ export async function listen(app: http.RequestListener, address: string): Promis
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        // Drain: no new connections, idle ones closed, requests in flight answered, then cut at DRAIN_MS.
+        const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }
