@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
-import { jsonDepthExceeds } from './json-depth.js';
+import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
 import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
@@ -87,7 +87,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     readBody,
     async (req, res) => {
       const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-      if (jsonDepthExceeds(body, deps.limits.maxDepth)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+      if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
       const parsed = await parsePayloadInTurns(body, nextTurn);
       if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
       let result: RecordResult;
