@@ -14,7 +14,6 @@ import { SqliteAlertStore } from './sqlite-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
 
-
 /**
  * The vigil_alertsink_* series are rendered at most this often: a flood of requests (refused ones
  * included) costs one store read and one render per interval, not one per request.
