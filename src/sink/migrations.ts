@@ -71,6 +71,12 @@ export const MIGRATIONS: readonly string[] = [
     last_notification_at INTEGER
   );
   `,
+  // 2: the list order of GET /api/v1/alerts (all, or of one state), ascending in every column so
+  // that a page's cursor is one row-value comparison: a page seeks or walks an index, never sorts.
+  `
+  CREATE INDEX alerts_in_list_order ON alerts ((state <> 'firing'), (-starts_at), fingerprint);
+  CREATE INDEX alerts_of_state_in_list_order ON alerts (state, (-starts_at), fingerprint);
+  `,
 ];
 
 /** Brings the schema to the latest version, each step in its own transaction. */

@@ -381,14 +381,16 @@ export class SqliteAlertStore implements AlertStore {
       where.push(`${column} = ?`);
       args.push(value);
     }
+    // The order of the list indexes (migration 2): firing first, newest start, fingerprint; with one
+    // state, by start alone (the same order). The cursor is the last row's position in it.
+    const order = f.state ? `(-starts_at), fingerprint` : `(state <> 'firing'), (-starts_at), fingerprint`;
     if (f.after) {
-      const rank = Number(f.after.firing);
-      where.push(`((state = 'firing') < ? OR ((state = 'firing') = ? AND (starts_at < ? OR (starts_at = ? AND fingerprint > ?))))`);
-      args.push(rank, rank, f.after.startsAt, f.after.startsAt, f.after.fingerprint);
+      where.push(`(${order}) > (${f.state ? '?, ?' : '?, ?, ?'})`);
+      if (!f.state) args.push(f.after.firing ? 0 : 1);
+      args.push(-f.after.startsAt, f.after.fingerprint);
     }
     const sql = `SELECT *, length(CAST(labels AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(generator_url AS BLOB)) AS stored_bytes
-      FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY state = 'firing' DESC, starts_at DESC, fingerprint LIMIT ?`;
+      FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
     const rows = this.stmt(sql).iterate(...args, f.limit + 1) as IterableIterator<AlertRow & { stored_bytes: number }>;
     const { page, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.stored_bytes);
     const alerts = page.map(toAlert);

@@ -75,6 +75,15 @@ describe('alerts pages', () => {
       if (!after) break;
     }
     expect(paged).toEqual(all);
+    const firing: string[] = [];
+    after = undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await store.alerts({ limit: 4, after, state: 'firing' });
+      firing.push(...page.alerts.map((a) => a.fingerprint));
+      after = page.next;
+      if (!after) break;
+    }
+    expect(firing).toEqual(all.filter((f) => !['f0', 'f3', 'f6'].includes(f)));
   });
 
   it('end early once the stored labels and annotations pass maxBytes', async () => {
