@@ -81,7 +81,9 @@ export async function expectHealthy(h: HostileVigil, maxLabelValues = 100): Prom
   const m = await get(h.url, '/metrics');
   expect(m.status).toBe(200);
   parseExposition(m.text);
-  expect(rssBytes(h.vigil.child.pid as number)).toBeLessThan(MAX_RSS_BYTES);
+  const rss = rssBytes(h.vigil.child.pid as number);
+  console.log(`hostile: vigil RSS ${Math.round(rss / 2 ** 20)} MiB, /metrics ${m.text.length} bytes`);
+  expect(rss).toBeLessThan(MAX_RSS_BYTES);
   for (const label of ['receiver', 'severity']) {
     const values = labelValues(m.text, label);
     expect(values.size, label).toBeLessThanOrEqual(maxLabelValues + 1);
