@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
 import { notificationKey } from '../../src/sink/store.js';
@@ -102,6 +103,14 @@ describe('malformed requests are 4xx, not 500', () => {
     const u = await start();
     const res = await post(u.url, undefined, { raw, headers: { 'content-encoding': encoding } });
     expect(res).toEqual({ status: 400, body: { error: 'cannot decompress the body' } });
+  });
+
+  it('a gzip bomb is refused with 413 at body_limit, counted on the decompressed size', async () => {
+    const u = await start('  body_limit: 1MiB\n');
+    const bomb = gzipSync(Buffer.from(withExtra('bomb', JSON.stringify('0'.repeat(20 * 1024 * 1024)))));
+    const res = await fetch(`${u.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(res.status).toBe(413);
   });
 
   it('a malformed %-escape in a timeline path is a 400', async () => {
