@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Job, PartOutcome } from '../collectors/collection.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
-import { capText, toUpstreamError } from '../upstream/errors.js';
+import { capText } from '../log/cap-text.js';
+import { toUpstreamError } from '../upstream/errors.js';
 import type { JobStats } from '../metrics/telemetry.js';
 import type { Turns } from './turns.js';
 

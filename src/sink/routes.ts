@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
+import { capText } from '../log/cap-text.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
@@ -95,7 +96,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
         result = await deps.receive(parsed.payload, body);
       } catch (e) {
         const kind = e instanceof StoreError ? e.kind : 'failed';
-        deps.log.error({ err: (e as Error).message, receiver: parsed.payload.receiver, group_key: parsed.payload.groupKey }, 'cannot store notification');
+        deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
         if (kind === 'busy') res.setHeader('retry-after', '1');
         return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${kind}); send it again`);
       }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { isLoopbackAddress } from '../config/listen-address.js';
 import { timerMs } from '../config/units.js';
 import type { AlertSinkConfig, Config } from '../config/schema.js';
+import { capText } from '../log/cap-text.js';
 import { renderGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { SinkAuth } from './auth.js';
@@ -169,7 +170,7 @@ export class AlertSinkService {
     const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body });
     if (payload.alerts.some((a) => a.status === 'firing' && a.labels.alertname === watchdog.alertname)) watchdog.seen(receivedAt);
     this.log.debug(
-      { receiver: payload.receiver, status: payload.status, alerts: payload.alerts.length, id: result.id, duplicate: result.duplicate },
+      { receiver: capText(payload.receiver, 128), status: payload.status, alerts: payload.alerts.length, id: result.id, duplicate: result.duplicate },
       'notification received',
     );
     const r = this.running;

@@ -1,3 +1,5 @@
+import { capText } from '../log/cap-text.js';
+
 /** Why a collection failed: a label value on vigil_collector_failures_total and a field in the log line. */
 export const REASONS = [
   'timeout',
@@ -14,18 +16,8 @@ export const REASONS = [
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
-/**
- * Characters of upstream-supplied text an error keeps: it is logged on every failed run and shown
- * on / and /api/v1/targets, so an upstream's megabytes of `errors[]` must not become megabytes there.
- */
-export const MAX_ERROR_TEXT = 1024;
 
-/** `s` cut to `max` characters, saying how much was left out. */
-export function capText(s: string, max = MAX_ERROR_TEXT): string {
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
-}
-
-/** A failed upstream call, as a value with a reason. Messages never carry tokens, and are capped. */
+/** A failed upstream call, as a value with a reason. Messages never carry tokens, and are capped (logged on every failed run, shown on / and /api/v1/targets). */
 export class UpstreamError extends Error {
   /** How long the upstream asked us to wait before trying again (429, 503 with Retry-After). */
   retryAfterMs?: number;
