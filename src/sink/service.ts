@@ -249,7 +249,7 @@ export class AlertSinkService {
   private async prune(r: Running): Promise<void> {
     try {
       const pruned = await r.store.prune(this.now() - r.cfg.store.retention);
-      if (pruned.notifications + pruned.transitions + pruned.alerts === 0) return;
+      if (pruned.notifications + pruned.transitions + pruned.alerts + (pruned.receivers ?? 0) === 0) return;
       this.log.info(pruned, 'pruned alert history past retention');
       if (this.running === r) this.changed(true);
     } catch (e) {

@@ -469,6 +469,7 @@ export class SqliteAlertStore implements AlertStore {
       notifications: this.stmt('DELETE FROM notifications WHERE received_at < ?').run(before).changes,
       transitions: this.stmt('DELETE FROM transitions WHERE at < ?').run(before).changes,
       alerts: this.stmt('DELETE FROM alerts WHERE last_seen_at < ?').run(before).changes,
+      receivers: this.stmt('DELETE FROM receiver_stats WHERE coalesce(last_notification_at, 0) < ?').run(before).changes,
     };
   }
 

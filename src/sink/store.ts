@@ -26,7 +26,7 @@ export interface AlertStore {
   summary(): Promise<StoreSummary>;
   /** When a notification last mentioned a firing alert of that name. */
   lastFiring(alertname: string): Promise<number | undefined>;
-  /** Deletes notifications, transitions and alerts last seen before `before`. */
+  /** Deletes notifications, transitions and alerts last seen before `before`, and the totals of receivers silent since. */
   prune(before: number): Promise<PruneResult>;
   close(): Promise<void>;
 }
@@ -144,6 +144,11 @@ export interface PruneResult {
   notifications: number;
   transitions: number;
   alerts: number;
+  /**
+   * Receivers whose totals were deleted: none of their notifications arrived since `before` (a
+   * sender's one-off receiver names must not be kept, and read on every render, forever).
+   */
+  receivers?: number;
 }
 
 /** A write the store could not make: the sender must try again (5xx), nothing was stored. */

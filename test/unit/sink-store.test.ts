@@ -187,14 +187,16 @@ describe('the SQLite alert store', () => {
     await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
     await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
     await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 2, transitions: 2, alerts: 2 });
+    await s.record(incoming({ receiver: 'gone', groupKey: 'gone', alerts: [{ fingerprint: 'gone' }] }, T0 - 35 * DAY));
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 3, transitions: 3, alerts: 3, receivers: 1 });
     expect((await s.summary()).alerts).toEqual(countsByScan());
     expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
     expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['new']);
     expect((await s.alerts({ limit: 10 })).alerts.map((a) => a.fingerprint)).toEqual(['new']);
     expect(await s.timeline('old')).toBeUndefined();
-    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, resolved: 1 });
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0 });
+    // The receiver still active keeps its totals across the pruned notifications; the silent one goes.
+    expect((await s.summary()).receivers).toEqual([expect.objectContaining({ receiver: 'web.hook', firing: 2, resolved: 1 })]);
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0, receivers: 0 });
   });
 
   it('keeps everything across a restart', async () => {
