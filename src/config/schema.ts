@@ -16,6 +16,13 @@ const secretsTarget = z.strictObject({
     .min(1)
     .default([...REPLICATION_KINDS])
     .refine((k) => new Set(k).size === k.length, 'each kind at most once'),
+  /**
+   * Names the replication set this cluster belongs to, per kind, to join clusters whose answers do
+   * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
+   */
+  replication_set: z
+    .strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() })
+    .optional(),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,
@@ -39,6 +46,8 @@ const agentTarget = z.strictObject({
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(10_000),
+  /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
+  expected_servers: z.number().int().min(1).optional(),
 });
 export type AgentTarget = z.output<typeof agentTarget>;
 
@@ -60,6 +69,10 @@ const teamsTarget = z.strictObject({
   max_pages: z.number().int().min(1).default(1000),
   /** Show each team whose list entry lacks organization-access flags (one request per such team). */
   complete_access: z.boolean().default(false),
+  /** The team whose users own the organization; its users-count is watched for a sudden loss. */
+  owners_team: z.string().min(1).default('owners'),
+  /** A loss of more than this share of the teams, or of the owners team's users, within an hour alerts. */
+  loss_alert_fraction: z.number().gt(0).max(1).default(0.2),
 });
 export type TeamsTarget = z.output<typeof teamsTarget>;
 

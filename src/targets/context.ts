@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
 import { renderGroup } from '../metrics/render.js';
+import { tlsFamilies } from '../metrics/tls-families.js';
+import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import type { Turns } from '../scheduler/turns.js';
@@ -71,6 +73,7 @@ export function clientFor(
   if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
   const s = stats;
   const publish = () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name }));
+  let lastTls: TlsObservation | undefined;
   const client = new UpstreamClient({
     address: target.address,
     timeoutMs: target.timeout,
@@ -84,6 +87,13 @@ export function clientFor(
     observe: (endpoint, code, seconds) => {
       observeRequest(s, endpoint, code, seconds);
       ctx.unpublished.set(key, publish);
+    },
+    onTls: (o) => {
+      // A resumed session shows no certificate: keep the expiry the full handshake showed.
+      lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
+      const seen = lastTls;
+      // Under the target's upstream key, so a removed target's group goes with it.
+      ctx.unpublished.set(`${key}/tls`, () => ctx.store.replace(`${key}/tls`, renderGroup(tlsFamilies, seen, { target: target.name })));
     },
     onRetry: (endpoint, err) => {
       s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);

@@ -1,7 +1,9 @@
 import type { Job } from '../collectors/collection.js';
 import { collectPart } from '../collectors/collection.js';
 import { teamsFamilies, teamsUp, type TeamsListing } from '../collectors/teams.js';
+import { lossFractionFamily, ownersTeamFamily } from '../collectors/teams-access-holders.js';
 import type { TeamsTarget } from '../config/schema.js';
+import { renderGroup } from '../metrics/render.js';
 import { MAX_RATE_LIMIT_WAIT_MS } from '../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
 import { completeAccess, listTeams } from '../upstream/teams/api.js';
@@ -42,7 +44,7 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
       signal,
     });
     const teams = t.complete_access ? await completeAccess(client, listing.teams, token, signal) : listing.teams;
-    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams };
+    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams, ownersTeam: t.owners_team };
   };
 
   return [
@@ -55,10 +57,11 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
           part: 'teams',
           context: { target: t.name, organization: t.organization },
           fetch: () => fetch(signal),
-          families: teamsFamilies,
+          families: [...teamsFamilies, ownersTeamFamily],
           up: teamsUp,
           turns: ctx.turns,
         }),
+        { part: 'loss_fraction', group: renderGroup([lossFractionFamily], t.loss_alert_fraction, { target: t.name, organization: t.organization }) },
       ],
     },
   ];

@@ -3,6 +3,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { timerMs } from '../config/units.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import type { RetryPolicy } from './retry.js';
+import { observingConnector, type TlsObservation } from './tls-observer.js';
 
 export interface ClientOptions {
   /** Base URL; a path prefix in it is kept (`https://host/prefix` → `/prefix/v1/...`). */
@@ -28,6 +29,8 @@ export interface ClientOptions {
   observe?: (endpoint: string, code: string, seconds: number) => void;
   /** Called before a retry is slept on. */
   onRetry?: (endpoint: string, err: UpstreamError) => void;
+  /** Called after every TLS handshake with what the certificate chain showed (https only). */
+  onTls?: (o: TlsObservation) => void;
 }
 
 export interface RequestSpec {
@@ -64,11 +67,14 @@ export class UpstreamClient {
       keepAliveTimeout: 30_000,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
-      connect: {
-        timeout: opts.timeoutMs,
-        ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
-        rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
-      },
+      connect:
+        url.protocol === 'https:' && opts.onTls
+          ? observingConnector({ timeoutMs: opts.timeoutMs, ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
+          : {
+              timeout: opts.timeoutMs,
+              ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+              rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
+            },
     });
   }
 

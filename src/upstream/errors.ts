@@ -11,6 +11,8 @@ export const REASONS = [
   'decode',
   'schema',
   'too_large',
+  'sealed',
+  'standby',
   'config',
   'internal',
 ] as const;

@@ -53,7 +53,7 @@ function vigilConfig(): string {
     'secrets:',
     ...[...secrets.clusters.values()].map((c) => `  - { name: ${c.name}, address: "${c.url}", schedule: ${every}, timeout: 800ms${c.name === 'dr-secondary' ? `, merkle_check: { dr_operation_token_file: ${drToken}, schedule: "*/10 * * * * *" }` : ''} }`),
     'agents:',
-    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true }`),
+    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`),
     'teams:',
     `  - { name: acme, address: "${teams.url}", organization: acme, token_file: ${teamsToken}, schedule: "*/20 * * * * *", complete_access: true, requests_per_second: 200 }`,
     'alert_sink:',
@@ -222,6 +222,33 @@ describe('fault → Prometheus alert → Alertmanager → vigil sink', () => {
       () => simPost(`${client}/_sim/health`, { client: { ok: false, message: 'e2e: unhealthy on purpose' } }),
       () => simPost(`${client}/_sim/health`, {}, 'DELETE'),
     );
+  }, 400_000);
+});
+
+describe('faults of the secrets service that concern its keys and its primaries', () => {
+  const secretsApi = async (cluster: string, path: string) => {
+    const c = secrets.cluster(cluster);
+    const res = await fetch(`${c.url}/v1/sys/replication/${path}`, { method: 'POST', headers: { 'x-secrets-token': c.rootToken }, body: '{}' });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  };
+
+  // Both at once, so the wall time added is the longer of the two alerts' paths, not their sum.
+  it('a split brain (a promoted secondary beside its primary) and a DR operation token attempt', async () => {
+    const drSecondary = secrets.cluster('dr-secondary').url;
+    await Promise.all([
+      faultRoundTrip(
+        'SecretsReplicationSplitBrain',
+        { kind: 'performance', severity: 'critical' },
+        () => secretsApi('perf-secondary', 'performance/secondary/promote'),
+        () => secretsApi('perf-secondary', 'performance/primary/demote'),
+      ),
+      faultRoundTrip(
+        'SecretsDROperationTokenAttemptOpen',
+        { target: 'dr-secondary', severity: 'warning' },
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}),
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}, 'DELETE'),
+      ),
+    ]);
   }, 400_000);
 });
 
