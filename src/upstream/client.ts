@@ -65,13 +65,14 @@ export class UpstreamClient {
       connections: 4,
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      // Clamped like every timer: a `timeout: 30d` must not wrap around into an immediate timeout.
+      headersTimeout: timerMs(opts.timeoutMs),
+      bodyTimeout: timerMs(opts.timeoutMs),
       connect:
         url.protocol === 'https:' && opts.onTls
-          ? observingConnector({ timeoutMs: opts.timeoutMs, ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
+          ? observingConnector({ timeoutMs: timerMs(opts.timeoutMs), ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
           : {
-              timeout: opts.timeoutMs,
+              timeout: timerMs(opts.timeoutMs),
               ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
               rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
             },
