@@ -71,11 +71,10 @@ export const MIGRATIONS: readonly string[] = [
     last_notification_at INTEGER
   );
   `,
-  // 2: the list order of GET /api/v1/alerts (all, or of one state), ascending in every column so
-  // that a page's cursor is one row-value comparison: a page seeks or walks an index, never sorts.
+  // 2: the list order of GET /api/v1/alerts within a state (newest start first, then fingerprint,
+  // both descending): a page's cursor is one row-value range on it, so a page seeks, never sorts.
   `
-  CREATE INDEX alerts_in_list_order ON alerts ((state <> 'firing'), (-starts_at), fingerprint);
-  CREATE INDEX alerts_of_state_in_list_order ON alerts (state, (-starts_at), fingerprint);
+  CREATE INDEX alerts_in_list_order ON alerts (state, starts_at, fingerprint);
   `,
 ];
 

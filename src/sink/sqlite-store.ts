@@ -370,29 +370,35 @@ export class SqliteAlertStore implements AlertStore {
 
   async alerts(f: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }> {
     await this.idle();
-    const where: string[] = [];
-    const args: Array<string | number> = [];
+    const filters: string[] = [];
+    const args: string[] = [];
     for (const [column, value] of [
-      ['state', f.state],
       ['alertname', f.alertname],
       ['severity', f.severity],
     ] as const) {
       if (value === undefined) continue;
-      where.push(`${column} = ?`);
+      filters.push(`${column} = ?`);
       args.push(value);
     }
-    // The order of the list indexes (migration 2): firing first, newest start, fingerprint; with one
-    // state, by start alone (the same order). The cursor is the last row's position in it.
-    const order = f.state ? `(-starts_at), fingerprint` : `(state <> 'firing'), (-starts_at), fingerprint`;
-    if (f.after) {
-      where.push(`(${order}) > (${f.state ? '?, ?' : '?, ?, ?'})`);
-      if (!f.state) args.push(f.after.firing ? 0 : 1);
-      args.push(-f.after.startsAt, f.after.fingerprint);
+    // Firing first, then resolved: one query per state, each a seek on alerts_in_list_order
+    // (migration 2), the cursor's state from the cursor's position on.
+    const states = (f.state ? [f.state] : (['firing', 'resolved'] as const)).filter((s) => !f.after || f.after.firing || s === 'resolved');
+    const stmt = (withCursor: boolean) =>
+      this.stmt(
+        `SELECT *, length(CAST(labels AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(generator_url AS BLOB)) AS stored_bytes
+         FROM alerts WHERE ${['state = ?', ...filters, ...(withCursor ? ['(starts_at, fingerprint) < (?, ?)'] : [])].join(' AND ')}
+         ORDER BY starts_at DESC, fingerprint DESC LIMIT ?`,
+      );
+    const after = f.after;
+    const limit = f.limit;
+    function* rows(): Generator<AlertRow & { stored_bytes: number }> {
+      for (const state of states) {
+        const cursorHere = after !== undefined && (state === 'firing') === after.firing;
+        const params = [state, ...args, ...(cursorHere ? [after.startsAt, after.fingerprint] : []), limit + 1];
+        yield* stmt(cursorHere).iterate(...params) as IterableIterator<AlertRow & { stored_bytes: number }>;
+      }
     }
-    const sql = `SELECT *, length(CAST(labels AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(generator_url AS BLOB)) AS stored_bytes
-      FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`;
-    const rows = this.stmt(sql).iterate(...args, f.limit + 1) as IterableIterator<AlertRow & { stored_bytes: number }>;
-    const { page, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.stored_bytes);
+    const { page, more } = takeWithin(rows(), f.limit, f.maxBytes, (r) => r.stored_bytes);
     const alerts = page.map(toAlert);
     const last = alerts[alerts.length - 1];
     return more && last ? { alerts, next: { firing: last.state === 'firing', startsAt: last.startsAt, fingerprint: last.fingerprint } } : { alerts };

@@ -10,7 +10,7 @@ export interface AlertStore {
   /** Stores a notification durably, or counts it as a duplicate of the one stored under its key. */
   record(n: IncomingNotification): Promise<RecordResult>;
   /**
-   * Current alerts, firing first, then newest start, then fingerprint; `next` is where the following
+   * Current alerts, firing first, then newest start, then fingerprint (descending); `next` is where the following
    * page starts. A page holds at most `limit` alerts and ends early once the stored text of the
    * alerts in it (labels, annotations, generator URL) passes `maxBytes`, but never holds none.
    */
@@ -104,7 +104,7 @@ export interface AlertFilter {
   maxBytes?: number | undefined;
 }
 
-/** The position of an alert in the list order: firing first, newest start, then fingerprint. */
+/** The position of an alert in the list order: firing first, newest start, then fingerprint (descending). */
 export interface AlertCursor {
   firing: boolean;
   startsAt: number;

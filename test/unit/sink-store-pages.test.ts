@@ -56,7 +56,7 @@ describe('notifications pages within a byte budget', () => {
 });
 
 describe('alerts pages', () => {
-  it('page by limit and cursor in list order (firing first, newest start, fingerprint)', async () => {
+  it('page by limit and cursor in list order (firing first, newest start, fingerprint descending)', async () => {
     const alerts = Array.from({ length: 9 }, (_, i) => ({
       fingerprint: `f${i}`,
       status: i % 3 === 0 ? ('resolved' as const) : ('firing' as const),
@@ -64,7 +64,7 @@ describe('alerts pages', () => {
     }));
     await store.record(incoming({ groupKey: 'g', alerts }, T0));
     const all = (await store.alerts({ limit: 100 })).alerts.map((a) => a.fingerprint);
-    expect(all).toEqual(['f7', 'f2', 'f1', 'f5', 'f4', 'f8', 'f3', 'f6', 'f0']);
+    expect(all).toEqual(['f7', 'f2', 'f5', 'f1', 'f8', 'f4', 'f3', 'f6', 'f0']);
     const paged: string[] = [];
     let after: AlertCursor | undefined;
     for (let pages = 0; pages < 20; pages++) {
