@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { capText } from '../log/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
-import { parsePayloadInTurns, type Payload } from './payload-schema.js';
-import { capText } from '../log/cap-text.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
+import { parsePayloadInTurns, type Payload } from './payload-schema.js';
 import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
 import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
