@@ -43,7 +43,8 @@ async function main(argv: string[]): Promise<void> {
 
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
-  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, authenticated: (req): boolean => guard.authenticated(req) });
+  const address = flags.listenAddress ?? config.web.listen_address;
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req) });
   const telemetry = new HttpTelemetry(daemon.store);
   const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
   daemon.use(sink);
@@ -65,7 +66,6 @@ async function main(argv: string[]): Promise<void> {
     commit();
   };
   const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
-  const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
     e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );
@@ -84,7 +84,11 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    void Promise.all([server.close(), daemon.stop()]).then(() => process.exit(0));
+    // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
+    void server
+      .close()
+      .then(() => daemon.stop())
+      .then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

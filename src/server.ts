@@ -125,4 +125,5 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   };
 }
 
-export { listen, parseListenAddress, type RunningHttp } from './server/http-server.js';
+export { DRAIN_MS, listen, type RunningHttp } from './server/http-server.js';
+export { parseListenAddress } from './config/listen-address.js';

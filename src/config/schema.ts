@@ -104,6 +104,24 @@ const alertSink = z.strictObject({
     })
     .prefault({}),
   body_limit: size('10MiB'),
+  /**
+   * Without bearer_token_file or basic_auth anyone who reaches the port can post (a forged Watchdog
+   * hides a broken alert path): refused on a non-loopback listen address unless set to true.
+   */
+  allow_unauthenticated: z.boolean().default(false),
+  /** Bounds on what senders and readers can make the sink hold, render or answer (docs/security.md#limits). */
+  limits: z
+    .strictObject({
+      /** Distinct receiver / severity label values on /metrics; the least active fold into "other". */
+      max_label_values: z.number().int().min(1).max(10_000).default(100),
+      /** Longer receiver / severity values are shown as "other". */
+      max_label_length: z.number().int().min(1).max(1024).default(128),
+      /** JSON nesting a notification may have; deeper ones are refused with 400. */
+      max_depth: z.number().int().min(8).max(1000).default(64),
+      /** Bytes of stored text one read API answer holds (a page ends early beyond; never fewer than one item). */
+      max_answer_size: size('16MiB'),
+    })
+    .prefault({}),
   watchdog: z
     .strictObject({
       alertname: z.string().min(1, 'must not be empty').default('Watchdog'),

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
+import { parseListenAddress } from '../config/listen-address.js';
 import { ConnectionCap } from './connection-cap.js';
 import type { HttpGuard } from './guard.js';
 import type { HttpTelemetry } from './telemetry.js';
@@ -53,12 +54,8 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
-/** `0.0.0.0:9810`, `:9810`, `[::1]:9810` → host and port. */
-export function parseListenAddress(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
-  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
-}
+/** How long stopping waits for requests in flight (a webhook being stored) before cutting them. */
+export const DRAIN_MS = 5000;
 
 /**
  * Makes the server: HTTP or HTTPS per the web config, the guard (headers, basic auth) in front of
@@ -163,8 +160,13 @@ export async function listen(app: http.RequestListener, address: string, opts: S
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(poll);
-        server.closeAllConnections();
-        server.close(() => resolve());
+        // Drain: no new connections, idle ones closed, requests in flight answered, then cut at DRAIN_MS.
+        const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

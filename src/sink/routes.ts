@@ -1,13 +1,16 @@
 import type http from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
 import type { Logger } from 'pino';
+import { capText } from '../log/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
-import { parsePayload, type Payload } from './payload-schema.js';
-import { alertsQuery, encodeCursor, notificationsQuery, parseQuery } from './query.js';
+import { jsonDepthExceedsInTurns } from './json-depth.js';
+import { parsePayloadInTurns, type Payload } from './payload-schema.js';
+import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
-import { alertView, healthView, notificationView, transitionView, type HealthView } from './views.js';
+import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
 
@@ -18,6 +21,8 @@ export interface SinkRouteDeps {
   /** Webhook bodies being read; past the cap a request is answered 503 before its body is read. */
   inFlight: InFlight;
   bodyLimit: number;
+  /** Nesting a body may have (deeper: 400), and the stored text one read answer may hold. */
+  limits: { maxDepth: number; maxAnswerBytes: number };
   store: AlertStore;
   log: Logger;
   /** Stores a valid notification durably; rejects with a StoreError when it cannot. */
@@ -26,6 +31,9 @@ export interface SinkRouteDeps {
   refused(reason: RejectReason): void;
   health(): HealthView;
 }
+
+/** Transitions one timeline answer shows (newest kept). */
+export const MAX_TRANSITIONS = 1000;
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
@@ -38,6 +46,13 @@ const BODY_FAILURE = {
   encoding: { reason: 'content_type', status: 415 },
   aborted: { reason: 'json', status: 400 },
 } as const;
+
+/** An error Express or body-parser raised for the request itself (a malformed %-escape, a bad body): a 4xx. */
+const clientErrorStatus = (err: object): number | undefined => {
+  const e = err as { status?: unknown; statusCode?: unknown };
+  const s = Number(e.status ?? e.statusCode);
+  return s >= 400 && s < 500 ? s : undefined;
+};
 
 /**
  * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
@@ -90,14 +105,15 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       } finally {
         release();
       }
-      const parsed = parsePayload(body);
+      if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+      const parsed = await parsePayloadInTurns(body, nextTurn);
       if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
       let result: RecordResult;
       try {
         result = await deps.receive(parsed.payload, body);
       } catch (e) {
         const kind = e instanceof StoreError ? e.kind : 'failed';
-        deps.log.error({ err: (e as Error).message, receiver: parsed.payload.receiver, group_key: parsed.payload.groupKey }, 'cannot store notification');
+        deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
         if (kind === 'busy') res.setHeader('retry-after', '1');
         return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${kind}); send it again`);
       }
@@ -126,20 +142,24 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   router.get('/api/v1/alerts', async (req, res) => {
     const q = parseQuery(alertsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    res.json({ alerts: (await deps.store.alerts(q.value)).map(alertView) });
+    const page = await deps.store.alerts({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    res.json({ alerts: page.alerts.map(alertView), nextCursor: page.next ? encodeAlertCursor(page.next) : null });
   });
 
   router.get('/api/v1/alerts/:fingerprint/timeline', async (req, res) => {
     const t = await deps.store.timeline(req.params.fingerprint);
     if (!t) return void res.status(404).json({ error: `no alert with fingerprint ${JSON.stringify(req.params.fingerprint)}` });
-    res.json({ alert: alertView(t.alert), transitions: t.transitions.map(transitionView) });
+    // A flapping alert can hold many transitions: the newest ones are shown, the rest counted.
+    const shown = t.transitions.slice(-MAX_TRANSITIONS);
+    res.json({ alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length });
   });
 
   router.get('/api/v1/notifications', async (req, res) => {
     const q = parseQuery(notificationsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    const page = await deps.store.notifications(q.value);
-    res.json({ notifications: page.notifications.map(notificationView), nextCursor: page.next ? encodeCursor(page.next) : null });
+    const page = await deps.store.notifications({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    const items = page.notifications.map((n) => notificationJson(n, deps.limits.maxDepth));
+    res.type('json').send(`{"notifications":[${items.join(',')}],"nextCursor":${JSON.stringify(page.next ? encodeCursor(page.next) : null)}}`);
   });
 
   router.get('/api/v1/health', (_req, res) => {
@@ -148,6 +168,8 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   });
 
   router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    const status = clientErrorStatus(err);
+    if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
     deps.log.error({ err: err.message }, 'alert sink request failed');
     res.status(500).json({ error: 'internal error' });
   });

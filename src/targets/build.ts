@@ -15,3 +15,12 @@ export function buildJobs(config: Config, ctx: BuildContext, walLag: WalLagTrack
     ...config.teams.flatMap((t) => teamsJobs(t, ctx)),
   ];
 }
+
+/** Each target name → its config entries (of any kind) as text: a reload tells a changed target by it. */
+export function targetConfigs(config: Config): Map<string, string> {
+  const byName = new Map<string, unknown[]>();
+  for (const [kind, list] of [['secrets', config.secrets], ['agents', config.agents], ['teams', config.teams]] as const) {
+    for (const t of list) byName.set(t.name, [...(byName.get(t.name) ?? []), kind, t]);
+  }
+  return new Map([...byName].map(([name, entries]) => [name, JSON.stringify(entries)]));
+}

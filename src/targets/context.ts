@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
 import type { Logger } from 'pino';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
@@ -80,7 +80,7 @@ export function clientFor(
     maxResponseBytes: target.max_response_size,
     tls: {
       insecureSkipVerify: target.tls.insecure_skip_verify,
-      ...(target.tls.ca_file ? { ca: readFileSync(target.tls.ca_file) } : {}),
+      ...(target.tls.ca_file ? { ca: readCaFile(target.tls.ca_file) } : {}),
     },
     ...extra,
     beforeDecode: () => ctx.turns.take(),
@@ -102,4 +102,12 @@ export function clientFor(
   });
   ctx.clients.push(client);
   return client;
+}
+
+function readCaFile(path: string): Buffer {
+  try {
+    return readBoundedFileSync(path, MAX_CONFIG_FILE_BYTES);
+  } catch (e) {
+    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`);
+  }
 }

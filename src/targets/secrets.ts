@@ -1,6 +1,7 @@
 import type { Job } from '../collectors/collection.js';
 import { collectPart } from '../collectors/collection.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
+import { scheduleIntervalSeconds } from '../scheduler/scheduler.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily, type WalLagTracker } from '../collectors/secrets-wal-lag.js';
 import type { SecretsTarget } from '../config/schema.js';
@@ -64,6 +65,8 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
       collector: 'secrets_merkle_check',
       target: t.name,
       schedule: merkle.schedule,
+      // The check makes the service walk its merkle trees: on demand, never more often than scheduled.
+      minIntervalSeconds: scheduleIntervalSeconds(merkle.schedule),
       run: async (signal) => [
         await collectPart({
           part: 'merkle',

@@ -4,6 +4,7 @@ import { teamsFamilies, teamsUp, type TeamsListing } from '../collectors/teams.j
 import { lossFractionFamily, ownersTeamFamily } from '../collectors/teams-access-holders.js';
 import type { TeamsTarget } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
+import { MAX_RATE_LIMIT_WAIT_MS } from '../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
 import { completeAccess, listTeams } from '../upstream/teams/api.js';
 import { clientFor, spacerFor, type BuildContext } from './context.js';
@@ -14,7 +15,7 @@ import { readSecretFile } from './secret-file.js';
  * times. A gateway hiccup (502-504) on one page would otherwise throw away the whole listing.
  */
 const teamsRetry = firstOf(
-  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: 60_000 }),
+  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: MAX_RATE_LIMIT_WAIT_MS }),
   backoffOn([502, 503, 504], { maxRetries: 2, baseMs: 500, capMs: 2_000 }),
 );
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
+import { timerMs } from '../config/units.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import { refuseUnreadable } from './unreadable.js';
@@ -69,14 +70,15 @@ export class UpstreamClient {
       connections: 4,
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      headersTimeout: opts.timeoutMs,
+      // Clamped like every timer: a `timeout: 30d` must not wrap around into an immediate timeout.
+      headersTimeout: timerMs(opts.timeoutMs),
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
-      bodyTimeout: opts.timeoutMs,
+      bodyTimeout: timerMs(opts.timeoutMs),
       connect:
         url.protocol === 'https:' && opts.onTls
-          ? observingConnector({ timeoutMs: opts.timeoutMs, ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
+          ? observingConnector({ timeoutMs: timerMs(opts.timeoutMs), ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
           : {
-              timeout: opts.timeoutMs,
+              timeout: timerMs(opts.timeoutMs),
               ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
               rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
             },
@@ -93,7 +95,7 @@ export class UpstreamClient {
         const delay = this.opts.retry?.delayFor(attempt, err);
         if (delay === undefined || spec.signal?.aborted) throw err;
         this.opts.onRetry?.(spec.endpoint, err);
-        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
+        await sleep(timerMs(delay), undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
           throw err;
         });
       }
@@ -172,7 +174,7 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`no complete answer within ${ms} ms`));
-  }, ms);
+  }, timerMs(ms));
   const follow = () => controller.abort(parent?.reason);
   if (parent?.aborted) follow();
   else parent?.addEventListener('abort', follow, { once: true });

@@ -155,6 +155,8 @@ describe('alert_sink', () => {
       max_in_flight: 32,
       store: { path: '/var/lib/vigil/alerts.db', retention: 30 * 86400_000, prune_interval: 3600_000 },
       body_limit: 10 * 1024 * 1024,
+      allow_unauthenticated: false,
+      limits: { max_label_values: 100, max_label_length: 128, max_depth: 64, max_answer_size: 16 * 1024 * 1024 },
       watchdog: { alertname: 'Watchdog', max_silence: 600_000 },
     });
   });
@@ -169,6 +171,8 @@ describe('alert_sink', () => {
   max_in_flight: 4
   store: { path: /tmp/alerts.db, retention: 7d, prune_interval: 5m, max_size: 1GiB }
   body_limit: 1MiB
+  allow_unauthenticated: true
+  limits: { max_label_values: 20, max_label_length: 64, max_depth: 32, max_answer_size: 1MiB }
   watchdog: { alertname: DeadMansSwitch, max_silence: 15m }
 `,
       'vigil.yml',
@@ -182,6 +186,8 @@ describe('alert_sink', () => {
       max_in_flight: 4,
       store: { path: '/tmp/alerts.db', retention: 7 * 86400_000, prune_interval: 300_000, max_size: 1024 ** 3 },
       body_limit: 1024 * 1024,
+      allow_unauthenticated: true,
+      limits: { max_label_values: 20, max_label_length: 64, max_depth: 32, max_answer_size: 1024 * 1024 },
       watchdog: { alertname: 'DeadMansSwitch', max_silence: 900_000 },
     });
   });
