@@ -89,7 +89,8 @@ function* parseSteps(body: string): Generator<void, ParseResult> {
   yield;
   const envelope = envelopeSchema.safeParse(raw, { reportInput: true });
   const issues: z.core.$ZodIssue[] = envelope.success ? [] : [...envelope.error.issues];
-  const rawAlerts = (raw as { alerts?: unknown }).alerts;
+  // `null`, a number or a string is not an envelope: the schema says so, and there are no alerts to read.
+  const rawAlerts = raw !== null && typeof raw === 'object' ? (raw as { alerts?: unknown }).alerts : undefined;
   const alerts: PayloadAlert[] = [];
   if (Array.isArray(rawAlerts)) {
     for (let i = 0; i < rawAlerts.length; i++) {

@@ -29,11 +29,11 @@ export interface HostileVigil {
 /** `extra` is appended to the config (targets); the sink always runs, with a bearer token. */
 export async function startHostileVigil(extra = '', sink = ''): Promise<HostileVigil> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-hostile-'));
-  const token = 'hostile-suite-token';
+  const token = SUITE_TOKEN;
   writeFileSync(join(dir, 'token'), `${token}\n`);
   const config = join(dir, 'vigil.yml');
   writeFileSync(config, `alert_sink:\n  bearer_token_file: ${join(dir, 'token')}\n  store: { path: ${join(dir, 'alerts.db')} }\n${sink}${extra}`);
-  const vigil = startVigil([`--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json']);
+  const vigil = startVigil([`--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--web.enable-lifecycle']);
   try {
     await vigil.waitFor(/"msg":"alert sink ready"/);
   } catch (e) {
@@ -62,9 +62,12 @@ export function rssBytes(pid: number): number {
   return Number(m?.[1] ?? NaN) * 1024;
 }
 
-/** GET with the liveness bound; the body as text. */
+/** The sink's token: it also opens the sink's read API. */
+const SUITE_TOKEN = 'hostile-suite-token';
+
+/** GET with the liveness bound and the sink's token; the body as text. */
 export async function get(url: string, path: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
+  const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${SUITE_TOKEN}` }, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
   return { status: res.status, text: await res.text() };
 }
 
