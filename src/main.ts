@@ -8,6 +8,7 @@ import { createApp, listen } from './server.js';
 import { HttpGuard } from './server/guard.js';
 import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
+import { alertPages } from './server/ui-routes.js';
 import { AlertSinkService } from './sink/service.js';
 import { REVISION, VERSION } from './version.js';
 
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
   const address = flags.listenAddress ?? config.web.listen_address;
-  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req) });
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION }) });
   const telemetry = new HttpTelemetry(daemon.store);
   const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
   daemon.use(sink);

@@ -4,8 +4,8 @@ import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
-import { landingPage } from './server/landing.js';
 import { lifecycleRouter } from './server/lifecycle.js';
+import { uiRoutes } from './server/ui-routes.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -19,6 +19,9 @@ export interface ServerDeps {
   /** More routes (the alert sink's), tried after vigil's own and before the 404. */
   routes?: RequestHandler;
 }
+
+/** No inline script or style, nothing from elsewhere, no framing. */
+export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function acceptsGzip(req: http.IncomingMessage): boolean {
   return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
@@ -87,6 +90,12 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
   const metrics = metricsHandler(deps);
+  app.use((_req, res, next) => {
+    // The pages load only their own script and stylesheet; a web config's own policy wins.
+    if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
 
   app.get('/metrics', (req, res) => metrics(req, res));
 
@@ -105,9 +114,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
 
   app.use(lifecycleRouter({ enabled: deps.enableLifecycle ?? false, reload: deps.reload, collectNow: () => deps.daemon.collectNow() }));
 
-  app.get('/', (_req, res) => {
-    res.type('html').send(landingPage(VERSION, deps.daemon.targets(), deps.daemon.readiness().ready));
-  });
+  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION }));
 
   if (deps.routes) app.use(deps.routes);
 

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
 import type { Logger } from 'pino';
 import { capText } from '../log/cap-text.js';
@@ -8,9 +8,9 @@ import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
-import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
+import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
-import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
+import type { HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
 
@@ -30,10 +30,11 @@ export interface SinkRouteDeps {
   /** Counts a refused webhook request. */
   refused(reason: RejectReason): void;
   health(): HealthView;
+  /** The history's status pages (`/alerts...`), given the read API they show. */
+  pages?: ((read: SinkRead) => RequestHandler) | undefined;
 }
 
-/** Transitions one timeline answer shows (newest kept). */
-export const MAX_TRANSITIONS = 1000;
+export { MAX_TRANSITIONS } from './read-api.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
@@ -125,7 +126,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   });
 
   // The read API: open when no credentials are configured anywhere, else it needs them.
-  router.use('/api/v1', async (req, res, next) => {
+  router.use(['/api/v1', '/alerts'], async (req, res, next) => {
     if (deps.authenticated(req) || !deps.auth.readProtected) return next();
     let outcome: AuthOutcome;
     try {
@@ -139,33 +140,17 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.challenges() });
   });
 
-  router.get('/api/v1/alerts', async (req, res) => {
-    const q = parseQuery(alertsQuery, req.query);
-    if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    const page = await deps.store.alerts({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
-    res.json({ alerts: page.alerts.map(alertView), nextCursor: page.next ? encodeAlertCursor(page.next) : null });
-  });
-
-  router.get('/api/v1/alerts/:fingerprint/timeline', async (req, res) => {
-    const t = await deps.store.timeline(req.params.fingerprint);
-    if (!t) return void res.status(404).json({ error: `no alert with fingerprint ${JSON.stringify(req.params.fingerprint)}` });
-    // A flapping alert can hold many transitions: the newest ones are shown, the rest counted.
-    const shown = t.transitions.slice(-MAX_TRANSITIONS);
-    res.json({ alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length });
-  });
-
-  router.get('/api/v1/notifications', async (req, res) => {
-    const q = parseQuery(notificationsQuery, req.query);
-    if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    const page = await deps.store.notifications({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
-    const items = page.notifications.map((n) => notificationJson(n, deps.limits.maxDepth));
-    res.type('json').send(`{"notifications":[${items.join(',')}],"nextCursor":${JSON.stringify(page.next ? encodeCursor(page.next) : null)}}`);
-  });
-
+  const read = sinkRead(deps.store, deps.limits, deps.health);
+  const send = <T>(res: Response, a: ReadAnswer<T>, ok: (v: T) => void) => (a.ok ? ok(a.value) : void res.status(a.status).json(a.body));
+  router.get('/api/v1/alerts', async (req, res) => send(res, await read.alerts(req.query), (v) => res.json(v)));
+  router.get('/api/v1/alerts/:fingerprint/timeline', async (req, res) => send(res, await read.timeline(req.params.fingerprint), (v) => res.json(v)));
+  router.get('/api/v1/notifications', async (req, res) => send(res, await read.notifications(req.query), (v) => res.type('json').send(v)));
   router.get('/api/v1/health', (_req, res) => {
-    const h = deps.health();
-    res.status(h.healthy ? 200 : 503).json(healthView(h));
+    const { healthy, ...body } = read.health();
+    res.status(healthy ? 200 : 503).json(body);
   });
+  // The status pages of the history: behind the same read credentials as the API they show.
+  if (deps.pages) router.use(deps.pages(read));
 
   router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
     const status = clientErrorStatus(err);

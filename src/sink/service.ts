@@ -12,7 +12,7 @@ import { REJECT_REASONS, sinkFamilies, type RejectReason } from './families.js';
 import { boundSummary } from './label-bounds.js';
 import type { Payload } from './payload-schema.js';
 import { InFlight } from '../http/body.js';
-import { sinkRouter, WEBHOOK_PATH } from './routes.js';
+import { sinkRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
 import { SqliteAlertStore } from './sqlite-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
@@ -34,6 +34,8 @@ export interface AlertSinkDeps {
   authenticated?: (req: http.IncomingMessage) => boolean;
   /** Where the server listens (HOST:PORT): an unauthenticated sink is refused beyond loopback. */
   listenAddress: string;
+  /** The history's status pages, mounted behind the read API's credentials. */
+  pages?: SinkRouteDeps['pages'];
   /** Opens the store of a config; tests substitute stores that fail. */
   openStore?: (cfg: AlertSinkConfig) => AlertStore;
 }
@@ -175,6 +177,7 @@ export class AlertSinkService {
         this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + 1);
         this.changed(false);
       },
+      pages: this.deps.pages,
       health: () => {
         const h = watchdog.status(this.now());
         return { healthy: h.healthy, alertname: watchdog.alertname, lastSeen: watchdog.lastSeenAt(), silenceMs: h.silenceMs, maxSilenceMs: watchdog.maxSilenceMs };

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { Router, type Request, type Response } from 'express';
+import type { Daemon as FullDaemon } from '../daemon.js';
+
+type Daemon = Pick<FullDaemon, 'snapshot' | 'targets'>;
+import type { SinkRead } from '../sink/read-api.js';
+import { buildEstate, type Estate } from './estate.js';
+import { apiQueries, renderAlerts, renderTimeline, type AlertPath, type AlertsData } from './ui/alerts-view.js';
+import { renderEstate } from './ui/estate-view.js';
+import { esc, page } from './ui/html.js';
+
+/**
+ * What serves the status pages: each view rendered on the server (works with curl and without
+ * JavaScript) from the same values the JSON API answers, and the compiled front end that keeps them
+ * live by polling that API.
+ */
+
+export interface UiDeps {
+  daemon: Daemon;
+  version: string;
+  now?: () => number;
+}
+
+/** The bundle and stylesheet `npm run build` writes (dist/ui); a run from the sources reads the built ones. */
+function assetsDir(): string | undefined {
+  const candidates = [new URL('../ui/', import.meta.url), new URL('../../dist/ui/', import.meta.url)];
+  const found = candidates.find((u) => existsSync(new URL('app.js', u)));
+  return found ? fileURLToPath(found) : undefined;
+}
+
+const html = (res: Response, body: string) => res.type('html').setHeader('cache-control', 'no-store').send(body);
+
+export function estateOf(deps: UiDeps): Estate {
+  return buildEstate(deps.daemon.snapshot().text, deps.daemon.targets(), (deps.now ?? Date.now)());
+}
+
+export function uiRoutes(deps: UiDeps): Router {
+  const router = Router();
+  const dir = assetsDir();
+  if (dir) router.use('/ui', express.static(dir, { index: false, fallthrough: false, maxAge: 0 }));
+  router.get('/api/v1/estate', (_req, res) => void res.setHeader('cache-control', 'no-store').json(estateOf(deps)));
+  router.get('/', (_req, res) => {
+    const e = estateOf(deps);
+    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, api: '/api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
+  });
+  return router;
+}
+
+const HOUR_MS = 3600_000;
+const FILTERS = ['alertname', 'severity', 'state', 'receiver', 'since', 'until', 'acursor', 'ncursor'] as const;
+
+function filterForm(q: Record<string, string>): string {
+  const input = (name: string, label: string, placeholder = '') =>
+    `<label>${label}<input name="${name}" value="${esc(q[name] ?? '')}" placeholder="${esc(placeholder)}" autocomplete="off"></label>`;
+  const sel = (name: string, label: string, options: string[]) =>
+    `<label>${label}<select name="${name}"><option value="">any</option>${options.map((o) => `<option${q[name] === o ? ' selected' : ''}>${o}</option>`).join('')}</select></label>`;
+  return `<form class="filters" method="get" action="/alerts" aria-label="Filter alerts and notifications">${input('alertname', 'Alert name')}${sel('severity', 'Severity', ['critical', 'warning', 'info', 'none'])}${sel('state', 'State', ['firing', 'resolved'])}${input('receiver', 'Receiver')}${input('since', 'Since', 'RFC 3339 or Unix s')}${input('until', 'Until', 'RFC 3339 or Unix s')}<button type="submit">Filter</button> <a href="/alerts">clear</a></form>`;
+}
+
+/** The page's own query: known keys with one string value each (a repeated key keeps its first). */
+function pageQuery(req: Request): Record<string, string> {
+  const q: Record<string, string> = {};
+  for (const k of FILTERS) {
+    const v = req.query[k];
+    const s = Array.isArray(v) ? v[0] : v;
+    if (typeof s === 'string' && s !== '') q[k] = s;
+  }
+  return q;
+}
+
+/** `/alerts`, `/alerts/{fingerprint}` and the alert-path answer, given the sink's read API. */
+export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
+  const now = deps.now ?? Date.now;
+  return (read) => {
+    const router = Router();
+    const alertPath = async (): Promise<AlertPath> => {
+      const h = read.health();
+      const hour = await read.notifications({ since: String((now() - HOUR_MS) / 1000), limit: '1000' });
+      const parsed = hour.ok ? (JSON.parse(hour.value) as { notifications: unknown[]; nextCursor: string | null }) : { notifications: [], nextCursor: null };
+      return { watchdog: h.watchdog, lastHour: { notifications: parsed.notifications.length, more: parsed.nextCursor !== null }, rejected: estateOf(deps).alertPath.rejected };
+    };
+    router.get('/api/v1/alert-path', async (_req, res) => void res.json(await alertPath()));
+    router.get('/alerts', async (req, res) => {
+      const q = pageQuery(req);
+      const api = apiQueries(q);
+      const params = (s: string) => Object.fromEntries(new URLSearchParams(s));
+      const [firing, history, notifications] = await Promise.all([read.alerts(params(api.firing)), read.alerts(params(api.history)), read.notifications(params(api.notifications))]);
+      const bad = [firing, history, notifications].find((a) => !a.ok);
+      if (bad && !bad.ok) {
+        res.status(bad.status);
+        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
+      }
+      const data: AlertsData = {
+        query: q,
+        firing: firing.ok ? firing.value : { alerts: [], nextCursor: null },
+        history: history.ok ? history.value : { alerts: [], nextCursor: null },
+        notifications: notifications.ok ? JSON.parse(notifications.value) : { notifications: [], nextCursor: null },
+        alertPath: await alertPath(),
+      };
+      const title = data.firing.alerts.length ? `${data.firing.alerts.length} firing` : 'alerts';
+      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, api: '/api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
+    });
+    router.get('/alerts/:fingerprint', async (req, res) => {
+      const t = await read.timeline(req.params.fingerprint);
+      if (!t.ok) {
+        res.status(t.status);
+        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="/alerts">all alerts</a></p>` }));
+      }
+      const api = `/api/v1/alerts/${encodeURIComponent(req.params.fingerprint)}/timeline`;
+      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, api, body: renderTimeline(t.value, { now: now() }) }));
+    });
+    return router;
+  };
+}
