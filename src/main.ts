@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, so that a stop during start-up is obeyed (ESM evaluates imports in order).
+import { stopSignals } from './early-stop.js';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
@@ -39,22 +41,17 @@ async function main(argv: string[]): Promise<void> {
   const address = flags.listenAddress ?? config.web.listen_address;
   const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
   log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
+  stopSignals.onStop((signal) => {
+    log.info({ signal }, 'stopping');
+    void Promise.all([server.close(), daemon.stop()]).then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  });
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {
     log.info('SIGHUP: reloading configuration');
     reload().catch(() => undefined);
   });
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    void Promise.all([server.close(), daemon.stop()]).then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => fail(`fatal: ${(e as Error).stack ?? String(e)}`, 1));

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureWritableDir } from './store-dir.js';
 import Database from 'better-sqlite3';
 import type { AlertState, PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
@@ -116,7 +116,7 @@ export class SqliteAlertStore implements AlertStore {
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
-    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
     this.db = new Database(opts.path);
     try {
       this.db.pragma('journal_mode = WAL');
