@@ -69,8 +69,9 @@ function stripNativeAddon(dir) {
     if (['deps', 'src', 'binding.gyp', 'docs'].includes(entry)) remove(join(dir, entry));
   }
   if (!existsSync(built)) return;
+  // Only build/Release/NAME.node is loaded; obj.target/ holds the linker's copy and the objects.
   walk(built, (path, isDir) => {
-    if (!isDir && !path.endsWith('.node')) remove(path);
+    if (!isDir && !(dirname(path) === join(built, 'Release') && path.endsWith('.node'))) remove(path);
   });
 }
 

@@ -121,6 +121,8 @@ export class SqliteAlertStore implements AlertStore {
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
+      // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
+      this.db.pragma('temp_store = MEMORY');
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
       if (opts.maxSize !== undefined) {
         const pageSize = this.db.pragma('page_size', { simple: true }) as number;
