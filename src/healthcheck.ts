@@ -7,10 +7,13 @@
  * Exit 0 when /healthz answers 2xx, 1 otherwise, with the reason on stderr.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { resolve } from 'node:path';
 import { parseFlags } from './cli.js';
 import { loadConfig } from './config/load.js';
 import { parseListenAddress } from './server.js';
+import { loadWebConfig } from './server/web-config.js';
 
 export interface VigilProcess {
   argv: string[];
@@ -25,11 +28,11 @@ export function vigilFlags(cmdline: string[]): string[] | undefined {
 }
 
 /** The URL of /healthz for a listen address: a wildcard host is reached on loopback. */
-export function healthUrl(address: string): string {
+export function healthUrl(address: string, tls = false): string {
   const { host, port } = parseListenAddress(address);
   const wildcard = host === '0.0.0.0' || host === '::' || host === '';
   const shown = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shown}:${port}/healthz`;
+  return `${tls ? 'https' : 'http'}://${shown}:${port}/healthz`;
 }
 
 /** The address the process listens on: its flag, else its config's web.listen_address. */
@@ -38,6 +41,36 @@ export async function listenAddressOf(p: VigilProcess): Promise<string> {
   if (flags.listenAddress !== undefined) return flags.listenAddress;
   const config = await loadConfig(resolve(p.cwd, flags.configFile), p.env);
   return config.web.listen_address;
+}
+
+/** Whether the process serves TLS and asks for basic auth (its --web.config.file). */
+export async function webOf(p: VigilProcess): Promise<{ tls: boolean; basicAuth: boolean }> {
+  const file = parseFlags(p.argv).webConfigFile;
+  if (file === undefined) return { tls: false, basicAuth: false };
+  const web = await loadWebConfig(resolve(p.cwd, file));
+  return { tls: web.tls !== undefined, basicAuth: web.users.size > 0 };
+}
+
+/**
+ * Healthy: /healthz answers 2xx, or 401 when basic auth is on (the healthcheck holds no password;
+ * the answer still proves vigil serves). Over TLS the certificate is not verified: this is vigil
+ * asking itself on its own address, and the answer's status is all that is read.
+ */
+export function healthyStatus(status: number, basicAuth: boolean): boolean {
+  return (status >= 200 && status < 300) || (basicAuth && status === 401);
+}
+
+function statusOf(url: string): Promise<number> {
+  const get = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolveStatus, reject) => {
+    const req = get(url, { timeout: 4000, rejectUnauthorized: false }, (res) => {
+      res.resume();
+      resolveStatus(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url}: no answer within 4 s`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function readProc(pid: string): VigilProcess | undefined {
@@ -59,9 +92,10 @@ async function check(): Promise<string> {
   const self = String(process.pid);
   const vigil = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && d !== self).map(readProc).find(Boolean);
   if (!vigil) throw new Error('no running vigil process found');
-  const url = healthUrl(await listenAddressOf(vigil));
-  const res = await fetch(url, { signal: AbortSignal.timeout(4000) });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const web = await webOf(vigil);
+  const url = healthUrl(await listenAddressOf(vigil), web.tls);
+  const status = await statusOf(url);
+  if (!healthyStatus(status, web.basicAuth)) throw new Error(`${url} answered ${status}`);
   return url;
 }
 

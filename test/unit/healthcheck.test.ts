@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { healthUrl, listenAddressOf, vigilFlags } from '../../src/healthcheck.js';
+import bcrypt from 'bcryptjs';
+import { healthUrl, healthyStatus, listenAddressOf, vigilFlags, webOf } from '../../src/healthcheck.js';
 
 describe('the container HEALTHCHECK', () => {
   it('finds vigil flags on its command line, behind node or tini', () => {
@@ -25,5 +26,17 @@ describe('the container HEALTHCHECK', () => {
     const env = { PORT: '9815' };
     expect(await listenAddressOf({ argv: ['--config.file=v.yml'], cwd: dir, env })).toBe('127.0.0.1:9815');
     expect(await listenAddressOf({ argv: ['--config.file=v.yml', '--web.listen-address=:9816'], cwd: dir, env })).toBe(':9816');
+  });
+
+  it('uses https and accepts a 401 when the web config turns on TLS or basic auth', async () => {
+    expect(healthUrl(':9817', true)).toBe('https://127.0.0.1:9817/healthz');
+    expect(healthyStatus(200, false)).toBe(true);
+    expect(healthyStatus(401, false)).toBe(false);
+    expect(healthyStatus(401, true)).toBe(true);
+    expect(healthyStatus(503, true)).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-healthcheck-web-'));
+    writeFileSync(join(dir, 'web.yml'), `basic_auth_users:\n  prometheus: ${bcrypt.hashSync('pw', 4)}\n`);
+    expect(await webOf({ argv: ['--web.config.file=web.yml'], cwd: dir, env: {} })).toEqual({ tls: false, basicAuth: true });
+    expect(await webOf({ argv: [], cwd: dir, env: {} })).toEqual({ tls: false, basicAuth: false });
   });
 });
