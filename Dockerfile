@@ -42,8 +42,10 @@ EXPOSE 9810
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["node", "dist/healthcheck.js"]
 # tini forwards SIGTERM to vigil; a SIGTERM that lands before Node has set up its handlers ends
 # vigil by the signal itself, which `-e 143` reports as the clean stop it is.
-ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "dist/main.js"]
-CMD ["--config.file=/etc/vigil/vigil.yml"]
+# The config path is part of the entrypoint, so flags given after the image name (which replace
+# CMD) keep it; a later --config.file wins.
+ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "dist/main.js", "--config.file=/etc/vigil/vigil.yml"]
+CMD []
 # Last, so that a new revision reuses every layer above.
 ARG VIGIL_REVISION=unknown
 ENV VIGIL_REVISION=${VIGIL_REVISION}

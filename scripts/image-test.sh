@@ -132,8 +132,8 @@ uid=$(podman exec vigil-it-a id -u || echo unknown)
 podman healthcheck run vigil-it-a >/dev/null 2>&1 && ok "HEALTHCHECK passes (config's address)" || bad "HEALTHCHECK fails on the config's address"
 
 mkdir -p "$work/data-b"; chown 1000:1000 "$work/data-b"
-run vigil-it-b -v "$work/etc:/etc/vigil:ro" -v "$work/data-b:/var/lib/vigil" -- \
-  --config.file=/etc/vigil/vigil.yml --web.listen-address=127.0.0.1:$port2
+# Only the flag after the image name, as the README shows: the config path stays the image's.
+run vigil-it-b -v "$work/etc:/etc/vigil:ro" -v "$work/data-b:/var/lib/vigil" -- --web.listen-address=127.0.0.1:$port2
 wait_http "http://127.0.0.1:$port2/healthz" 60 || bad "not serving on the flag's address"
 podman healthcheck run vigil-it-b >/dev/null 2>&1 && ok "HEALTHCHECK passes (--web.listen-address=127.0.0.1:$port2)" \
   || bad "HEALTHCHECK fails with --web.listen-address"
