@@ -4,12 +4,12 @@
 # registry serves node:20-bookworm-slim. Caches in $VIGIL_IMAGE_CACHE (default ~/.cache/vigil-image):
 # the stand-in base's root filesystem and npm's cache for the build stage.
 #   VIGIL_BASE_IMAGE=ref   build on this base instead of pulling or making one
-#   VIGIL_IMAGE_BUDGET_MB  what vigil may add to the base image (default 40)
+#   VIGIL_IMAGE_BUDGET_MB  what vigil may add to the base image (default 30; it adds 18)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 image=localhost/vigil:image-test
 cache=${VIGIL_IMAGE_CACHE:-$HOME/.cache/vigil-image}
-budget_mb=${VIGIL_IMAGE_BUDGET_MB:-40}
+budget_mb=${VIGIL_IMAGE_BUDGET_MB:-30}
 work=$(mktemp -d /var/tmp/vigil-image-test.XXXXXX)
 containers=()
 cleanup() {
