@@ -151,7 +151,7 @@ podman stop -t 2 vigil-it-c >/dev/null 2>&1 || true
 run vigil-it-d "${mounts[@]}" --read-only --read-only-tmpfs=false --
 wait_http "$url/readyz" 60 || bad "not ready after a restart"
 fingerprint=$(node -p "require('./test/fixtures/alertmanager/firing.json').alerts[0].fingerprint")
-curl -fsS "$url/api/v1/alerts" | grep -q "$fingerprint" && ok "alert $fingerprint still there after a restart" \
+curl -fsS -H "authorization: Bearer $(cat "$work/etc/sink-token")" "$url/api/v1/alerts" | grep -q "$fingerprint" && ok "alert $fingerprint still there after a restart" \
   || bad "the stored alert is gone after a restart"
 podman stop -t 2 vigil-it-d >/dev/null 2>&1 || true
 
