@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ensureWritableDir } from './store-dir.js';
 import Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, type AlertState, type PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
@@ -139,11 +139,13 @@ export class SqliteAlertStore implements AlertStore {
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
-    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
     this.db = new Database(opts.path);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
+      // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
+      this.db.pragma('temp_store = MEMORY');
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
       if (opts.maxSize !== undefined) {
         const pageSize = this.db.pragma('page_size', { simple: true }) as number;
