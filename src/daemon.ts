@@ -17,6 +17,7 @@ import {
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
 import { Turns } from './scheduler/turns.js';
+import { OffloadPool } from './offload/pool.js';
 import { buildJobs } from './targets/build.js';
 import { publishUpstreamStats, type BuildContext } from './targets/context.js';
 import { WAL_LAG_GROUP } from './targets/secrets.js';
@@ -78,6 +79,8 @@ export class Daemon {
   private readonly upstreamStats = new Map<string, UpstreamStats>();
   private readonly walLag = new WalLagTracker();
   private readonly turns = new Turns();
+  /** Worker threads for big answers; started on first use, kept across reloads. */
+  private readonly offload = new OffloadPool();
   private readonly ranOnce = new Set<string>();
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
@@ -115,6 +118,7 @@ export class Daemon {
       spacers: new Map(),
       unpublished: new Map(),
       turns: this.turns,
+      offload: this.offload,
     };
 
     const jobs = buildJobs(config, ctx, this.walLag);
@@ -237,6 +241,7 @@ export class Daemon {
     if (!this.loaded) return;
     await this.loaded.scheduler.stop();
     await Promise.all(this.loaded.clients.map((c) => c.close()));
+    await this.offload.close();
   }
 
   private upstreamRequests(): number {

@@ -49,6 +49,13 @@ export interface JsonResponse {
   body: unknown;
 }
 
+/** A successful answer's body as received, for a caller that decodes it elsewhere (off the main thread). */
+export interface BytesResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
 /** One keep-alive connection pool to one upstream target, with timeouts, a size cap and retries. */
 export class UpstreamClient {
   private readonly pool: Pool;
@@ -72,10 +79,19 @@ export class UpstreamClient {
   }
 
   /** Sends a request, retrying what the retry policy allows; throws UpstreamError. */
-  async json(spec: RequestSpec): Promise<JsonResponse> {
+  json(spec: RequestSpec): Promise<JsonResponse> {
+    return this.send(spec, (bytes) => decode(bytes.toString('utf8'), spec.endpoint));
+  }
+
+  /** As `json`, but a successful answer's body is returned undecoded (error answers are handled alike). */
+  bytes(spec: RequestSpec): Promise<BytesResponse> {
+    return this.send(spec, (bytes) => bytes);
+  }
+
+  private async send<B>(spec: RequestSpec, success: (bytes: Buffer) => B): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.attempt(spec);
+        return await this.attempt(spec, success);
       } catch (e) {
         const err = toUpstreamError(e);
         const delay = this.opts.retry?.delayFor(attempt, err);
@@ -92,7 +108,7 @@ export class UpstreamClient {
     return this.pool.destroy();
   }
 
-  private async attempt(spec: RequestSpec): Promise<JsonResponse> {
+  private async attempt<B>(spec: RequestSpec, success: (bytes: Buffer) => B): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
     await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
     const bound = attemptSignal(spec.signal, this.opts.timeoutMs);
     const signal = bound.signal;
@@ -111,14 +127,15 @@ export class UpstreamClient {
       });
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
-      const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      const bytes = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
       ended = performance.now();
       bound.dispose();
       await this.opts.beforeDecode?.();
       if (res.statusCode >= 400) {
+        const text = bytes.toString('utf8');
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
-        if (data) return { status: res.statusCode, headers: res.headers, body: data.value };
+        if (data) return { status: res.statusCode, headers: res.headers, body: success(bytes) };
         const detail = errorBodyMessage(text);
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
@@ -128,7 +145,7 @@ export class UpstreamClient {
         err.retryAfterMs = retryAfterMs(res.headers);
         throw err;
       }
-      return { status: res.statusCode, headers: res.headers, body: decode(text, spec.endpoint) };
+      return { status: res.statusCode, headers: res.headers, body: success(bytes) };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {
@@ -169,7 +186,11 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
   };
 }
 
-async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {
+/**
+ * The body in one buffer. With a declared length it is read straight into a buffer of that size,
+ * so the chunks are released as they arrive instead of being held until one copy of them all is made.
+ */
+async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   const tooLarge = () => new UpstreamError('too_large', `${endpoint}: response larger than ${max} bytes`);
   if (Number.isFinite(declared) && declared > max) {
@@ -177,16 +198,19 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: s
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
+  const into = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
+    if (size + chunk.length > max || (into && size + chunk.length > into.length)) {
       res.body.destroy();
-      throw tooLarge();
+      throw size + chunk.length > max ? tooLarge() : new UpstreamError('decode', `${endpoint}: body longer than its content-length`);
     }
-    chunks.push(chunk);
+    if (into) chunk.copy(into, size);
+    else chunks.push(chunk);
+    size += chunk.length;
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  if (into) return size === into.length ? into : into.subarray(0, size);
+  return Buffer.concat(chunks, size);
 }
 
 function tryJson(text: string): { value: unknown } | undefined {
@@ -197,7 +221,8 @@ function tryJson(text: string): { value: unknown } | undefined {
   }
 }
 
-function decode(text: string, endpoint: string): unknown {
+/** Parses a JSON body; an empty body is undefined, anything else unparsable a `decode` failure. */
+export function decode(text: string, endpoint: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

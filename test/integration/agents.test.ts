@@ -103,6 +103,13 @@ describe('gossip members of a server', () => {
     // the counts are not capped
     expect(m.get(series('scheduler_agent_members', T('capped', { status: 'alive' })))).toBe(2);
   });
+
+  it('says so in the log once per target when the cap bites, never for a pool within it', () => {
+    const capped = d.logs().filter((l) => typeof l.msg === 'string' && l.msg.includes('max_members'));
+    expect(capped.map((l) => ({ level: l.level, target: l.target, members: l.members, max_members: l.max_members, dropped: l.dropped }))).toEqual([
+      { level: 'warn', target: 'capped', members: 4, max_members: 1, dropped: 3 },
+    ]);
+  });
 });
 
 describe('agent health', () => {
