@@ -38,7 +38,7 @@ const agentTarget = z.strictObject({
   self: z.boolean().default(true),
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
-  max_members: z.number().int().min(0).default(10_000),
+  max_members: z.number().int().min(0).default(20_000),
 });
 export type AgentTarget = z.output<typeof agentTarget>;
 
