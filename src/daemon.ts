@@ -5,7 +5,7 @@ import { WalLagTracker, walLagFamily } from './collectors/secrets-wal-lag.js';
 import type { Config } from './config/schema.js';
 import { CATALOG } from './metrics/catalog.js';
 import { renderGroup } from './metrics/render.js';
-import { SnapshotStore, type Snapshot } from './metrics/snapshot-store.js';
+import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import {
   daemonFamilies,
   jobFamilies,
@@ -189,8 +189,8 @@ export class Daemon {
     return { ready: pending.length === 0, pending };
   }
 
-  snapshot(): Snapshot {
-    return this.store.snapshot();
+  snapshot(format: ExpositionFormat = 'text'): Snapshot {
+    return this.store.snapshot(format);
   }
 
   targets(): TargetView[] {
