@@ -95,7 +95,7 @@ describe('the SQLite alert store', () => {
     const page = await s.notifications({ limit: 10 });
     expect(page.notifications).toHaveLength(1);
     expect(page.notifications[0]).toMatchObject({ id: 1, duplicates: 1, receiver: 'web.hook', body: n.body });
-    expect((await s.alerts({}))[0]).toMatchObject({ fingerprint: 'f1', notifications: 1, lastSeen: T0 + 1000 });
+    expect((await s.alerts({ limit: 10 })).alerts[0]).toMatchObject({ fingerprint: 'f1', notifications: 1, lastSeen: T0 + 1000 });
     expect((await s.summary()).receivers).toEqual([
       { receiver: 'web.hook', firing: 1, resolved: 0, duplicates: 1, truncatedAlerts: 0, lastNotificationAt: T0 + 1000 },
     ]);
@@ -143,7 +143,7 @@ describe('the SQLite alert store', () => {
         ],
       }),
     );
-    const fps = async (f: Parameters<SqliteAlertStore['alerts']>[0]) => (await s.alerts(f)).map((a) => a.fingerprint).sort();
+    const fps = async (f: Omit<Parameters<SqliteAlertStore['alerts']>[0], 'limit'>) => (await s.alerts({ limit: 10, ...f })).alerts.map((a) => a.fingerprint).sort();
     expect(await fps({})).toEqual(['a', 'b', 'c']);
     expect(await fps({ state: 'firing' })).toEqual(['a', 'b']);
     expect(await fps({ state: 'resolved' })).toEqual(['c']);
@@ -187,25 +187,27 @@ describe('the SQLite alert store', () => {
     await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
     await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
     await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 2, transitions: 2, alerts: 2 });
+    await s.record(incoming({ receiver: 'gone', groupKey: 'gone', alerts: [{ fingerprint: 'gone' }] }, T0 - 35 * DAY));
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 3, transitions: 3, alerts: 3, receivers: 1 });
     expect((await s.summary()).alerts).toEqual(countsByScan());
     expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
     expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['new']);
-    expect((await s.alerts({})).map((a) => a.fingerprint)).toEqual(['new']);
+    expect((await s.alerts({ limit: 10 })).alerts.map((a) => a.fingerprint)).toEqual(['new']);
     expect(await s.timeline('old')).toBeUndefined();
-    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, resolved: 1 });
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0 });
+    // The receiver still active keeps its totals across the pruned notifications; the silent one goes.
+    expect((await s.summary()).receivers).toEqual([expect.objectContaining({ receiver: 'web.hook', firing: 2, resolved: 1 })]);
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0, receivers: 0 });
   });
 
   it('keeps everything across a restart', async () => {
     const s = openStore();
     await s.record(incoming({ alerts: [{ fingerprint: 'w', alertname: 'Watchdog', severity: 'none' }] }, T0));
     await s.record(incoming({ truncatedAlerts: 2, groupKey: 'x', alerts: [{ fingerprint: 'f1', status: 'resolved' }] }, T0 + 1));
-    const before = { n: await s.notifications({ limit: 10 }), a: await s.alerts({}), t: await s.timeline('f1'), sum: await s.summary() };
+    const before = { n: await s.notifications({ limit: 10 }), a: await s.alerts({ limit: 10 }), t: await s.timeline('f1'), sum: await s.summary() };
     await s.close();
     const again = openStore();
     expect(await again.notifications({ limit: 10 })).toEqual(before.n);
-    expect(await again.alerts({})).toEqual(before.a);
+    expect(await again.alerts({ limit: 10 })).toEqual(before.a);
     expect(await again.timeline('f1')).toEqual(before.t);
     expect(await again.summary()).toEqual(before.sum);
     expect(before.sum.receivers[0]?.truncatedAlerts).toBe(2);
