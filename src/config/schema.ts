@@ -45,7 +45,7 @@ const agentTarget = z.strictObject({
   self: z.boolean().default(true),
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
-  max_members: z.number().int().min(0).default(10_000),
+  max_members: z.number().int().min(0).default(20_000),
   /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
   expected_servers: z.number().int().min(1).optional(),
 });
