@@ -3,8 +3,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { AlertState, PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
+import { ALERTS_ORDER, alertsWhere, notificationsWhere, pageOf, sqlitePlaceholder, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 import {
+  fileSystemError,
   StoreError,
+  type UnavailableReason,
   type AlertFilter,
   type AlertRecord,
   type AlertStore,
@@ -28,69 +31,26 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-interface AlertRow {
-  fingerprint: string;
-  alertname: string;
-  severity: string;
-  state: AlertState;
-  labels: string;
-  annotations: string;
-  generator_url: string;
-  receiver: string;
-  starts_at: number;
-  ends_at: number | null;
-  first_seen_at: number;
-  last_seen_at: number;
-  notifications: number;
-}
+/** SQLite result codes (extended codes start with these) that make the whole store unusable. */
+const UNUSABLE: ReadonlyArray<[RegExp, UnavailableReason]> = [
+  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt'],
+  [/^SQLITE_READONLY/, 'read_only'],
+  [/^SQLITE_(CANTOPEN|IOERR)/, 'cannot_open'],
+];
 
-interface NotificationRow {
-  id: number;
-  received_at: number;
-  receiver: string;
-  status: AlertState;
-  group_key: string;
-  alert_count: number;
-  truncated_alerts: number;
-  duplicates: number;
-  body: string;
-}
-
-const toAlert = (r: AlertRow): AlertRecord => ({
-  fingerprint: r.fingerprint,
-  alertname: r.alertname,
-  severity: r.severity,
-  state: r.state,
-  labels: JSON.parse(r.labels) as Record<string, string>,
-  annotations: JSON.parse(r.annotations) as Record<string, string>,
-  generatorURL: r.generator_url,
-  receiver: r.receiver,
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  firstSeen: r.first_seen_at,
-  lastSeen: r.last_seen_at,
-  notifications: r.notifications,
-});
-
-const toNotification = (r: NotificationRow): NotificationRecord => ({
-  id: r.id,
-  receivedAt: r.received_at,
-  receiver: r.receiver,
-  status: r.status,
-  groupKey: r.group_key,
-  alertCount: r.alert_count,
-  truncatedAlerts: r.truncated_alerts,
-  duplicates: r.duplicates,
-  body: r.body,
-});
-
-/** An SQLite failure as a StoreError (the transaction or savepoint has been rolled back). */
-function storeError(what: string, e: unknown): StoreError {
+/** An SQLite (or file system) failure as a StoreError (the transaction or savepoint has been rolled back). */
+export function sqliteStoreError(what: string, e: unknown): StoreError {
   if (e instanceof StoreError) return e;
+  const fs = fileSystemError(what, e);
+  if (fs) return fs;
   const code = String((e as { code?: unknown }).code ?? '');
+  const message = `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`;
+  const unusable = UNUSABLE.find(([re]) => re.test(code));
+  if (unusable) return new StoreError('unavailable', message, unusable[1]);
   const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
-  return new StoreError(kind, `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`);
+  return new StoreError(kind, message);
 }
+const storeError = sqliteStoreError;
 
 interface Pending {
   n: IncomingNotification;
@@ -288,20 +248,8 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async alerts(f: AlertFilter): Promise<AlertRecord[]> {
-    const where: string[] = [];
-    const args: string[] = [];
-    for (const [column, value] of [
-      ['state', f.state],
-      ['alertname', f.alertname],
-      ['severity', f.severity],
-    ] as const) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      args.push(value);
-    }
-    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY state = 'firing' DESC, starts_at DESC, fingerprint`;
-    return (this.stmt(sql).all(...args) as AlertRow[]).map(toAlert);
+    const w = alertsWhere(f, sqlitePlaceholder);
+    return (this.stmt(`SELECT * FROM alerts ${w.sql} ${ALERTS_ORDER}`).all(...w.args) as AlertRow[]).map(toAlert);
   }
 
   async timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined> {
@@ -315,22 +263,9 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async notifications(f: NotificationFilter) {
-    const where: string[] = [];
-    const args: Array<string | number> = [];
-    const add = (cond: string, ...values: Array<string | number>) => {
-      where.push(cond);
-      args.push(...values);
-    };
-    if (f.since !== undefined) add('received_at >= ?', f.since);
-    if (f.until !== undefined) add('received_at <= ?', f.until);
-    if (f.receiver !== undefined) add('receiver = ?', f.receiver);
-    if (f.after) add('(received_at < ? OR (received_at = ? AND id < ?))', f.after.receivedAt, f.after.receivedAt, f.after.id);
-    const sql = `SELECT * FROM notifications ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY received_at DESC, id DESC LIMIT ?`;
-    const rows = (this.stmt(sql).all(...args, f.limit + 1) as NotificationRow[]).map(toNotification);
-    const page = rows.slice(0, f.limit);
-    const last = page[page.length - 1];
-    return rows.length > f.limit && last ? { notifications: page, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications: page };
+    const w = notificationsWhere(f, sqlitePlaceholder);
+    const sql = `SELECT * FROM notifications ${w.sql} ORDER BY received_at DESC, id DESC LIMIT ?`;
+    return pageOf((this.stmt(sql).all(...w.args, f.limit + 1) as NotificationRow[]).map(toNotification), f.limit);
   }
 
   async summary(): Promise<StoreSummary> {
