@@ -100,7 +100,8 @@ export class GuardedStore implements AlertStore {
 
   private failed(e: StoreError): void {
     if (e.kind !== 'unavailable' || !e.reason) return;
-    if (!this.state.available && this.state.reason === e.reason && this.state.message === e.message) return;
+    // Still down for the same reason: keep the latest message, without reporting a change.
+    if (!this.state.available && this.state.reason === e.reason) return void (this.state = { ...this.state, message: e.message });
     this.mark({ available: false, reason: e.reason, message: e.message, since: this.state.available ? this.now() : this.state.since });
   }
 
