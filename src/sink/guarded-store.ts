@@ -24,6 +24,8 @@ export class GuardedStore implements AlertStore {
   private opening?: Promise<void>;
   private retry?: NodeJS.Timeout;
   private closed = false;
+  /** Whether onChange has been told anything yet (the first state is always told). */
+  private reported = false;
   private state: StoreAvailability;
 
   constructor(
@@ -101,11 +103,12 @@ export class GuardedStore implements AlertStore {
   private failed(e: StoreError): void {
     if (e.kind !== 'unavailable' || !e.reason) return;
     // Still down for the same reason: keep the latest message, without reporting a change.
-    if (!this.state.available && this.state.reason === e.reason) return void (this.state = { ...this.state, message: e.message });
+    if (this.reported && !this.state.available && this.state.reason === e.reason) return void (this.state = { ...this.state, message: e.message });
     this.mark({ available: false, reason: e.reason, message: e.message, since: this.state.available ? this.now() : this.state.since });
   }
 
   private mark(a: StoreAvailability): void {
+    this.reported = true;
     this.state = a;
     this.onChange(a);
   }
