@@ -64,7 +64,14 @@ export function postgresStoreError(what: string, e: unknown): StoreError {
  * server, so notifications need no batching of their own here.
  */
 export class PostgresAlertStore implements AlertStore {
-  private constructor(private readonly pool: pg.Pool) {}
+  /** Callers waiting for one of the pool's connections (so connect_timeout measures the database, not the queue). */
+  private readonly waiting: Array<() => void> = [];
+  private busy = 0;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly size: number,
+  ) {}
 
   /** Connects and migrates; rejects (with the pool closed) when the database cannot be used. */
   static async open(o: PostgresStoreOptions, onIdleError: (e: Error) => void = () => undefined): Promise<PostgresAlertStore> {
@@ -96,7 +103,7 @@ export class PostgresAlertStore implements AlertStore {
       await pool.end().catch(() => undefined);
       throw postgresStoreError('opening the PostgreSQL store', e);
     }
-    return new PostgresAlertStore(pool);
+    return new PostgresAlertStore(pool, o.poolSize);
   }
 
   async record(n: IncomingNotification): Promise<RecordResult> {
@@ -257,21 +264,46 @@ export class PostgresAlertStore implements AlertStore {
   }
 
   private async query<R extends pg.QueryResultRow>(what: string, sql: string, args: unknown[] = []): Promise<R[]> {
+    await this.slot();
     try {
       return (await this.pool.query<R>(sql, args)).rows;
     } catch (e) {
       throw postgresStoreError(what, e);
+    } finally {
+      this.free();
     }
   }
 
+  /** Waits for a free connection of the pool: more concurrent callers than pool_size queue here. */
+  private async slot(): Promise<void> {
+    if (this.busy < this.size) {
+      this.busy++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the connection to the next waiting caller, if any. */
+  private free(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.busy--;
+  }
+
   private async transaction<T>(what: string, body: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.slot();
     let c: pg.PoolClient;
     try {
       c = await this.pool.connect();
     } catch (e) {
+      this.free();
       throw postgresStoreError(what, e);
     }
     let broken: unknown;
+    // A connection dropped between two statements emits 'error' on the checked-out client: without
+    // a listener that would end the process; the next statement fails instead and is rolled back.
+    const dropped = (e: Error) => (broken = e);
+    c.on('error', dropped);
     try {
       await c.query('BEGIN');
       const result = await body(c);
@@ -282,7 +314,9 @@ export class PostgresAlertStore implements AlertStore {
       await c.query('ROLLBACK').catch((rollbackFailed: unknown) => (broken = rollbackFailed));
       throw postgresStoreError(what, e);
     } finally {
+      c.off('error', dropped);
       c.release(broken instanceof Error ? broken : undefined);
+      this.free();
     }
   }
 }
