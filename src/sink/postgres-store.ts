@@ -156,7 +156,8 @@ export class PostgresAlertStore implements AlertStore {
 
   /**
    * Upserts the alert's current state; a new alert, a new state or a new start time is a transition.
-   * The previous state is read under the row lock (FOR UPDATE), after an insert that lost a race.
+   * The previous state is read under the row lock (FOR UPDATE), after an insert that found the row
+   * (it waits for a concurrent insert of the same alert to commit first).
    */
   private async applyAlert(c: pg.PoolClient, a: PayloadAlert, n: IncomingNotification, notificationId: number): Promise<void> {
     const startsAt = a.startsAt as number;
@@ -175,24 +176,26 @@ export class PostgresAlertStore implements AlertStore {
       n.receivedAt,
       a.status === 'firing' ? n.receivedAt : null,
     ];
+    // A new alert and its first transition in one round trip.
     const created = await c.query(
-      `INSERT INTO alerts (fingerprint, alertname, severity, state, labels, annotations, generator_url, receiver,
-         starts_at, ends_at, first_seen_at, last_seen_at, last_firing_at, notifications)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, 1) ON CONFLICT (fingerprint) DO NOTHING RETURNING 1`,
+      `WITH created AS (
+         INSERT INTO alerts (fingerprint, alertname, severity, state, labels, annotations, generator_url, receiver,
+           starts_at, ends_at, first_seen_at, last_seen_at, last_firing_at, notifications)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, 1) ON CONFLICT (fingerprint) DO NOTHING RETURNING fingerprint)
+       INSERT INTO transitions (fingerprint, state, at, starts_at, ends_at, notification_id)
+       SELECT fingerprint, $4, $11, $9, $10, $13 FROM created`,
+      [...values, notificationId],
+    );
+    if (created.rowCount === 1) return;
+    const before = (await c.query<{ state: string; starts_at: number }>('SELECT state, starts_at FROM alerts WHERE fingerprint = $1 FOR UPDATE', [a.fingerprint])).rows[0];
+    const changed = before === undefined || before.state !== a.status || before.starts_at !== startsAt;
+    await c.query(
+      `UPDATE alerts SET alertname = $2, severity = $3, state = $4, labels = $5, annotations = $6, generator_url = $7,
+         receiver = $8, starts_at = $9, ends_at = $10, last_seen_at = $11,
+         last_firing_at = coalesce($12, last_firing_at), notifications = notifications + 1
+       WHERE fingerprint = $1`,
       values,
     );
-    let changed = created.rowCount === 1;
-    if (!changed) {
-      const before = (await c.query<{ state: string; starts_at: number }>('SELECT state, starts_at FROM alerts WHERE fingerprint = $1 FOR UPDATE', [a.fingerprint])).rows[0];
-      changed = before === undefined || before.state !== a.status || before.starts_at !== startsAt;
-      await c.query(
-        `UPDATE alerts SET alertname = $2, severity = $3, state = $4, labels = $5, annotations = $6, generator_url = $7,
-           receiver = $8, starts_at = $9, ends_at = $10, last_seen_at = $11,
-           last_firing_at = coalesce($12, last_firing_at), notifications = notifications + 1
-         WHERE fingerprint = $1`,
-        values,
-      );
-    }
     if (!changed) return;
     await c.query('INSERT INTO transitions (fingerprint, state, at, starts_at, ends_at, notification_id) VALUES ($1, $2, $3, $4, $5, $6)', [
       a.fingerprint,
