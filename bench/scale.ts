@@ -103,7 +103,7 @@ async function startVigil(estate: Estate): Promise<Vigil> {
   const config = join(scratch, 'vigil.yml');
   writeFileSync(config, vigilConfig(estate, listen));
   const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
-  const child = children.start('vigil', process.execPath, ['--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn'], {
+  const child = children.start('vigil', process.execPath, ['--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'], {
     cwd: ROOT,
   });
   const url = `http://${listen}`;

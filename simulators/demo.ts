@@ -38,6 +38,8 @@ const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--w
 
 const url = `http://127.0.0.1:${port}`;
 const dp = secrets.cluster('dr-primary').url;
+const ds = secrets.cluster('dr-secondary').url;
+const ps = secrets.cluster('perf-secondary').url;
 process.stdout.write(`
 vigil demo
   vigil          ${url}/            (targets)   ${url}/metrics
@@ -56,6 +58,19 @@ Try a fault and watch ${url}/metrics (collections run every 5 s):
   curl -XDELETE ${secrets.cluster('perf-secondary').url}/_sim/faults
   curl -XPOST ${agents.agent('server-1').url}/_sim/members/server-1-member-2 -d '{"status":"failed"}'
   curl -XPOST ${agents.agent('server-1').url}/_sim/health -d '{"server":{"ok":false,"message":"no leader"}}'
+Keys, seal and primaries of the secrets service:
+  curl -XPOST ${ds}/_sim/dr-token-attempt            # start a DR operation token attempt (advance: .../advance, cancel: -XDELETE)
+  curl -XPOST ${ps}/v1/sys/replication/performance/secondary/promote -H 'x-secrets-token: ${secrets.cluster('perf-secondary').rootToken}'   # split brain
+  curl -XPOST ${ps}/_sim/seal -d '{"sealed":true}'
+  curl -XPOST ${ps}/_sim/faults -d '{"status":{"code":472,"body":{"errors":[]}}}'   # a DR secondary's active node: reason standby
+Raft, gossip and disks of the agents:
+  curl -XPOST ${agents.agent('server-1').url}/_sim/raft -d '{"state":"Candidate","last_contact":"15s"}'   # no leader
+  curl -XPOST ${agents.agent('server-1').url}/_sim/raft -d '{"applied_index":"1"}'   # applying behind commit
+  curl -XPOST ${agents.agent('server-1').url}/_sim/serf -d '{"health_score":"3"}'
+  curl -XPOST ${agents.agent('client-1').url}/_sim/host/disk -d '{"mount":"/","used_mb":50000}'
+Owners of the team-management service:
+  curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":0}'   # after creating an owners team
+Certificates: serve a simulator over TLS with --tls-cert-file/--tls-key-file (see README).
 Ctrl-C stops the demo.
 
 `);

@@ -1,10 +1,16 @@
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log/logger.js';
 import { listenAddress } from './config/schema.js';
+import { parseDuration } from './config/units.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './server/http-server.js';
 
 export interface Flags {
   configFile: string;
   listenAddress?: string;
+  /** `--web.config.file`: TLS, basic auth and response headers (exporter-toolkit format). */
+  webConfigFile?: string;
+  enableLifecycle: boolean;
+  limits: ServerLimits;
   logLevel: LogLevel;
   logFormat: LogFormat;
   version: boolean;
@@ -22,6 +28,14 @@ flags:
   --config.file=PATH            configuration file (YAML) [default: vigil.yml]
   --web.listen-address=ADDR     HOST:PORT to serve /metrics, /healthz, /readyz and the API on;
                                 overrides web.listen_address of the config [default: 0.0.0.0:9810]
+  --web.config.file=PATH        TLS, basic auth and response headers, in the Prometheus
+                                exporter-toolkit format (see docs/security.md) [default: none]
+  --web.enable-lifecycle        let POST /-/reload and POST /-/collect work (else they answer 403)
+  --web.max-connections=N       open connections at most; past it the oldest idle one is closed
+                                [default: 1000]
+  --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
+  --web.request-timeout=DURATION
+                                ... and its whole request, body included [default: 30s]
   --log.level=LEVEL             debug, info, warn or error [default: info]
   --log.format=FORMAT           logfmt or json [default: logfmt]
   --version                     print the version and exit
@@ -41,6 +55,11 @@ export function parseFlags(argv: string[]): Flags {
       options: {
         'config.file': { type: 'string', default: 'vigil.yml' },
         'web.listen-address': { type: 'string' },
+        'web.config.file': { type: 'string' },
+        'web.enable-lifecycle': { type: 'boolean', default: false },
+        'web.max-connections': { type: 'string' },
+        'web.header-timeout': { type: 'string' },
+        'web.request-timeout': { type: 'string' },
         'log.level': { type: 'string', default: 'info' },
         'log.format': { type: 'string', default: 'logfmt' },
         version: { type: 'boolean', default: false },
@@ -62,14 +81,35 @@ export function parseFlags(argv: string[]): Flags {
   if (listen !== undefined && !listenAddress.safeParse(listen).success) {
     throw new FlagError(`--web.listen-address: "${listen}" must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)`);
   }
+  const webConfigFile = values['web.config.file'] as string | undefined;
+  if (webConfigFile === '') throw new FlagError('--web.config.file: must not be empty');
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
   return {
     configFile,
     ...(listen !== undefined ? { listenAddress: listen } : {}),
+    ...(webConfigFile !== undefined ? { webConfigFile } : {}),
+    enableLifecycle: values['web.enable-lifecycle'] === true,
+    limits: limitFlags(values),
     logLevel: level as LogLevel,
     logFormat: format as LogFormat,
     version: values.version === true,
     help: values.help === true,
   };
+}
+
+function limitFlags(values: Record<string, string | boolean | undefined>): ServerLimits {
+  const duration = (flag: string, def: number) => {
+    const v = values[flag] as string | undefined;
+    if (v === undefined) return def;
+    const ms = parseDuration(v);
+    if (!ms) throw new FlagError(`--${flag}: "${v}" is not a duration (e.g. 10s, 1m)`);
+    return ms;
+  };
+  const max = values['web.max-connections'] as string | undefined;
+  if (max !== undefined && !/^[1-9]\d{0,6}$/.test(max)) throw new FlagError(`--web.max-connections: "${max}" is not a positive number`);
+  const headerTimeoutMs = duration('web.header-timeout', DEFAULT_LIMITS.headerTimeoutMs);
+  const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
+  if (headerTimeoutMs > requestTimeoutMs) throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
+  return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
 }

@@ -17,7 +17,8 @@ import {
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
 import { Turns } from './scheduler/turns.js';
-import { buildJobs } from './targets/build.js';
+import { runsAtReload, runsOnDemand } from './scheduler/run-policy.js';
+import { buildJobs, targetConfigs } from './targets/build.js';
 import { publishUpstreamStats, type BuildContext } from './targets/context.js';
 import { WAL_LAG_GROUP } from './targets/secrets.js';
 import type { UpstreamClient } from './upstream/client.js';
@@ -84,6 +85,9 @@ export class Daemon {
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
   private reloading: Promise<void> = Promise.resolve();
+  /** A reload asked for while another runs: later asks join it (it reads the newest file anyway). */
+  private queuedReload?: Promise<void> | undefined;
+  private targetConfigs = new Map<string, string>();
   private readonly components: Component[] = [];
 
   constructor(private readonly log: Logger) {}
@@ -150,20 +154,28 @@ export class Daemon {
       this.publishStats(job);
       this.log.warn({ collector: job.collector, target: job.target }, 'previous run still going: scheduled run skipped');
     });
+    const previousTargets = this.targetConfigs;
+    this.targetConfigs = targetConfigs(config);
+    const nowSeconds = Date.now() / 1000;
+    const runNow = (job: Job) =>
+      runsAtReload(this.jobStats.get(jobKey(job)), previousTargets.get(job.target) !== this.targetConfigs.get(job.target), nowSeconds);
     this.loaded = { config, jobs, scheduler, clients: ctx.clients };
     this.daemonStats.lastReloadOk = true;
     this.daemonStats.lastReloadSuccessSeconds = Date.now() / 1000;
     this.publishDaemon();
-    scheduler.start();
+    scheduler.start(runNow);
     this.log.info({ jobs: jobs.length, targets: new Set(jobs.map((j) => j.target)).size }, 'configuration loaded');
   }
 
   /**
    * Loads a new config and applies it; a config that fails to load is logged and rejected, and the
-   * running one keeps going. Reloads are serialized.
+   * running one keeps going. Reloads are serialized, and coalesced: any number asked for while one
+   * runs make one more (with `load` of the first of them), not one each.
    */
   reload(load: () => Promise<Config>): Promise<void> {
+    if (this.queuedReload) return this.queuedReload;
     const next = this.reloading.then(async () => {
+      this.queuedReload = undefined;
       let config: Config;
       try {
         config = await load();
@@ -176,6 +188,7 @@ export class Daemon {
       }
       await this.applyJobs(config);
     });
+    this.queuedReload = next;
     this.reloading = next.catch(() => undefined);
     return next;
   }
@@ -213,14 +226,18 @@ export class Daemon {
     });
   }
 
-  /** Runs every job now (joining runs in flight) and waits for all; says what it cost. */
-  async collectNow(): Promise<CollectSummary> {
+  /**
+   * Runs every job now (joining runs in flight) and waits for all; says what it cost. Unless
+   * `force`d (tests drive collections so), a costly job runs only once its minimum interval passed.
+   */
+  async collectNow(opts: { force?: boolean } = {}): Promise<CollectSummary> {
     const requestsBefore = this.upstreamRequests();
     const delay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     delay.enable();
     const cpu = process.cpuUsage();
     const started = performance.now();
-    await this.loaded?.scheduler.runAll();
+    const nowSeconds = Date.now() / 1000;
+    await this.loaded?.scheduler.runAll((job) => opts.force === true || runsOnDemand(job, this.jobStats.get(jobKey(job)), nowSeconds));
     const wall = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
     delay.disable();

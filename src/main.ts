@@ -5,6 +5,9 @@ import { Daemon } from './daemon.js';
 import { createLogger } from './log/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
 import { createApp, listen } from './server.js';
+import { HttpGuard } from './server/guard.js';
+import { HttpTelemetry } from './server/telemetry.js';
+import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
 import { AlertSinkService } from './sink/service.js';
 import { REVISION, VERSION } from './version.js';
 
@@ -30,15 +33,46 @@ async function main(argv: string[]): Promise<void> {
     throw e;
   });
 
+  const webFile = flags.webConfigFile;
+  const web: WebConfig = webFile
+    ? await loadWebConfig(webFile).catch((e: unknown) => {
+        if (e instanceof ConfigError) fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1);
+        throw e;
+      })
+    : NO_WEB_CONFIG;
+
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log });
-  daemon.use(sink);
-  const reload = () => daemon.reload(() => loadConfig(configFile));
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes });
   const address = flags.listenAddress ?? config.web.listen_address;
-  const server = await listen(app, address).catch((e: Error) => fail(`cannot listen on ${address}: ${e.message}`, 1));
-  log.info({ address, url: server.url, version: VERSION, config: configFile }, 'vigil listening');
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req) });
+  const telemetry = new HttpTelemetry(daemon.store);
+  const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
+  daemon.use(sink);
+  // The web config is re-read with the config: a bad one fails the reload and changes nothing.
+  const reload = async () => {
+    let commit = () => undefined as void;
+    await daemon.reload(async () => {
+      const next = await loadConfig(configFile);
+      if (webFile) {
+        const nextWeb = await loadWebConfig(webFile);
+        const useTls = await server.prepareTls(nextWeb.tls);
+        commit = () => {
+          useTls();
+          guard.apply(nextWeb);
+        };
+      }
+      return next;
+    });
+    commit();
+  };
+  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
+  const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
+    e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
+  );
+  log.info(
+    { address, url: server.url, version: VERSION, config: configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
+    'vigil listening',
+  );
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {
@@ -50,7 +84,11 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    void Promise.all([server.close(), daemon.stop()]).then(() => process.exit(0));
+    // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
+    void server
+      .close()
+      .then(() => daemon.stop())
+      .then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,11 +1,11 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
 import { landingPage } from './server/landing.js';
+import { lifecycleRouter } from './server/lifecycle.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -14,6 +14,8 @@ export interface ServerDeps {
   reload: () => Promise<void>;
   processMetrics: () => Promise<string>;
   log: Logger;
+  /** `--web.enable-lifecycle`: POST /-/reload and /-/collect work only with it (else 403). */
+  enableLifecycle?: boolean;
   /** More routes (the alert sink's), tried after vigil's own and before the 404. */
   routes?: RequestHandler;
 }
@@ -101,19 +103,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
     res.json({ targets: deps.daemon.targets() });
   });
 
-  app.post('/-/reload', async (_req, res) => {
-    try {
-      await deps.reload();
-      res.type('text/plain').send('configuration reloaded\n');
-    } catch (e) {
-      res.status(500).type('text/plain').send(`failed to reload config: ${(e as Error).message}\n`);
-    }
-  });
-
-  // Runs every job now and answers when all are done, with what the run cost.
-  app.post('/-/collect', async (_req, res) => {
-    res.json(await deps.daemon.collectNow());
-  });
+  app.use(lifecycleRouter({ enabled: deps.enableLifecycle ?? false, reload: deps.reload, collectNow: () => deps.daemon.collectNow() }));
 
   app.get('/', (_req, res) => {
     res.type('html').send(landingPage(VERSION, deps.daemon.targets(), deps.daemon.readiness().ready));
@@ -135,36 +125,5 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   };
 }
 
-/** `0.0.0.0:9810`, `:9810`, `[::1]:9810` → host and port. */
-export function parseListenAddress(addr: string): { host: string; port: number } {
-  const i = addr.lastIndexOf(':');
-  const host = addr.slice(0, i).replace(/^\[(.*)\]$/, '$1');
-  return { host: host || '0.0.0.0', port: Number(addr.slice(i + 1)) };
-}
-
-export interface RunningHttp {
-  url: string;
-  server: http.Server;
-  close(): Promise<void>;
-}
-
-export async function listen(app: http.RequestListener, address: string): Promise<RunningHttp> {
-  const { host, port } = parseListenAddress(address);
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const a = server.address() as AddressInfo;
-  const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
-  return {
-    url: `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${a.port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+export { DRAIN_MS, listen, type RunningHttp } from './server/http-server.js';
+export { parseListenAddress } from './config/listen-address.js';

@@ -10,6 +10,8 @@ export interface Load {
   gzip: boolean;
   /** The server's PID, to charge it the CPU it spent answering. */
   serverPid: number;
+  /** More request headers (`Name: value`), e.g. credentials. */
+  headers?: string[];
 }
 
 export interface LoadResult {
@@ -32,6 +34,7 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 export async function load(children: Children, l: Load): Promise<LoadResult> {
   const args = ['-t1', `-c${l.connections}`, `-d${l.seconds}s`, '--timeout', '30s', '-s', REPORT];
   if (l.gzip) args.push('-H', 'Accept-Encoding: gzip');
+  for (const h of l.headers ?? []) args.push('-H', h);
   const cpuBefore = cpuSeconds(l.serverPid);
   const wrk = children.start('wrk', 'wrk', [...args, l.url]);
   const code = await wrk.exited;

@@ -15,6 +15,10 @@ export function schedulerDashboard() {
     .row('Gossip members')
     .timeseries({ title: 'Members by status', description: 'Gossip members per status as each server agent sees them.', unit: 'short', queries: [{ expr: `scheduler_agent_members{${T}}`, legend: '{{target}} {{status}}' }] })
     .table({ title: 'Members not alive', description: 'Members whose status is anything but alive.', unit: 'none', mayBeEmpty: true, queries: [{ expr: `scheduler_agent_member_status{${T},status!="alive"} == 1` }] })
+    .timeseries({ title: 'Failed and left members (agent view)', description: "Gossip members each agent's own stats count as failed or left; SchedulerAgentGossipMembersLost warns when their sum rises by 2 or more within 15m.", unit: 'short', queries: [
+      { expr: `scheduler_agent_serf_failed{${T}}`, legend: '{{target}} failed' },
+      { expr: `scheduler_agent_serf_left{${T}}`, legend: '{{target}} left' },
+    ] })
     .timeseries({ title: 'Serf health score', description: 'Gossip health score of each agent (0 is best; higher means the agent struggles to keep up).', unit: 'short', queries: [{ expr: `scheduler_agent_serf_health_score{${T}}`, legend: '{{target}}' }] })
     .timeseries({ title: 'Known servers', description: 'Servers a client agent knows; SchedulerAgentNoKnownServers fires at 0.', unit: 'short', queries: [{ expr: `scheduler_agent_known_servers{${T}}`, legend: '{{target}}' }] })
     .row('Raft')
@@ -26,9 +30,17 @@ export function schedulerDashboard() {
       { expr: `rate(scheduler_agent_raft_commit_index{${T}}[$__rate_interval])`, legend: '{{target}} committed' },
       { expr: `rate(scheduler_agent_raft_applied_index{${T}}[$__rate_interval])`, legend: '{{target}} applied' },
     ] })
+    .timeseries({ title: 'Raft leader known', description: 'Whether each server knows a raft leader (stats.nomad.leader_addr set); SchedulerAgentNoRaftLeader fires when no watched server of a region is or follows one.', unit: 'bool', queries: [{ expr: `scheduler_agent_raft_leader_known{${T}}`, legend: '{{target}}' }] })
+    .timeseries({ title: 'Raft apply backlog', description: 'Committed raft entries not yet applied (commit_index − applied_index); SchedulerAgentRaftApplyLagging warns above 1000 for 5m.', unit: 'short', queries: [{ expr: `scheduler_agent_raft_commit_index{${T}} - scheduler_agent_raft_applied_index{${T}}`, legend: '{{target}}' }] })
+    .timeseries({ title: 'Servers known vs expected', description: 'Servers a client knows, or raft peers plus itself on a server, against expected_servers of the target.', unit: 'short', queries: [
+      { expr: `scheduler_agent_known_servers{${T}}`, legend: '{{target}} known' },
+      { expr: `scheduler_agent_raft_peers{${T}} + 1`, legend: '{{target}} raft servers' },
+      { expr: `scheduler_agent_expected_servers{${T}}`, legend: '{{target}} expected' },
+    ] })
     .timeseries({ title: 'Raft last contact', description: 'Time since a follower last heard its leader (absent on the leader).', unit: 's', mayBeEmpty: true, queries: [{ expr: `scheduler_agent_raft_last_contact_seconds{${T}}`, legend: '{{target}}' }] })
     .row('Clients and hosts')
     .timeseries({ title: 'Allocations', description: 'Allocations running on each client agent.', unit: 'short', queries: [{ expr: `scheduler_agent_client_allocations{${T}}`, legend: '{{target}}' }] })
     .timeseries({ title: 'Goroutines', description: 'Goroutines of each agent process.', unit: 'short', queries: [{ expr: `scheduler_agent_runtime_goroutines{${T}}`, legend: '{{target}}' }] })
-    .timeseries({ title: 'Disk used', description: 'Used share of each mount of the agent host (needs host: true on the target).', unit: 'percentunit', queries: [{ expr: `scheduler_agent_host_disk_used_bytes{${T}} / scheduler_agent_host_disk_size_bytes{${T}}`, legend: '{{target}} {{mount}}' }] });
+    .timeseries({ title: 'Disk used', description: 'Used share of each mount of the agent host (needs host: true on the target); SchedulerAgentHostDiskAlmostFull warns above 90%.', unit: 'percentunit', queries: [{ expr: `scheduler_agent_host_disk_used_bytes{${T}} / scheduler_agent_host_disk_size_bytes{${T}}`, legend: '{{target}} {{mount}}' }] })
+    .timeseries({ title: 'Disk free in 24h (predicted)', description: 'Free space each mount would have in 24 hours at the growth of the last 6 hours; SchedulerAgentHostDiskFillingUp warns below 0 on a disk over 60% full.', unit: 'bytes', queries: [{ expr: `scheduler_agent_host_disk_size_bytes{${T}} - predict_linear(scheduler_agent_host_disk_used_bytes{${T}}[6h], 24 * 3600)`, legend: '{{target}} {{mount}}' }] });
 }

@@ -11,6 +11,19 @@ export function secretsDashboard() {
     .stat({ title: 'Corrupted merkle trees', description: 'Clusters whose status reports a corrupted merkle tree.', unit: 'short', queries: [{ expr: `sum(secrets_replication_merkle_tree_corrupted{${T}}) or vector(0)` }] })
     .table({ title: 'Mode per cluster', description: 'Current replication mode per cluster and kind (the state-set series that is 1).', unit: 'none', queries: [{ expr: `secrets_replication_mode{${T}} == 1` }] })
     .table({ title: 'State per cluster', description: 'Current replication state per cluster and kind; a secondary should be in stream-wals.', unit: 'none', queries: [{ expr: `secrets_replication_state{${T}} == 1` }] })
+      .row('Replication sets')
+    .timeseries({ title: 'Primaries per replication set', description: 'Configured clusters reporting themselves primary in each replication set; SecretsReplicationSplitBrain pages above 1.', unit: 'short', queries: [{ expr: 'secrets_replication_set_primaries', legend: '{{replication_set}} ({{kind}})' }] })
+    .table({ title: 'Replication set members', description: 'Which configured cluster belongs to which replication set, and its mode.', unit: 'none', queries: [{ expr: `secrets_replication_set_member_info{${T}}` }] })
+    .timeseries({ title: 'Secondaries following a watched primary', description: "1 while a secondary's set holds a watched primary; 0 means it follows a primary vigil does not watch.", unit: 'bool', queries: [{ expr: `secrets_replication_secondary_primary_watched{${T}}`, legend: '{{target}} ({{kind}})' }] })
+    .timeseries({ title: 'Primary changes', description: "Changes of a secondary's assigned primary over the dashboard's time range.", unit: 'short', queries: [{ expr: `increase(secrets_replication_primary_changes_total{${T}}[$__range])`, legend: '{{target}} ({{kind}})' }] })
+      .row('Keys and seal')
+    .timeseries({ title: 'Sealed', description: '1 while a cluster answers 503 "sealed" (SecretsSealed pages after 1m); absent when vigil cannot tell.', unit: 'bool', queries: [{ expr: `secrets_sealed{${T}}`, legend: '{{target}}' }] })
+    .timeseries({ title: 'DR operation token attempts', description: 'Open DR operation token generation attempts on DR secondaries, with key shares supplied and required; SecretsDROperationTokenAttemptOpen warns while one is open.', unit: 'short', queries: [
+      { expr: `secrets_dr_operation_token_attempt_started{${T}}`, legend: '{{target}} open' },
+      { expr: `secrets_dr_operation_token_attempt_progress{${T}}`, legend: '{{target}} shares supplied' },
+      { expr: `secrets_dr_operation_token_attempt_required{${T}}`, legend: '{{target}} shares required' },
+    ] })
+    .timeseries({ title: 'Open attempt age', description: 'How long the open DR operation token attempt has been open since vigil first saw it; SecretsDROperationTokenAttemptOpenLong pages above 30m.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_dr_operation_token_attempt_first_seen_timestamp_seconds{${T}}`, legend: '{{target}}' }] })
       .row('Connections')
     .timeseries({ title: 'Connected secondaries', description: '1 while a known secondary is connected to its primary, 0 when it is not.', unit: 'bool', queries: [{ expr: `secrets_replication_secondary_connected{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' }] })
     .timeseries({ title: "Secondaries' view of their primary", description: '1 while a secondary reports its primary connected.', unit: 'bool', queries: [{ expr: `secrets_replication_primary_connected{${T}}`, legend: '{{target}} ← {{primary_cluster_address}} ({{kind}})' }] })

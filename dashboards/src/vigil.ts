@@ -21,6 +21,9 @@ export function vigilDashboard() {
       { expr: `sum by (target) (rate(vigil_upstream_rate_limited_total{${T}}[$__rate_interval]))`, legend: '{{target}} 429' },
     ] })
     .timeseries({ title: 'Skipped runs', description: 'Scheduled runs skipped because the previous one was still going.', unit: 'short', mayBeEmpty: true, queries: [{ expr: `increase(vigil_collector_skipped_runs_total{${T}}[$__rate_interval]) > 0`, legend: '{{collector}} {{target}}' }] })
+    .row('Upstream certificates')
+    .table({ title: 'Days until an upstream certificate expires', description: 'Earliest expiry in the chain each HTTPS upstream presented, in days; VigilUpstreamCertificateExpiresSoon warns below 14, VigilUpstreamCertificateExpiresImminently pages below 2. Empty when no target uses https.', unit: 'd', mayBeEmpty: true, queries: [{ expr: `(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{${T}} - time()) / 86400` }] })
+    .timeseries({ title: 'Upstream certificate verified', description: "1 when the upstream's chain verified against the target's trust (CA file or system roots, and hostname); 0 with insecure_skip_verify on a certificate that would not verify.", unit: 'bool', mayBeEmpty: true, queries: [{ expr: `vigil_upstream_tls_verified{${T}}`, legend: '{{target}}' }] })
     .row('Alert sink')
     .timeseries({ title: 'Notifications', description: 'Notifications stored per second by receiver and status, and duplicates recognised.', unit: 'ops', queries: [
       { expr: 'sum by (receiver, status) (rate(vigil_alertsink_notifications_total[$__rate_interval]))', legend: '{{receiver}} {{status}}' },

@@ -31,6 +31,8 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/raft                     {"state": "Follower", "last_contact": "never", ...} overrides raft stats
  *   DELETE /_sim/raft                   drops the raft overrides
  *   POST /_sim/allocations              {"count": N} sets the client's allocation count
+ *   POST /_sim/serf                     {"health_score": "3", ...} overrides gossip stats; DELETE drops them
+ *   POST /_sim/host/disk                {"mount": "/", "used_mb": N} sets a mount's used MB; DELETE drops all
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -72,6 +74,16 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
     case 'POST allocations':
       return setAllocations(agent, body);
+    case 'POST serf':
+      return withPool(agent, () => setStats(agent.serfOverride, 'serf', body, () => agentStats(agent).serf));
+    case 'DELETE serf':
+      agent.serfOverride = {};
+      return { status: 204, body: undefined };
+    case 'POST host/disk':
+      return setDiskUsed(agent, body);
+    case 'DELETE host/disk':
+      agent.diskUsedOverride = {};
+      return { status: 204, body: undefined };
   }
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
@@ -115,11 +127,23 @@ function healthPart(value: unknown): HealthPart | undefined | 'invalid' {
 }
 
 function setRaft(agent: AgentModel, body: Body): Reply {
+  return setStats(agent.raftOverride, 'raft', body, () => agentStats(agent).raft);
+}
+
+function setStats(override: Record<string, string>, section: string, body: Body, view: () => unknown): Reply {
   for (const [k, v] of Object.entries(body)) {
-    if (typeof v !== 'string' && typeof v !== 'number') return fail(400, `raft.${k} must be a string (stats are strings)`);
-    agent.raftOverride[k] = String(v);
+    if (typeof v !== 'string' && typeof v !== 'number') return fail(400, `${section}.${k} must be a string (stats are strings)`);
+    override[k] = String(v);
   }
-  return { status: 200, body: agentStats(agent).raft };
+  return { status: 200, body: view() };
+}
+
+function setDiskUsed(agent: AgentModel, body: Body): Reply {
+  const { mount, used_mb: used } = body;
+  if (mount !== '/' && mount !== '/var/lib/nomad') return fail(400, 'mount must be "/" or "/var/lib/nomad"');
+  if (typeof used !== 'number' || !Number.isInteger(used) || used < 0) return fail(400, 'used_mb must be an integer >= 0');
+  agent.diskUsedOverride[mount] = used;
+  return { status: 200, body: { mount, used_mb: used } };
 }
 
 function setAllocations(agent: AgentModel, body: Body): Reply {

@@ -44,6 +44,10 @@ export class AgentModel {
   allocations: number;
   /** Raft stats that replace the computed ones (admin API), e.g. state or last_contact. */
   raftOverride: Record<string, string> = {};
+  /** Gossip stats that replace the computed ones (admin API), e.g. health_score. */
+  serfOverride: Record<string, string> = {};
+  /** Used MB per mount that replaces the computed one (admin API), to fill a disk on demand. */
+  diskUsedOverride: Record<string, number> = {};
   httpPort = 0;
   url = '';
   private servers: string[];

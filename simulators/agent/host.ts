@@ -31,8 +31,11 @@ export function hostBody(agent: AgentModel): unknown {
         APP_DB_PASSWORD: 'sim-not-a-real-secret',
       },
       Disk: {
-        '/': { DiskMB: rootMB, UsedMB: 9_000 + ((seed * 37) % 20_000) },
-        '/var/lib/nomad': { DiskMB: dataMB, UsedMB: 30_000 + ((seed * 101) % 90_000) + agent.allocations * 512 },
+        '/': { DiskMB: rootMB, UsedMB: agent.diskUsedOverride['/'] ?? 9_000 + ((seed * 37) % 20_000) },
+        '/var/lib/nomad': {
+          DiskMB: dataMB,
+          UsedMB: agent.diskUsedOverride['/var/lib/nomad'] ?? 30_000 + ((seed * 101) % 90_000) + agent.allocations * 512,
+        },
       },
     },
   };

@@ -1,5 +1,5 @@
 import { applyFaults, noFaults } from '../common/faults.js';
-import { listen, type RunningServer } from '../common/http.js';
+import { listen, type RunningServer, type ServeTls } from '../common/http.js';
 import { Acl } from './acl.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import type { AgentModel } from './agent.js';
@@ -27,7 +27,7 @@ export interface AgentSimulator {
 }
 
 /** Starts one HTTP listener per agent of the scenario; every agent has its own faults. */
-export async function startAgentSimulator(scenario: AgentScenario, opts: { host?: string } = {}): Promise<AgentSimulator> {
+export async function startAgentSimulator(scenario: AgentScenario, opts: { host?: string; tls?: ServeTls } = {}): Promise<AgentSimulator> {
   const checked = parseAgentScenario(scenario);
   const acl = new Acl(checked.acl);
   const models = buildAgents(checked);
@@ -52,6 +52,7 @@ export async function startAgentSimulator(scenario: AgentScenario, opts: { host?
         },
         checked.agents[i]?.port ?? 0,
         opts.host ?? '127.0.0.1',
+        opts.tls,
       );
       servers.push(server);
       agent.httpPort = server.port;

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     ...loaded,
     agents: loaded.agents.map((a, i) => ({ ...a, port: a.port ?? (args.port === 0 ? 0 : args.port + i) })),
   };
-  const sim = await startAgentSimulator(scenario, { host: args.host });
+  const sim = await startAgentSimulator(scenario, { host: args.host, ...(args.tls ? { tls: args.tls } : {}) });
   // Tokens are cluster-wide; printing them on each agent's line keeps a line self-sufficient for scripts.
   const tokens = scenario.acl?.enabled
     ? `read-token=${sim.readToken} management-token=${sim.managementToken}`

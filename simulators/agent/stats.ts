@@ -96,5 +96,6 @@ function serfStats(agent: AgentModel): StatsSection {
     query_queue: '0',
     encrypted: 'false',
     coordinate_resets: '0',
+    ...agent.serfOverride,
   };
 }

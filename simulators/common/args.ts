@@ -1,19 +1,23 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { ServeTls } from './http.js';
 
-/** Command-line options every simulator takes: where to listen, and an optional scenario file. */
-export function simulatorArgs(argv: string[], defaultPort: number): { port: number; host: string; scenario?: string } {
+/** Command-line options every simulator takes: where to listen, an optional scenario file, and TLS. */
+export function simulatorArgs(argv: string[], defaultPort: number): { port: number; host: string; scenario?: string; tls?: ServeTls } {
   const { values } = parseArgs({
     args: argv,
     options: {
       port: { type: 'string', default: String(defaultPort) },
       host: { type: 'string', default: '127.0.0.1' },
       scenario: { type: 'string' },
+      'tls-cert-file': { type: 'string' },
+      'tls-key-file': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json\n');
+    process.stdout.write('options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --tls-cert-file=PEM --tls-key-file=PEM\n');
     process.exit(0);
   }
   const port = Number(values.port);
@@ -21,5 +25,12 @@ export function simulatorArgs(argv: string[], defaultPort: number): { port: numb
     process.stderr.write(`--port: not a port number: ${values.port}\n`);
     process.exit(2);
   }
-  return { port, host: values.host ?? '127.0.0.1', ...(values.scenario ? { scenario: values.scenario } : {}) };
+  const certFile = values['tls-cert-file'];
+  const keyFile = values['tls-key-file'];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    process.stderr.write('--tls-cert-file and --tls-key-file go together\n');
+    process.exit(2);
+  }
+  const tls = certFile && keyFile ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : undefined;
+  return { port, host: values.host ?? '127.0.0.1', ...(values.scenario ? { scenario: values.scenario } : {}), ...(tls ? { tls } : {}) };
 }

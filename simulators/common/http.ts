@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** A listening simulator endpoint. `close()` also ends hung and keep-alive connections. */
@@ -10,15 +11,25 @@ export interface RunningServer {
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-/** Listens on host:port (port 0 picks a free one) and tracks sockets so a hang can be torn down. */
-export async function listen(handler: Handler, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+/** A certificate and key (PEM) to serve HTTPS with, e.g. a short-lived one to test expiry alerts. */
+export interface ServeTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/**
+ * Listens on host:port (port 0 picks a free one) and tracks sockets so a hang can be torn down.
+ * With `tls`, it serves HTTPS.
+ */
+export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls?: ServeTls): Promise<RunningServer> {
   const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { errors: [`simulator error: ${String(err)}`] });
       else res.destroy();
     });
-  });
+  };
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, onRequest) : http.createServer(onRequest);
   server.keepAliveTimeout = 5_000;
   server.on('connection', (s) => {
     sockets.add(s);
@@ -30,7 +41,7 @@ export async function listen(handler: Handler, port = 0, host = '127.0.0.1'): Pr
   });
   const addr = server.address() as AddressInfo;
   return {
-    url: `http://${host}:${addr.port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${addr.port}`,
     port: addr.port,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,7 +4,7 @@ import { ApiError, badRequest, notFound, ok, respond, type Reply } from './api-e
 import { isKind, randomBase62, secondaryState, type ClusterModel, type Kind, type Link } from './cluster.js';
 import type { Fleet } from './fleet.js';
 import { clearCorruption, corrupt } from './merkle.js';
-import { anyOperationToken, mintOperationToken } from './operation-token.js';
+import { advanceAttempt, anyOperationToken, attemptView, cancelAttempt, mintOperationToken, startAttempt, withoutOtp } from './operation-token.js';
 import { primaryRole, secondaryRole } from './replication-roles.js';
 import { optionalBool, readBody, requiredBool, type Body } from './request-body.js';
 import { modelDump } from './model-dump.js';
@@ -48,6 +48,10 @@ const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandl
     handler: (_f, cluster, body) =>
       ok({ dr_operation_token: optionalBool(body, 'new') ? mintOperationToken(cluster) : anyOperationToken(cluster) }),
   },
+  // A DR operation token generation attempt, as key holders would drive it through the API.
+  { method: 'POST', pattern: 'dr-token-attempt', handler: (_f, c) => (secondaryRole(c, 'dr'), ok(withoutOtp(startAttempt(c, undefined)))) },
+  { method: 'POST', pattern: 'dr-token-attempt/advance', handler: (_f, c) => ok(advanceAttempt(c)) },
+  { method: 'DELETE', pattern: 'dr-token-attempt', handler: (_f, c) => (cancelAttempt(c), ok(attemptView(c))) },
   { method: 'POST', pattern: 'replication/*/secondaries/*/disconnect', handler: (_f, c, body, a) => setConnected(c, a, false, body) },
   { method: 'POST', pattern: 'replication/*/secondaries/*/connect', handler: (_f, c, body, a) => setConnected(c, a, true, body) },
   { method: 'POST', pattern: 'replication/*/secondaries/*/heartbeat', handler: (_f, c, body, a) => setHeartbeat(c, a, body) },

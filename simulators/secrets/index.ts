@@ -1,4 +1,4 @@
-import { listen, type RunningServer } from '../common/http.js';
+import { listen, type RunningServer, type ServeTls } from '../common/http.js';
 import { createCluster, type ClusterModel } from './cluster.js';
 import { clusterHandler } from './cluster-server.js';
 import { Fleet } from './fleet.js';
@@ -29,6 +29,8 @@ export interface SecretsSimulatorOptions {
   host?: string;
   /** How often every primary's WAL advances by one; default 1000 ms. */
   walTickMs?: number;
+  /** Serve every cluster over HTTPS with this certificate and key. */
+  tls?: ServeTls;
 }
 
 function simulated(model: ClusterModel): SimulatedCluster {
@@ -52,7 +54,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   try {
     for (const spec of valid.clusters) {
       const model = createCluster(spec.name);
-      const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host);
+      const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);
       model.url = server.url;
       // Cluster-to-cluster traffic is modelled in memory; the address only has to be unique and look real.

@@ -9,7 +9,7 @@ function withPorts(scenario: SecretsScenario, firstPort: number): SecretsScenari
 
 const args = simulatorArgs(process.argv.slice(2), 8200);
 const scenario = args.scenario ? await loadScenarioFile(args.scenario) : demoSecretsScenario();
-const simulator = await startSecretsSimulator(withPorts(scenario, args.port), { host: args.host });
+const simulator = await startSecretsSimulator(withPorts(scenario, args.port), { host: args.host, ...(args.tls ? { tls: args.tls } : {}) });
 for (const cluster of simulator.clusters.values()) {
   process.stdout.write(`${cluster.name} ${cluster.url} root_token=${cluster.rootToken}\n`);
 }

@@ -90,3 +90,18 @@ function normalizeShare(key: string): string {
   if (/^[0-9a-f]+$/i.test(key)) return key.toLowerCase();
   return Buffer.from(key, 'base64').toString('hex');
 }
+
+/** Supplies the next key share the attempt in progress lacks, as a key holder would (admin API). */
+export function advanceAttempt(cluster: ClusterModel): AttemptView {
+  const attempt = cluster.attempt;
+  if (!attempt) throw badRequest('no operation token generation attempt is in progress');
+  const share = cluster.keys.shares.find((s) => !attempt.provided.has(s));
+  if (share === undefined) throw badRequest('every key share was already provided');
+  return withoutOtp(provideKeyShare(cluster, share, attempt.nonce));
+}
+
+/** The OTP is returned once, to whoever started the attempt through the API; admin views leave it out. */
+export function withoutOtp<T extends { otp?: string }>(view: T): Omit<T, 'otp'> {
+  const { otp: _otp, ...rest } = view;
+  return rest;
+}

@@ -171,9 +171,11 @@ export function enableSecondary(
   wipe(cluster, kind, grant.primary);
   const link = connect(cluster, kind, grant.primary, grant.secondaryId, primaryApiAddr, now);
   const source = primaryRole(grant.primary, kind);
+  // The replication set has one cluster ID, shared by its primary and secondaries (as the real
+  // service's status samples show): a secondary takes its primary's.
   cluster.replication[kind].role = {
     mode: 'secondary',
-    clusterId: newClusterId(),
+    clusterId: source.clusterId,
     secondaryId: grant.secondaryId,
     link,
     lastRemoteWal: source.lastWal,

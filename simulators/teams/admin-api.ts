@@ -81,6 +81,17 @@ async function memberToken(ctx: SimulatorContext, req: http.IncomingMessage, res
   }
 }
 
+/** `POST {organization, team, count}`: the team's members become `count` (users join or leave). */
+async function teamUsers(ctx: SimulatorContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const { organization, team, count } = (await readObject(req)) ?? {};
+  if (typeof organization !== 'string' || typeof team !== 'string' || !isCount(count)) return fail(res, 400, 'body must be {organization, team, count}');
+  try {
+    return sendJson(res, 200, { users: ctx.store.setMemberCount(organization, team, count) });
+  } catch (err) {
+    return fail(res, 404, (err as Error).message);
+  }
+}
+
 function state(ctx: SimulatorContext, res: http.ServerResponse): void {
   sendJson(res, 200, {
     requests: Object.fromEntries(ctx.requests),
@@ -111,6 +122,8 @@ export async function handleAdmin(
       return organizations(ctx, method, req, res);
     case '/_sim/member-token':
       return method === 'POST' ? memberToken(ctx, req, res) : fail(res, 405, 'use POST');
+    case '/_sim/team-users':
+      return method === 'POST' ? teamUsers(ctx, req, res) : fail(res, 405, 'use POST');
     case '/_sim/state':
       return state(ctx, res);
     default:

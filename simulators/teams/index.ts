@@ -1,5 +1,5 @@
 import { applyFaults } from '../common/faults.js';
-import { listen, route } from '../common/http.js';
+import { listen, route, type ServeTls } from '../common/http.js';
 import { handleAdmin } from './admin-api.js';
 import { handleApi } from './api.js';
 import { createContext } from './context.js';
@@ -21,7 +21,7 @@ export interface TeamsSimulator {
 /** One listener for every organization, like the hosted service. */
 export async function startTeamsSimulator(
   scenario: TeamsScenario,
-  opts: { host?: string; port?: number } = {},
+  opts: { host?: string; port?: number; tls?: ServeTls } = {},
 ): Promise<TeamsSimulator> {
   const ctx = createContext(parseScenario(scenario));
   const server = await listen(
@@ -36,6 +36,7 @@ export async function startTeamsSimulator(
     },
     opts.port ?? 0,
     opts.host ?? '127.0.0.1',
+    opts.tls,
   );
   return {
     url: server.url,

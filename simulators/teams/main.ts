@@ -4,7 +4,7 @@ import { demoTeamsScenario, parseScenario, startTeamsSimulator } from './index.j
 
 const args = simulatorArgs(process.argv.slice(2), 8300);
 const scenario = args.scenario ? parseScenario(JSON.parse(await readFile(args.scenario, 'utf8'))) : demoTeamsScenario();
-const sim = await startTeamsSimulator(scenario, { host: args.host, port: args.port });
+const sim = await startTeamsSimulator(scenario, { host: args.host, port: args.port, ...(args.tls ? { tls: args.tls } : {}) });
 
 process.stdout.write(`teams simulator listening on ${sim.url} (API ${sim.url}/api/v2, admin ${sim.url}/_sim)\n`);
 for (const org of scenario.organizations) {

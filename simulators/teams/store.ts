@@ -122,6 +122,19 @@ export class TeamStore {
   }
 
   /**
+   * Sets a team's membership to `count` users, as the membership interface would: new users join at
+   * the end, the last members leave first. Returns the team's users-count.
+   */
+  setMemberCount(orgName: string, teamName: string, count: number): number {
+    const org = this.orgs.get(orgName);
+    const team = org ? this.teamByName(org, teamName) : undefined;
+    if (!org || !team) throw new Error(`no team ${teamName} in ${orgName}`);
+    while (team.memberIds.length > count) org.users.get(team.memberIds.pop()!)?.teamIds.delete(team.id);
+    while (team.memberIds.length < count) this.addMember(team, this.addUser(org, `${team.name}-user-${team.memberIds.length + 1}`));
+    return team.memberIds.length;
+  }
+
+  /**
    * A token of a (human) user who belongs to `teamName` and to no other team. Generated teams have
    * such a user whenever they have members; for a team without one, a user is added to it (its
    * users-count grows by one), as an owner would do before handing out access.

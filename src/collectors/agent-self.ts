@@ -29,6 +29,11 @@ export const selfFamilies: readonly Family<AgentSelf>[] = [
   statGauge('scheduler_agent_raft_leader', '1 when this server is the raft leader (stats.raft.state is Leader), else 0; absent on an agent without raft', (s) =>
     s.raft?.state === undefined ? undefined : s.raft.state === 'Leader',
   ),
+  statGauge(
+    'scheduler_agent_raft_leader_known',
+    '1 when this server knows a raft leader (stats.nomad.leader_addr is set; a leader knows itself), 0 when it knows none (an election is under way or lost); absent when the agent does not report it',
+    (s) => (s.leaderAddress === undefined ? undefined : s.leaderAddress !== ''),
+  ),
   statGauge('scheduler_agent_raft_peers', 'Raft peers this server knows (stats.raft.num_peers)', (s) => s.raft?.num_peers),
   statGauge('scheduler_agent_raft_commit_index', 'Index of the last committed raft log entry (stats.raft.commit_index)', (s) => s.raft?.commit_index),
   statGauge('scheduler_agent_raft_applied_index', 'Index of the last raft log entry applied to the state machine (stats.raft.applied_index)', (s) => s.raft?.applied_index),

@@ -28,6 +28,8 @@ export interface Job {
   run(signal: AbortSignal): Promise<PartOutcome[]>;
   /** Runs after the outcomes are committed, for state derived across targets. */
   afterCommit?(outcomes: readonly PartOutcome[]): void;
+  /** A costly run (an operation on the upstream, not a read): POST /-/collect runs it at most this often. */
+  readonly minIntervalSeconds?: number;
 }
 
 export interface PartSpec<T> {

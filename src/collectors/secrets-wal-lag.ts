@@ -58,4 +58,8 @@ export class WalLagTracker {
   pairs(): WalLagPair[] {
     return walLagPairs(this.latest.values());
   }
+  /** The latest successful status of every (target, kind), for other views derived across targets. */
+  statuses(): LatestStatus[] {
+    return [...this.latest.values()];
+  }
 }

@@ -9,6 +9,8 @@ export interface TeamsListing {
   requests: number;
   /** Teams with their own series; the rest are only counted. */
   maxTeams: number;
+  /** Name of the team whose users are an organization's owners. */
+  ownersTeam?: string;
 }
 
 const FROM_POLL = 'from a scheduled poll of organizations/<organization>/teams';

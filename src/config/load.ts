@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from './bounded-file.js';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { EnvExpansionError, expandEnv } from './env-expand.js';
+import { EnvExpansionError, expandEnv, hideExpanded } from './env-expand.js';
 import { configSchema, type Config } from './schema.js';
 
 /** A config that cannot be used; the message names the key path and the problem, never a secret. */
@@ -28,32 +28,43 @@ export function describeIssue(issue: z.core.$ZodIssue): string[] {
   return [`${keyPath(issue.path)}: ${issue.message}`];
 }
 
+/** The document's value; what YAML cannot resolve (an alias to no anchor, too many aliases) is a ConfigError. */
+export function yamlValue(doc: ReturnType<typeof parseDocument>, source: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new ConfigError([`${source}: YAML: ${(e as Error).message.split('\n')[0]}`]);
+  }
+}
+
 /** Parses and validates config text; `source` names the file in messages. */
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length) {
     throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
   }
-  let raw: unknown = doc.toJS() ?? {};
+  let raw: unknown = yamlValue(doc, source) ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  const used = new Map<string, string>();
   try {
-    raw = expandEnv(raw, env);
+    raw = expandEnv(raw, env, '', used);
   } catch (e) {
     if (e instanceof EnvExpansionError) throw new ConfigError([e.message]);
     throw e;
   }
   // Without the input, zod cannot tell a missing key from a value of the wrong type.
   const res = configSchema.safeParse(raw, { reportInput: true });
-  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue));
+  // A value from the environment may be a secret (a URL with a token in it): messages show its name.
+  if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue).map((m) => hideExpanded(m, used)));
   return res.data;
 }
 
 export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readBoundedFile(path, MAX_CONFIG_FILE_BYTES)).toString('utf8');
   } catch (e) {
-    throw new ConfigError([`${path}: cannot read config file (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
+    throw new ConfigError([`${path}: cannot read config file (${fileProblem(e)})`]);
   }
   return parseConfig(text, path, env);
 }

@@ -17,6 +17,13 @@ const secretsTarget = z.strictObject({
     .min(1)
     .default([...REPLICATION_KINDS])
     .refine((k) => new Set(k).size === k.length, 'each kind at most once'),
+  /**
+   * Names the replication set this cluster belongs to, per kind, to join clusters whose answers do
+   * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
+   */
+  replication_set: z
+    .strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() })
+    .optional(),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,
@@ -40,6 +47,8 @@ const agentTarget = z.strictObject({
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(10_000),
+  /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
+  expected_servers: z.number().int().min(1).optional(),
 });
 export type AgentTarget = z.output<typeof agentTarget>;
 
@@ -61,6 +70,10 @@ const teamsTarget = z.strictObject({
   max_pages: z.number().int().min(1).default(1000),
   /** Show each team whose list entry lacks organization-access flags (one request per such team). */
   complete_access: z.boolean().default(false),
+  /** The team whose users own the organization; its users-count is watched for a sudden loss. */
+  owners_team: z.string().min(1).default('owners'),
+  /** A loss of more than this share of the teams, or of the owners team's users, within an hour alerts. */
+  loss_alert_fraction: z.number().gt(0).max(1).default(0.2),
 });
 export type TeamsTarget = z.output<typeof teamsTarget>;
 
@@ -103,8 +116,30 @@ const alertSink = z.strictObject({
       password_file: readableFile,
     })
     .optional(),
+  /** A bearer token for the read API only (`/api/v1/alerts`, ...): readers need not hold the webhook's credentials. */
+  read_token_file: readableFile.optional(),
+  /** Webhook bodies read at once at most; one more is answered 503 (Alertmanager retries) before it is read. */
+  max_in_flight: z.number().int().min(1).max(10_000).default(32),
   store: alertStore,
   body_limit: size('10MiB'),
+  /**
+   * Without bearer_token_file or basic_auth anyone who reaches the port can post (a forged Watchdog
+   * hides a broken alert path): refused on a non-loopback listen address unless set to true.
+   */
+  allow_unauthenticated: z.boolean().default(false),
+  /** Bounds on what senders and readers can make the sink hold, render or answer (docs/security.md#limits). */
+  limits: z
+    .strictObject({
+      /** Distinct receiver / severity label values on /metrics; the least active fold into "other". */
+      max_label_values: z.number().int().min(1).max(10_000).default(100),
+      /** Longer receiver / severity values are shown as "other". */
+      max_label_length: z.number().int().min(1).max(1024).default(128),
+      /** JSON nesting a notification may have; deeper ones are refused with 400. */
+      max_depth: z.number().int().min(8).max(1000).default(64),
+      /** Bytes of stored text one read API answer holds (a page ends early beyond; never fewer than one item). */
+      max_answer_size: size('16MiB'),
+    })
+    .prefault({}),
   watchdog: z
     .strictObject({
       alertname: z.string().min(1, 'must not be empty').default('Watchdog'),

@@ -15,3 +15,11 @@ export function parseSize(s: string | number): number | undefined {
   const mult: Record<string, number> = { B: 1, KB: 1e3, KiB: 1024, MB: 1e6, MiB: 1024 ** 2, GB: 1e9, GiB: 1024 ** 3 };
   return Math.round(Number(m[1]) * (mult[m[2] ?? 'B'] ?? 1));
 }
+
+/** Node fires a longer timer at once (TimeoutOverflowWarning): a 30d wait must not become 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A delay a timer can take: within 0 .. MAX_TIMER_MS (NaN: 0). */
+export function timerMs(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+}

@@ -21,9 +21,26 @@ export const REDACT_PATHS = [
   '*.dr_operation_token',
 ];
 
+/**
+ * Characters a terminal or a log shipper could act on: C0 controls (CR forges a line, ESC starts an
+ * ANSI sequence), DEL, C1 controls (0x9B is a one-byte CSI) and the Unicode line separators.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const escapeControl = (c: string) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function logfmtValue(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /^[^\s="\\]+$/.test(s) ? s : `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  if (/^[^\s="\\\u0000-\u001f\u007f-\u009f\u2028\u2029]+$/.test(s)) return s;
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(CONTROL, escapeControl)}"`;
+}
+
+/**
+ * A JSON line with the characters JSON.stringify leaves raw (C1 controls, line separators) escaped:
+ * they can only sit inside strings, where `\uXXXX` means the same.
+ */
+export function safeJsonLine(line: string): string {
+  return line.replace(/[\u007f-\u009f\u2028\u2029]/g, escapeControl);
 }
 
 /** Turns pino's JSON lines into logfmt (`ts=… level=info msg="…" key=value`). */
@@ -50,5 +67,5 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
-  return pino(opts, format === 'json' ? (out as DestinationStream) : logfmtStream(out));
+  return pino(opts, format === 'json' ? { write: (line: string) => void out.write(safeJsonLine(line)) } : logfmtStream(out));
 }

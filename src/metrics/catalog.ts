@@ -1,4 +1,5 @@
 import { agentEndpointUp } from '../collectors/agent-common.js';
+import { expectedServersFamily } from '../collectors/agent-expected.js';
 import { agentUp, healthFamilies } from '../collectors/agent-health.js';
 import { hostFamilies } from '../collectors/agent-host.js';
 import { membersFamilies } from '../collectors/agent-members.js';
@@ -7,10 +8,17 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily } from '../collectors/secrets-wal-lag.js';
+import { replicationSetFamilies } from '../collectors/secrets-replication-sets.js';
+import { attemptFamilies, attemptUp } from '../collectors/secrets-dr-token-attempt.js';
+import { sealedFamily } from '../collectors/secrets-seal.js';
+import { primaryChangesFamily } from '../collectors/secrets-primary-changes.js';
 import { teamsFamilies, teamsUp } from '../collectors/teams.js';
+import { lossFractionFamily, ownersTeamFamily } from '../collectors/teams-access-holders.js';
+import { httpFamilies } from '../server/telemetry.js';
 import { sinkFamilies } from '../sink/families.js';
 import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
+import { tlsFamilies } from './tls-families.js';
 
 /**
  * Every metric family vigil exports, in exposition order: the single source for rendering,
@@ -20,8 +28,13 @@ export const CATALOG: readonly AnyFamily[] = [
   replicationUp,
   ...replicationFamilies,
   walLagFamily,
+  ...replicationSetFamilies,
   merkleUp,
   ...merkleFamilies,
+  sealedFamily,
+  primaryChangesFamily,
+  attemptUp,
+  ...attemptFamilies,
   agentUp,
   ...healthFamilies,
   agentEndpointUp,
@@ -29,12 +42,17 @@ export const CATALOG: readonly AnyFamily[] = [
   ...membersFamilies,
   ...serversFamilies,
   ...hostFamilies,
+  expectedServersFamily,
   teamsUp,
   ...teamsFamilies,
+  ownersTeamFamily,
+  lossFractionFamily,
   ...jobFamilies,
   ...upstreamFamilies,
+  ...tlsFamilies,
   ...sinkFamilies,
   ...daemonFamilies,
+  ...httpFamilies,
 ] as readonly AnyFamily[];
 
 const names = CATALOG.map((f) => f.name);

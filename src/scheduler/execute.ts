@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Job, PartOutcome } from '../collectors/collection.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
+import { capText } from '../log/cap-text.js';
 import { toUpstreamError } from '../upstream/errors.js';
 import type { JobStats } from '../metrics/telemetry.js';
 import type { Turns } from './turns.js';
@@ -51,10 +52,12 @@ export function makeExecute(deps: ExecuteDeps) {
     }
     for (const o of failed) {
       const err = o.error!;
+      // Capped again where kept: a message can be rewritten after the error was made.
+      const message = capText(err.message);
       s.failures.set(err.reason, (s.failures.get(err.reason) ?? 0) + 1);
-      s.lastError = { reason: err.reason, message: err.message, part: o.part };
+      s.lastError = { reason: err.reason, message, part: o.part };
       deps.log.warn(
-        { collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: err.message },
+        { collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: message },
         'collection failed',
       );
     }

@@ -27,12 +27,13 @@ export class Scheduler {
     private readonly onSkip: (job: Job) => void,
   ) {}
 
-  start(): void {
+  /** Starts the ticks; `runNow` says which jobs also run at once (all of them by default). */
+  start(runNow: (job: Job) => boolean = () => true): void {
     for (const job of this.jobs) {
       const task = cron.createTask(job.schedule, () => void this.trigger(job, true), { name: `${job.collector}/${job.target}` });
       void task.start();
       this.tasks.push(task);
-      void this.trigger(job, false);
+      if (runNow(job)) void this.trigger(job, false);
     }
   }
 
@@ -52,9 +53,9 @@ export class Scheduler {
     return run;
   }
 
-  /** Runs every job now (skipping those in flight) and waits for all: for tests and `POST /-/collect`. */
-  async runAll(): Promise<void> {
-    await Promise.all(this.jobs.map((j) => this.trigger(j, false)));
+  /** Runs every job now (or those `which` picks; joining those in flight) and waits for all: for tests and `POST /-/collect`. */
+  async runAll(which: (job: Job) => boolean = () => true): Promise<void> {
+    await Promise.all(this.jobs.filter(which).map((j) => this.trigger(j, false)));
   }
 
   /** Stops the ticks and aborts runs in flight; their results are discarded, never committed. */

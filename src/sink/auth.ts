@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { MAX_SECRET_FILE_BYTES, fileProblem, readBoundedFile } from '../config/bounded-file.js';
 import type { AlertSinkConfig } from '../config/schema.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -10,12 +11,16 @@ const sameDigest = (a: Buffer, b: Buffer) => timingSafeEqual(a, b);
 /** The secrets files are unreadable or empty: the sink cannot decide, and answers 500. */
 export class SecretFileError extends Error {}
 
+/** How long a secret read from its file is trusted before the file is read again. */
+const SECRET_REREAD_MS = 1000;
+
 /**
  * The digest of a secret kept in a file (trimmed, as Alertmanager trims its credentials files),
- * re-read when the file changes, so a rotated secret applies without a reload.
+ * re-read at once when the file visibly changes, and at least every SECRET_REREAD_MS anyway: a
+ * rotation that kept the size and mtime applies within a second too. Concurrent requests share a read.
  */
 class SecretFile {
-  private cached?: { version: string; digest: Buffer };
+  private cached?: { at: number; version: string; digest: Promise<Buffer> };
   constructor(
     private readonly path: string,
     /** Digests `prefix + secret` (the `user:` of basic auth). */
@@ -23,18 +28,33 @@ class SecretFile {
   ) {}
 
   async digest(): Promise<Buffer> {
+    const now = performance.now();
+    let version: string;
     try {
       const st = await stat(this.path);
-      const version = `${st.ino}:${st.size}:${st.mtimeMs}`;
-      if (this.cached?.version === version) return this.cached.digest;
-      const secret = (await readFile(this.path, 'utf8')).trim();
-      if (!secret) throw new SecretFileError(`${this.path} is empty`);
-      this.cached = { version, digest: sha256(this.prefix + secret) };
-      return this.cached.digest;
+      version = `${st.ino}:${st.size}:${st.mtimeMs}`;
     } catch (e) {
-      if (e instanceof SecretFileError) throw e;
-      throw new SecretFileError(`cannot read ${this.path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new SecretFileError(`cannot read ${this.path} (${fileProblem(e)})`);
     }
+    if (this.cached?.version === version && now - this.cached.at < SECRET_REREAD_MS) return this.cached.digest;
+    const digest = this.read();
+    this.cached = { at: now, version, digest };
+    // A failed read is not remembered: the next request tries again.
+    digest.catch(() => {
+      if (this.cached?.digest === digest) this.cached = undefined;
+    });
+    return digest;
+  }
+
+  private async read(): Promise<Buffer> {
+    let secret: string;
+    try {
+      secret = (await readBoundedFile(this.path, MAX_SECRET_FILE_BYTES)).toString('utf8').trim();
+    } catch (e) {
+      throw new SecretFileError(`cannot read ${this.path} (${fileProblem(e)})`);
+    }
+    if (!secret) throw new SecretFileError(`${this.path} is empty`);
+    return sha256(this.prefix + secret);
   }
 }
 
@@ -47,15 +67,38 @@ export type AuthOutcome = 'ok' | 'missing' | 'wrong';
 export class SinkAuth {
   private readonly bearer?: SecretFile;
   private readonly basic?: SecretFile;
+  private readonly reader?: SecretFile;
 
-  constructor(cfg: Pick<AlertSinkConfig, 'bearer_token_file' | 'basic_auth'>) {
+  constructor(cfg: Pick<AlertSinkConfig, 'bearer_token_file' | 'basic_auth' | 'read_token_file'>) {
     if (cfg.bearer_token_file) this.bearer = new SecretFile(cfg.bearer_token_file);
     if (cfg.basic_auth) this.basic = new SecretFile(cfg.basic_auth.password_file, `${cfg.basic_auth.username}:`);
+    if (cfg.read_token_file) this.reader = new SecretFile(cfg.read_token_file);
+  }
+
+  /** Whether the webhook has credentials of its own (then web-config basic auth leaves it to them). */
+  get ownCredentials(): boolean {
+    return this.bearer !== undefined || this.basic !== undefined;
+  }
+
+  /** Whether the read API needs credentials: when any are configured for the sink. */
+  get readProtected(): boolean {
+    return this.ownCredentials || this.reader !== undefined;
+  }
+
+  /** The read API takes the read token, or the webhook's own credentials. */
+  async checkRead(header: string | undefined): Promise<AuthOutcome> {
+    if (!this.readProtected) return 'ok';
+    if (this.reader) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+      if (m && sameDigest(sha256(m[1] as string), await this.reader.digest())) return 'ok';
+    }
+    if (!this.ownCredentials) return header ? 'wrong' : 'missing';
+    return this.check(header);
   }
 
   /** For WWW-Authenticate on a 401. */
   challenges(): string[] {
-    return [...(this.bearer ? ['Bearer realm="vigil"'] : []), ...(this.basic ? ['Basic realm="vigil", charset="UTF-8"'] : [])];
+    return [...(this.bearer || this.reader ? ['Bearer realm="vigil"'] : []), ...(this.basic ? ['Basic realm="vigil", charset="UTF-8"'] : [])];
   }
 
   async check(header: string | undefined): Promise<AuthOutcome> {

@@ -1,6 +1,7 @@
 import { family, single, type Family } from '../metrics/family.js';
 import type { StoreAvailability } from './guarded-store.js';
-import { UNAVAILABLE_REASONS, type StoreSummary } from './store.js';
+import { UNAVAILABLE_REASONS } from './store.js';
+import type { BoundedSummary } from './label-bounds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
 export const REJECT_REASONS = ['auth', 'json', 'schema', 'too_large', 'content_type', 'store'] as const;
@@ -8,8 +9,8 @@ export type RejectReason = (typeof REJECT_REASONS)[number];
 
 /** What the vigil_alertsink_* families render; rebuilt when a notification, rejection or watchdog change happens. */
 export interface SinkStats {
-  /** From the store: these counters survive restarts. */
-  summary: StoreSummary;
+  /** From the store (these counters survive restarts), receiver and severity bounded. */
+  summary: BoundedSummary;
   /** In memory (rejected requests are never written): reset when vigil restarts. */
   rejected: ReadonlyMap<RejectReason, number>;
   watchdog: { lastSeenSeconds?: number | undefined; healthy: boolean };
@@ -63,14 +64,25 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
     labels: ['state', 'severity'],
     samples: (s) => {
       // Every state for every severity seen, so a state that empties shows 0 instead of vanishing.
-      const severities = [...new Set(s.summary.alerts.map((a) => a.severity))];
-      return severities.flatMap((severity) =>
-        STATES.map((state) => ({
-          labels: { state, severity },
-          value: s.summary.alerts.find((a) => a.state === state && a.severity === severity)?.count ?? 0,
-        })),
-      );
+      const bySeverity = new Map<string, Record<(typeof STATES)[number], number>>();
+      for (const a of s.summary.alerts) {
+        const counts = bySeverity.get(a.severity) ?? { firing: 0, resolved: 0 };
+        counts[a.state] += a.count;
+        bySeverity.set(a.severity, counts);
+      }
+      return [...bySeverity].flatMap(([severity, counts]) => STATES.map((state) => ({ labels: { state, severity }, value: counts[state] })));
     },
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_label_values_folded',
+    help: 'Distinct receiver or severity values shown as "other" on the vigil_alertsink_* families: beyond limits.max_label_values (the least active) or longer than limits.max_label_length.',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: ['label'],
+    samples: (s) => [
+      { labels: { label: 'receiver' }, value: s.summary.folded.receiver },
+      { labels: { label: 'severity' }, value: s.summary.folded.severity },
+    ],
   }),
   family<SinkStats>({
     name: 'vigil_alertsink_last_notification_timestamp_seconds',

@@ -71,6 +71,11 @@ export const MIGRATIONS: readonly string[] = [
     last_notification_at INTEGER
   );
   `,
+  // 2: the list order of GET /api/v1/alerts within a state (newest start first, then fingerprint,
+  // both descending): a page's cursor is one row-value range on it, so a page seeks, never sorts.
+  `
+  CREATE INDEX alerts_in_list_order ON alerts (state, starts_at, fingerprint);
+  `,
 ];
 
 /** Brings the schema to the latest version, each step in its own transaction. */

@@ -48,7 +48,8 @@ export function unescapeReceiver(s: string): string {
   return s.replace(/\\([\\.+*?()|[\]{}^$])/g, '$1');
 }
 
-export const payloadSchema = z.object({
+/** The notification without its alerts checked: they are checked in slices, a turn of the event loop each. */
+const envelopeSchema = z.object({
   version: z.literal('4', { error: expected('"4" (Alertmanager webhook version 4)') }),
   groupKey: z.string(),
   truncatedAlerts: z.number().int().nonnegative().default(0),
@@ -58,27 +59,71 @@ export const payloadSchema = z.object({
   commonLabels: labelSet.default({}),
   commonAnnotations: labelSet.default({}),
   externalURL: z.string().default(''),
-  alerts: z.array(alert).min(1, 'must not be empty'),
+  alerts: z.array(z.unknown()).min(1, 'must not be empty'),
 });
+
+export const payloadSchema = envelopeSchema.extend({ alerts: z.array(alert).min(1, 'must not be empty') });
 
 export type Payload = z.output<typeof payloadSchema>;
 export type PayloadAlert = Payload['alerts'][number];
+
+/** Alerts checked per turn: a 55k-alert notification must not hold the event loop (and scrapes) for a second. */
+export const ALERTS_PER_TURN = 2000;
 
 export type ParseResult =
   | { ok: true; payload: Payload }
   | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
 
-/** The body (already under the size limit) as a payload, or why it is not one: a 400 either way. */
-export function parsePayload(body: string): ParseResult {
+/**
+ * Parsing in steps: yields after the JSON is parsed and after each ALERTS_PER_TURN alerts, so a
+ * caller can give each step a turn of its own. Issues come in the order one whole-schema check
+ * gives them (the envelope's, then each alert's).
+ */
+function* parseSteps(body: string): Generator<void, ParseResult> {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
   } catch (e) {
     return { ok: false, reason: 'json', error: `body is not JSON: ${(e as Error).message}` };
   }
-  const res = payloadSchema.safeParse(raw, { reportInput: true });
-  if (res.success) return { ok: true, payload: res.data };
-  const issues = res.error.issues;
+  yield;
+  const envelope = envelopeSchema.safeParse(raw, { reportInput: true });
+  const issues: z.core.$ZodIssue[] = envelope.success ? [] : [...envelope.error.issues];
+  // `null`, a number or a string is not an envelope: the schema says so, and there are no alerts to read.
+  const rawAlerts = raw !== null && typeof raw === 'object' ? (raw as { alerts?: unknown }).alerts : undefined;
+  const alerts: PayloadAlert[] = [];
+  if (Array.isArray(rawAlerts)) {
+    for (let i = 0; i < rawAlerts.length; i++) {
+      if (i > 0 && i % ALERTS_PER_TURN === 0) yield;
+      const a = alert.safeParse(rawAlerts[i], { reportInput: true });
+      if (a.success) alerts.push(a.data);
+      else issues.push(...a.error.issues.map((iss) => ({ ...iss, path: ['alerts', i, ...iss.path] })));
+    }
+  }
+  if (envelope.success && issues.length === 0) return { ok: true, payload: { ...envelope.data, alerts } };
+  return failure(issues);
+}
+
+/** The body (already under the size limit) as a payload, or why it is not one: a 400 either way. */
+export function parsePayload(body: string): ParseResult {
+  const steps = parseSteps(body);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** parsePayload, giving each step (JSON, each slice of alerts) its own turn of the event loop. */
+export async function parsePayloadInTurns(body: string, nextTurn: () => Promise<void>): Promise<ParseResult> {
+  const steps = parseSteps(body);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}
+
+function failure(issues: z.core.$ZodIssue[]): ParseResult {
   const lines = issues.slice(0, 3).flatMap(describeIssue);
   const more = issues.length > 3 ? ` (+${issues.length - 3} more)` : '';
   return { ok: false, reason: 'schema', error: `${lines.join('; ')}${more}`, field: keyPath(issues[0]?.path ?? []) };

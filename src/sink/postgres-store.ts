@@ -1,9 +1,10 @@
 import pg from 'pg';
 import type { PayloadAlert } from './payload-schema.js';
 import { migratePostgres, PRUNE_LOCK } from './postgres-migrations.js';
-import { ALERTS_ORDER, alertsWhere, notificationsWhere, pageOf, postgresPlaceholder, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
+import { notificationsWhere, postgresPlaceholder, takeWithin, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 import {
   StoreError,
+  type AlertCursor,
   type AlertFilter,
   type AlertRecord,
   type AlertStore,
@@ -207,9 +208,40 @@ export class PostgresAlertStore implements AlertStore {
     ]);
   }
 
-  async alerts(f: AlertFilter): Promise<AlertRecord[]> {
-    const w = alertsWhere(f, postgresPlaceholder);
-    return (await this.query<AlertRow>('reading alerts', `SELECT * FROM alerts ${w.sql} ${ALERTS_ORDER}`, w.args)).map(toAlert);
+  async alerts(f: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }> {
+    // Firing first, then resolved, each newest start first, then fingerprint (descending, byte order as in SQLite).
+    const states = (f.state ? [f.state] : (['firing', 'resolved'] as const)).filter((s) => !f.after || f.after.firing || s === 'resolved');
+    const rows: Array<AlertRow & { stored_bytes: number }> = [];
+    for (const state of states) {
+      if (rows.length > f.limit) break;
+      const args: Array<string | number> = [state];
+      const conds = ['state = $1'];
+      for (const [column, value] of [
+        ['alertname', f.alertname],
+        ['severity', f.severity],
+      ] as const) {
+        if (value === undefined) continue;
+        args.push(value);
+        conds.push(`${column} = $${args.length}`);
+      }
+      if (f.after && (state === 'firing') === f.after.firing) {
+        args.push(f.after.startsAt, f.after.fingerprint);
+        conds.push(`(starts_at, fingerprint COLLATE "C") < ($${args.length - 1}, $${args.length} COLLATE "C")`);
+      }
+      args.push(f.limit + 1 - rows.length);
+      rows.push(
+        ...(await this.query<AlertRow & { stored_bytes: number }>(
+          'reading alerts',
+          `SELECT *, octet_length(labels) + octet_length(annotations) + octet_length(generator_url) AS stored_bytes
+           FROM alerts WHERE ${conds.join(' AND ')} ORDER BY starts_at DESC, fingerprint COLLATE "C" DESC LIMIT $${args.length}`,
+          args,
+        )),
+      );
+    }
+    const { page, more } = takeWithin(rows[Symbol.iterator](), f.limit, f.maxBytes, (r) => r.stored_bytes);
+    const alerts = page.map(toAlert);
+    const last = alerts[alerts.length - 1];
+    return more && last ? { alerts, next: { firing: last.state === 'firing', startsAt: last.startsAt, fingerprint: last.fingerprint } } : { alerts };
   }
 
   async timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined> {
@@ -226,8 +258,20 @@ export class PostgresAlertStore implements AlertStore {
 
   async notifications(f: NotificationFilter) {
     const w = notificationsWhere(f, postgresPlaceholder);
-    const sql = `SELECT * FROM notifications ${w.sql} ORDER BY received_at DESC, id DESC LIMIT $${w.args.length + 1}`;
-    return pageOf((await this.query<NotificationRow>('reading notifications', sql, [...w.args, f.limit + 1])).map(toNotification), f.limit);
+    // The bodies are read only for the rows that fit the budget.
+    const metas = await this.query<Omit<NotificationRow, 'body'> & { body_bytes: number }>(
+      'reading notifications',
+      `SELECT id, received_at, receiver, status, group_key, alert_count, truncated_alerts, duplicates, octet_length(body) AS body_bytes
+       FROM notifications ${w.sql} ORDER BY received_at DESC, id DESC LIMIT $${w.args.length + 1}`,
+      [...w.args, f.limit + 1],
+    );
+    const { page, more } = takeWithin(metas[Symbol.iterator](), f.limit, f.maxBytes, (r) => r.body_bytes);
+    const bodies = new Map(
+      (await this.query<{ id: number; body: string }>('reading notifications', 'SELECT id, body FROM notifications WHERE id = ANY($1::bigint[])', [page.map((m) => m.id)])).map((r) => [r.id, r.body]),
+    );
+    const notifications = page.map((m) => toNotification({ ...m, body: bodies.get(m.id) ?? '' }));
+    const last = notifications[notifications.length - 1];
+    return more && last ? { notifications, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications };
   }
 
   async summary(): Promise<StoreSummary> {
@@ -252,12 +296,13 @@ export class PostgresAlertStore implements AlertStore {
   async prune(before: number): Promise<PruneResult> {
     return this.transaction('pruning', async (c) => {
       const locked = (await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [PRUNE_LOCK])).rows[0]?.ok;
-      if (!locked) return { notifications: 0, transitions: 0, alerts: 0 };
+      if (!locked) return { notifications: 0, transitions: 0, alerts: 0, receivers: 0 };
       const del = async (sql: string) => (await c.query(sql, [before])).rowCount ?? 0;
       return {
         notifications: await del('DELETE FROM notifications WHERE received_at < $1'),
         transitions: await del('DELETE FROM transitions WHERE at < $1'),
         alerts: await del('DELETE FROM alerts WHERE last_seen_at < $1'),
+        receivers: await del('DELETE FROM receiver_stats WHERE coalesce(last_notification_at, 0) < $1'),
       };
     });
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config/load.js';
-import type { AlertFilter, Cursor, NotificationFilter } from './store.js';
+import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store.js';
 
 /** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */
 
@@ -16,6 +16,25 @@ const cursor = z.string().transform((s, ctx): Cursor => {
     return z.NEVER;
   }
   return { receivedAt: Number(m[1]), id: Number(m[2]) };
+});
+
+/** Opaque to clients: the list position of the last alert of a page. */
+export function encodeAlertCursor(c: AlertCursor): string {
+  return Buffer.from(JSON.stringify([c.firing ? 1 : 0, c.startsAt, c.fingerprint])).toString('base64url');
+}
+
+const alertCursor = z.string().max(1024, 'not a cursor this API returned').transform((s, ctx): AlertCursor => {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+  } catch {
+    v = undefined;
+  }
+  if (!Array.isArray(v) || v.length !== 3 || (v[0] !== 0 && v[0] !== 1) || !Number.isSafeInteger(v[1]) || typeof v[2] !== 'string') {
+    ctx.addIssue({ code: 'custom', message: 'not a cursor this API returned' });
+    return z.NEVER;
+  }
+  return { firing: v[0] === 1, startsAt: v[1] as number, fingerprint: v[2] };
 });
 
 /** RFC 3339 or Unix seconds (as the Prometheus API takes them), to epoch ms. */
@@ -35,11 +54,15 @@ const limit = z
   .pipe(z.number().min(1, 'expected a whole number from 1 to 1000').max(1000, 'expected a whole number from 1 to 1000'))
   .default(100);
 
-export const alertsQuery = z.strictObject({
-  state: z.enum(['firing', 'resolved'], { error: 'expected "firing" or "resolved"' }).optional(),
-  alertname: z.string().optional(),
-  severity: z.string().optional(),
-}) satisfies z.ZodType<AlertFilter>;
+export const alertsQuery = z
+  .strictObject({
+    state: z.enum(['firing', 'resolved'], { error: 'expected "firing" or "resolved"' }).optional(),
+    alertname: z.string().optional(),
+    severity: z.string().optional(),
+    limit,
+    cursor: alertCursor.optional(),
+  })
+  .transform(({ cursor: after, ...rest }): AlertFilter => ({ ...rest, after })) satisfies z.ZodType<AlertFilter>;
 
 export const notificationsQuery = z
   .strictObject({

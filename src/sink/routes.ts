@@ -1,17 +1,28 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type http from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
 import type { Logger } from 'pino';
+import { capText } from '../log/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
-import { parsePayload, type Payload } from './payload-schema.js';
-import { alertsQuery, encodeCursor, notificationsQuery, parseQuery } from './query.js';
+import { jsonDepthExceedsInTurns } from './json-depth.js';
+import { parsePayloadInTurns, type Payload } from './payload-schema.js';
+import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
 import { StoreError, type AlertStore, type RecordResult } from './store.js';
-import { alertView, healthView, notificationView, transitionView, type HealthView } from './views.js';
+import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
 
 export interface SinkRouteDeps {
   auth: SinkAuth;
+  /** Whether the request passed web-config basic auth (then the read API asks nothing more). */
+  authenticated: (req: http.IncomingMessage) => boolean;
+  /** Webhook bodies being read; past the cap a request is answered 503 before its body is read. */
+  inFlight: InFlight;
   bodyLimit: number;
+  /** Nesting a body may have (deeper: 400), and the stored text one read answer may hold. */
+  limits: { maxDepth: number; maxAnswerBytes: number };
   store: AlertStore;
   log: Logger;
   /** Stores a valid notification durably; rejects with a StoreError when it cannot. */
@@ -21,6 +32,9 @@ export interface SinkRouteDeps {
   health(): HealthView;
 }
 
+/** Transitions one timeline answer shows (newest kept). */
+export const MAX_TRANSITIONS = 1000;
+
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
@@ -28,12 +42,19 @@ const STORE_STATUS = { full: 507, busy: 503, unavailable: 503, failed: 500 } as 
 /** Seconds a sender should wait before sending again to a store that is busy or unavailable. */
 const RETRY_AFTER = { busy: '1', unavailable: '5' } as const;
 
-/** Body-parser failures: its `type` → how the sink answers. */
-function bodyFailure(err: { type?: string }): { reason: RejectReason; status: number; error: string } {
-  if (err.type === 'entity.too.large') return { reason: 'too_large', status: 413, error: 'body exceeds the body limit' };
-  if (err.type === 'encoding.unsupported') return { reason: 'content_type', status: 415, error: 'unsupported content encoding' };
-  return { reason: 'json', status: 400, error: 'cannot read the body' };
-}
+/** Body read failures → how the sink answers. */
+const BODY_FAILURE = {
+  too_large: { reason: 'too_large', status: 413 },
+  encoding: { reason: 'content_type', status: 415 },
+  aborted: { reason: 'json', status: 400 },
+} as const;
+
+/** An error Express or body-parser raised for the request itself (a malformed %-escape, a bad body): a 4xx. */
+const clientErrorStatus = (err: object): number | undefined => {
+  const e = err as { status?: unknown; statusCode?: unknown };
+  const s = Number(e.status ?? e.statusCode);
+  return s >= 400 && s < 500 ? s : undefined;
+};
 
 /**
  * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
@@ -42,13 +63,13 @@ function bodyFailure(err: { type?: string }): { reason: RejectReason; status: nu
  */
 export function sinkRouter(deps: SinkRouteDeps): Router {
   const router = Router();
-  const readBody = express.raw({ type: () => true, limit: deps.bodyLimit });
-
+  // A refusal never reads the rest of the body: the connection is closed after the answer instead.
   const refuse = (req: Request, res: Response, reason: RejectReason, status: number, error: string, extra: Record<string, string> = {}) => {
     deps.refused(reason);
     const level = status >= 500 ? 'error' : 'warn';
     deps.log[level]({ reason, status, err: error, remote: req.socket.remoteAddress, user_agent: req.headers['user-agent'] }, 'webhook notification refused');
-    res.status(status).json({ error, ...extra });
+    // Headers set before (WWW-Authenticate, Retry-After) go out with it.
+    answer(req, res, status, { error, ...extra });
   };
 
   router.post(
@@ -56,7 +77,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     async (req, res, next) => {
       let outcome: AuthOutcome;
       try {
-        outcome = await deps.auth.check(req.headers.authorization);
+        outcome = !deps.auth.ownCredentials && deps.authenticated(req) ? 'ok' : await deps.auth.check(req.headers.authorization);
       } catch (e) {
         if (!(e instanceof SecretFileError)) throw e;
         deps.log.error({ err: e.message }, 'cannot read the sink credentials');
@@ -70,17 +91,31 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       if (!JSON_TYPE.test(type)) return refuse(req, res, 'content_type', 415, `content type must be application/json, not ${JSON.stringify(type.slice(0, 60))}`);
       next();
     },
-    readBody,
     async (req, res) => {
-      const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-      const parsed = parsePayload(body);
+      const release = deps.inFlight.take();
+      if (!release) {
+        res.setHeader('retry-after', '1');
+        return refuse(req, res, 'store', 503, `more than ${deps.inFlight.max} notifications arriving at once; send it again`);
+      }
+      let body: string;
+      try {
+        body = (await readBody(req, deps.bodyLimit)).toString('utf8');
+      } catch (e) {
+        if (!(e instanceof BodyError)) throw e;
+        const f = BODY_FAILURE[e.kind];
+        return refuse(req, res, f.reason, f.status, e.message);
+      } finally {
+        release();
+      }
+      if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+      const parsed = await parsePayloadInTurns(body, nextTurn);
       if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
       let result: RecordResult;
       try {
         result = await deps.receive(parsed.payload, body);
       } catch (e) {
         const kind = e instanceof StoreError ? e.kind : 'failed';
-        deps.log.error({ err: (e as Error).message, receiver: parsed.payload.receiver, group_key: parsed.payload.groupKey }, 'cannot store notification');
+        deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
         if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
         const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
         return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
@@ -88,32 +123,46 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
     },
   );
-  router.use(WEBHOOK_PATH, (err: { type?: string }, req: Request, res: Response, next: NextFunction) => {
-    if (!err.type) return next(err);
-    const f = bodyFailure(err);
-    refuse(req, res, f.reason, f.status, f.error);
-  });
   router.all(WEBHOOK_PATH, (_req, res) => {
     res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
+  });
+
+  // The read API: open when no credentials are configured anywhere, else it needs them.
+  router.use('/api/v1', async (req, res, next) => {
+    if (deps.authenticated(req) || !deps.auth.readProtected) return next();
+    let outcome: AuthOutcome;
+    try {
+      outcome = await deps.auth.checkRead(req.headers.authorization);
+    } catch (e) {
+      if (!(e instanceof SecretFileError)) return next(e);
+      deps.log.error({ err: e.message }, 'cannot read the sink credentials');
+      return answer(req, res, 500, { error: 'cannot check credentials' });
+    }
+    if (outcome === 'ok') return next();
+    answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.challenges() });
   });
 
   router.get('/api/v1/alerts', async (req, res) => {
     const q = parseQuery(alertsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    res.json({ alerts: (await deps.store.alerts(q.value)).map(alertView) });
+    const page = await deps.store.alerts({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    res.json({ alerts: page.alerts.map(alertView), nextCursor: page.next ? encodeAlertCursor(page.next) : null });
   });
 
   router.get('/api/v1/alerts/:fingerprint/timeline', async (req, res) => {
     const t = await deps.store.timeline(req.params.fingerprint);
     if (!t) return void res.status(404).json({ error: `no alert with fingerprint ${JSON.stringify(req.params.fingerprint)}` });
-    res.json({ alert: alertView(t.alert), transitions: t.transitions.map(transitionView) });
+    // A flapping alert can hold many transitions: the newest ones are shown, the rest counted.
+    const shown = t.transitions.slice(-MAX_TRANSITIONS);
+    res.json({ alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length });
   });
 
   router.get('/api/v1/notifications', async (req, res) => {
     const q = parseQuery(notificationsQuery, req.query);
     if (!q.ok) return void res.status(400).json({ error: q.error, parameter: q.parameter });
-    const page = await deps.store.notifications(q.value);
-    res.json({ notifications: page.notifications.map(notificationView), nextCursor: page.next ? encodeCursor(page.next) : null });
+    const page = await deps.store.notifications({ ...q.value, maxBytes: deps.limits.maxAnswerBytes });
+    const items = page.notifications.map((n) => notificationJson(n, deps.limits.maxDepth));
+    res.type('json').send(`{"notifications":[${items.join(',')}],"nextCursor":${JSON.stringify(page.next ? encodeCursor(page.next) : null)}}`);
   });
 
   router.get('/api/v1/health', (_req, res) => {
@@ -122,6 +171,8 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   });
 
   router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+    const status = clientErrorStatus(err);
+    if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
     deps.log.error({ err: err.message }, 'alert sink request failed');
     // A read the store cannot answer now is never an empty (or partial) 200: the caller retries.
     if (err instanceof StoreError && (err.kind === 'busy' || err.kind === 'unavailable')) {

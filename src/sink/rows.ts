@@ -1,5 +1,5 @@
 import type { AlertState } from './payload-schema.js';
-import type { AlertFilter, AlertRecord, Cursor, NotificationFilter, NotificationRecord } from './store.js';
+import type { AlertRecord, NotificationFilter, NotificationRecord } from './store.js';
 
 /** The rows both stores keep (same column names in SQLite and PostgreSQL) and how they read back. */
 export interface AlertRow {
@@ -79,18 +79,6 @@ function whereOf(conditions: Array<[string, ...Array<string | number>]>, placeho
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 
-export const alertsWhere = (f: AlertFilter, placeholder: Placeholder): Where =>
-  whereOf(
-    (
-      [
-        ['state', f.state],
-        ['alertname', f.alertname],
-        ['severity', f.severity],
-      ] as const
-    ).flatMap(([column, value]): Array<[string, string]> => (value === undefined ? [] : [[`${column} = ?`, value]])),
-    placeholder,
-  );
-
 export function notificationsWhere(f: NotificationFilter, placeholder: Placeholder): Where {
   const c: Array<[string, ...Array<string | number>]> = [];
   if (f.since !== undefined) c.push(['received_at >= ?', f.since]);
@@ -100,11 +88,22 @@ export function notificationsWhere(f: NotificationFilter, placeholder: Placehold
   return whereOf(c, placeholder);
 }
 
-export const ALERTS_ORDER = "ORDER BY state = 'firing' DESC, starts_at DESC, fingerprint";
-
-/** One page of rows read with LIMIT limit + 1: the extra row says whether a next page exists. */
-export function pageOf(rows: NotificationRecord[], limit: number): { notifications: NotificationRecord[]; next?: Cursor } {
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return rows.length > limit && last ? { notifications: page, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications: page };
+/**
+ * Takes rows in order while they fit: at most `limit`, and no row that would bring the sum of
+ * `bytes` past `maxBytes` (the first row always fits). `more`: a row was left behind. Stops reading
+ * at the first row left behind, so a budget bounds what is loaded too.
+ */
+export function takeWithin<T>(rows: IterableIterator<T>, limit: number, maxBytes: number | undefined, bytes: (r: T) => number): { page: T[]; more: boolean } {
+  const page: T[] = [];
+  let used = 0;
+  for (const r of rows) {
+    const b = bytes(r);
+    if (page.length >= limit || (maxBytes !== undefined && page.length > 0 && used + b > maxBytes)) {
+      rows.return?.();
+      return { page, more: true };
+    }
+    page.push(r);
+    used += b;
+  }
+  return { page, more: false };
 }

@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import type { AlertState, PayloadAlert } from './payload-schema.js';
+import { ALERTS_PER_TURN, type AlertState, type PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
-import { ALERTS_ORDER, alertsWhere, notificationsWhere, pageOf, sqlitePlaceholder, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
+import { takeWithin, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 import {
   fileSystemError,
   StoreError,
   type UnavailableReason,
+  type AlertCursor,
   type AlertFilter,
   type AlertRecord,
   type AlertStore,
@@ -73,6 +75,7 @@ export class SqliteAlertStore implements AlertStore {
   private readonly recordTx: Database.Transaction<(n: IncomingNotification) => RecordResult>;
   private readonly batchTx: Database.Transaction<(batch: IncomingNotification[]) => Outcome[]>;
   private queue: Pending[] = [];
+  private largeWrite?: Promise<void> | undefined;
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
@@ -107,14 +110,60 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   record(n: IncomingNotification): Promise<RecordResult> {
+    if (n.payload.alerts.length > ALERTS_PER_TURN) return this.recordInTurns(n);
     return new Promise((resolve, reject) => {
       this.queue.push({ n, resolve, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
 
+  /**
+   * A notification with many alerts is written in its own transaction, a slice of alerts per turn
+   * of the event loop, so the scrapes and requests arriving meanwhile are answered. Until it commits,
+   * other writes wait (flush) and reads wait (idle), so nobody sees it half-written.
+   */
+  private recordInTurns(n: IncomingNotification): Promise<RecordResult> {
+    const run = (this.largeWrite ?? Promise.resolve()).then(() => this.writeInTurns(n));
+    const done: Promise<void> = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.largeWrite = done;
+    void done.then(() => {
+      if (this.largeWrite !== done) return;
+      this.largeWrite = undefined;
+      if (this.queue.length) this.flush();
+    });
+    return run;
+  }
+
+  private async writeInTurns(n: IncomingNotification): Promise<RecordResult> {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      const steps = this.recordSteps(n);
+      for (;;) {
+        const step = steps.next();
+        if (step.done) {
+          this.db.exec('COMMIT');
+          return step.value;
+        }
+        await nextTurn();
+      }
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw storeError('storing the notification', e);
+    }
+  }
+
+  /** Resolves once no notification is being written across turns. */
+  private async idle(): Promise<void> {
+    while (this.largeWrite) await this.largeWrite;
+  }
+
   /** Commits the queued notifications; each promise settles only after the commit (or its failure). */
   private flush(): void {
+    // A notification being written across turns holds the transaction: the queue waits for it.
+    if (this.largeWrite) return;
     const batch = this.queue.splice(0);
     if (batch.length === 0) return;
     let outcomes: Outcome[];
@@ -136,6 +185,15 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   private recordOnce(n: IncomingNotification): RecordResult {
+    const steps = this.recordSteps(n);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** recordOnce in steps: yields after each ALERTS_PER_TURN alerts (see recordInTurns). */
+  private *recordSteps(n: IncomingNotification): Generator<void, RecordResult> {
     const p = n.payload;
     // Looked up first (the transaction holds the write lock): an ignored insert would still use up an id.
     const stored = this.stmt('SELECT id FROM notifications WHERE dedup_key = ?').get(n.key) as { id: number } | undefined;
@@ -146,7 +204,10 @@ export class SqliteAlertStore implements AlertStore {
     ).run(n.key, n.receivedAt, p.receiver, p.status, p.groupKey, p.alerts.length, p.truncatedAlerts, n.body);
     const id = Number(inserted.lastInsertRowid);
     const counts = new Map<string, number>();
-    for (const a of p.alerts) this.applyAlert(a, n, id, counts);
+    for (let i = 0; i < p.alerts.length; i++) {
+      if (i > 0 && i % ALERTS_PER_TURN === 0) yield;
+      this.applyAlert(p.alerts[i] as PayloadAlert, n, id, counts);
+    }
     this.addCounts(counts);
     this.stmt(
       `INSERT INTO receiver_stats (receiver, firing, resolved, truncated_alerts, last_notification_at) VALUES (?, ?, ?, ?, ?)
@@ -247,12 +308,44 @@ export class SqliteAlertStore implements AlertStore {
     }
   }
 
-  async alerts(f: AlertFilter): Promise<AlertRecord[]> {
-    const w = alertsWhere(f, sqlitePlaceholder);
-    return (this.stmt(`SELECT * FROM alerts ${w.sql} ${ALERTS_ORDER}`).all(...w.args) as AlertRow[]).map(toAlert);
+  async alerts(f: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }> {
+    await this.idle();
+    const filters: string[] = [];
+    const args: string[] = [];
+    for (const [column, value] of [
+      ['alertname', f.alertname],
+      ['severity', f.severity],
+    ] as const) {
+      if (value === undefined) continue;
+      filters.push(`${column} = ?`);
+      args.push(value);
+    }
+    // Firing first, then resolved: one query per state, each a seek on alerts_in_list_order
+    // (migration 2), the cursor's state from the cursor's position on.
+    const states = (f.state ? [f.state] : (['firing', 'resolved'] as const)).filter((s) => !f.after || f.after.firing || s === 'resolved');
+    const stmt = (withCursor: boolean) =>
+      this.stmt(
+        `SELECT *, length(CAST(labels AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(generator_url AS BLOB)) AS stored_bytes
+         FROM alerts WHERE ${['state = ?', ...filters, ...(withCursor ? ['(starts_at, fingerprint) < (?, ?)'] : [])].join(' AND ')}
+         ORDER BY starts_at DESC, fingerprint DESC LIMIT ?`,
+      );
+    const after = f.after;
+    const limit = f.limit;
+    function* rows(): Generator<AlertRow & { stored_bytes: number }> {
+      for (const state of states) {
+        const cursorHere = after !== undefined && (state === 'firing') === after.firing;
+        const params = [state, ...args, ...(cursorHere ? [after.startsAt, after.fingerprint] : []), limit + 1];
+        yield* stmt(cursorHere).iterate(...params) as IterableIterator<AlertRow & { stored_bytes: number }>;
+      }
+    }
+    const { page, more } = takeWithin(rows(), f.limit, f.maxBytes, (r) => r.stored_bytes);
+    const alerts = page.map(toAlert);
+    const last = alerts[alerts.length - 1];
+    return more && last ? { alerts, next: { firing: last.state === 'firing', startsAt: last.startsAt, fingerprint: last.fingerprint } } : { alerts };
   }
 
   async timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined> {
+    await this.idle();
     const row = this.stmt('SELECT * FROM alerts WHERE fingerprint = ?').get(fingerprint) as AlertRow | undefined;
     if (!row) return undefined;
     const transitions = this.stmt(
@@ -263,12 +356,31 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async notifications(f: NotificationFilter) {
-    const w = notificationsWhere(f, sqlitePlaceholder);
-    const sql = `SELECT * FROM notifications ${w.sql} ORDER BY received_at DESC, id DESC LIMIT ?`;
-    return pageOf((this.stmt(sql).all(...w.args, f.limit + 1) as NotificationRow[]).map(toNotification), f.limit);
+    await this.idle();
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    const add = (cond: string, ...values: Array<string | number>) => {
+      where.push(cond);
+      args.push(...values);
+    };
+    if (f.since !== undefined) add('received_at >= ?', f.since);
+    if (f.until !== undefined) add('received_at <= ?', f.until);
+    if (f.receiver !== undefined) add('receiver = ?', f.receiver);
+    if (f.after) add('(received_at < ? OR (received_at = ? AND id < ?))', f.after.receivedAt, f.after.receivedAt, f.after.id);
+    // The body is read only for the rows that fit: past the budget the page ends before the next body is loaded.
+    const sql = `SELECT id, received_at, receiver, status, group_key, alert_count, truncated_alerts, duplicates,
+        length(CAST(body AS BLOB)) AS body_bytes FROM notifications ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY received_at DESC, id DESC LIMIT ?`;
+    const rows = this.stmt(sql).iterate(...args, f.limit + 1) as IterableIterator<Omit<NotificationRow, 'body'> & { body_bytes: number }>;
+    const { page: metas, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.body_bytes);
+    const body = this.stmt('SELECT body FROM notifications WHERE id = ?').pluck();
+    const page = metas.map((m) => toNotification({ ...m, body: (body.get(m.id) as string | undefined) ?? '' }));
+    const last = page[page.length - 1];
+    return more && last ? { notifications: page, next: { receivedAt: last.receivedAt, id: last.id } } : { notifications: page };
   }
 
   async summary(): Promise<StoreSummary> {
+    await this.idle();
     const receivers = this.stmt(
       `SELECT receiver, firing, resolved, duplicates, truncated_alerts AS truncatedAlerts,
          last_notification_at AS lastNotificationAt FROM receiver_stats ORDER BY receiver`,
@@ -278,11 +390,13 @@ export class SqliteAlertStore implements AlertStore {
   }
 
   async lastFiring(alertname: string): Promise<number | undefined> {
+    await this.idle();
     const row = this.stmt('SELECT max(last_firing_at) AS at FROM alerts WHERE alertname = ?').get(alertname) as { at: number | null };
     return row.at ?? undefined;
   }
 
   async prune(before: number): Promise<PruneResult> {
+    await this.idle();
     try {
       return this.pruneTx.immediate(before);
     } catch (e) {
@@ -301,11 +415,13 @@ export class SqliteAlertStore implements AlertStore {
       notifications: this.stmt('DELETE FROM notifications WHERE received_at < ?').run(before).changes,
       transitions: this.stmt('DELETE FROM transitions WHERE at < ?').run(before).changes,
       alerts: this.stmt('DELETE FROM alerts WHERE last_seen_at < ?').run(before).changes,
+      receivers: this.stmt('DELETE FROM receiver_stats WHERE coalesce(last_notification_at, 0) < ?').run(before).changes,
     };
   }
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    await this.idle();
     this.flush();
     this.db.close();
   }

@@ -9,16 +9,24 @@ import type { AlertState, Payload } from './payload-schema.js';
 export interface AlertStore {
   /** Stores a notification durably, or counts it as a duplicate of the one stored under its key. */
   record(n: IncomingNotification): Promise<RecordResult>;
-  alerts(filter: AlertFilter): Promise<AlertRecord[]>;
+  /**
+   * Current alerts, firing first, then newest start, then fingerprint (descending); `next` is where the following
+   * page starts. A page holds at most `limit` alerts and ends early once the stored text of the
+   * alerts in it (labels, annotations, generator URL) passes `maxBytes`, but never holds none.
+   */
+  alerts(filter: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }>;
   /** One alert and every firing/resolved transition of it, oldest first; undefined when unknown. */
   timeline(fingerprint: string): Promise<{ alert: AlertRecord; transitions: TransitionRecord[] } | undefined>;
-  /** Newest first; `next` is where the following page starts. */
+  /**
+   * Newest first; `next` is where the following page starts. A page ends early once the bodies in
+   * it pass `maxBytes` (never holding none); bodies past that point are not read.
+   */
   notifications(filter: NotificationFilter): Promise<{ notifications: NotificationRecord[]; next?: Cursor }>;
   /** What the metrics show: per-receiver totals (they survive restarts) and current alerts. */
   summary(): Promise<StoreSummary>;
   /** When a notification last mentioned a firing alert of that name. */
   lastFiring(alertname: string): Promise<number | undefined>;
-  /** Deletes notifications, transitions and alerts last seen before `before`. */
+  /** Deletes notifications, transitions and alerts last seen before `before`, and the totals of receivers silent since. */
   prune(before: number): Promise<PruneResult>;
   close(): Promise<void>;
 }
@@ -90,6 +98,17 @@ export interface AlertFilter {
   state?: AlertState | undefined;
   alertname?: string | undefined;
   severity?: string | undefined;
+  limit: number;
+  after?: AlertCursor | undefined;
+  /** Bytes of stored text a page may hold (see AlertStore.alerts); unbounded when absent. */
+  maxBytes?: number | undefined;
+}
+
+/** The position of an alert in the list order: firing first, newest start, then fingerprint (descending). */
+export interface AlertCursor {
+  firing: boolean;
+  startsAt: number;
+  fingerprint: string;
 }
 
 export interface Cursor {
@@ -103,6 +122,8 @@ export interface NotificationFilter {
   receiver?: string | undefined;
   limit: number;
   after?: Cursor | undefined;
+  /** Bytes of bodies a page may hold (see AlertStore.notifications); unbounded when absent. */
+  maxBytes?: number | undefined;
 }
 
 export interface ReceiverTotals {
@@ -123,6 +144,11 @@ export interface PruneResult {
   notifications: number;
   transitions: number;
   alerts: number;
+  /**
+   * Receivers whose totals were deleted: none of their notifications arrived since `before` (a
+   * sender's one-off receiver names must not be kept, and read on every render, forever).
+   */
+  receivers?: number;
 }
 
 /** Why a store cannot be used at all: the `reason` of vigil_alertsink_store_unavailable. */

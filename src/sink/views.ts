@@ -1,3 +1,4 @@
+import { jsonDepthExceeds } from './json-depth.js';
 import type { AlertRecord, NotificationRecord, TransitionRecord } from './store.js';
 
 /** The JSON shapes of the read API: store records with times as RFC 3339 text. */
@@ -29,18 +30,36 @@ export const transitionView = (t: TransitionRecord) => ({
   notificationId: t.notificationId,
 });
 
-export const notificationView = (n: NotificationRecord) => ({
-  id: n.id,
-  receivedAt: iso(n.receivedAt),
-  receiver: n.receiver,
-  status: n.status,
-  groupKey: n.groupKey,
-  alertCount: n.alertCount,
-  truncatedAlerts: n.truncatedAlerts,
-  duplicates: n.duplicates,
-  /** The notification exactly as Alertmanager sent it. */
-  payload: JSON.parse(n.body) as unknown,
-});
+/**
+ * Why a stored body is not shown: stored before intake bounded its depth, a client would choke on
+ * it. (Every body was parsed as JSON at intake; it is not parsed again here, which would cost a
+ * turn of the event loop per large body.)
+ */
+function unshowable(body: string, maxDepth: number): string | undefined {
+  if (body === '') return 'stored payload is empty';
+  return jsonDepthExceeds(body, maxDepth) ? `stored payload nests deeper than ${maxDepth} levels` : undefined;
+}
+
+/**
+ * One notification as JSON text. The payload is the stored body spliced in verbatim (it is JSON,
+ * checked here): nothing re-serializes it, so its size and shape cannot make the answer fail.
+ */
+export function notificationJson(n: NotificationRecord, maxDepth: number): string {
+  const problem = unshowable(n.body, maxDepth);
+  const head = JSON.stringify({
+    id: n.id,
+    receivedAt: iso(n.receivedAt),
+    receiver: n.receiver,
+    status: n.status,
+    groupKey: n.groupKey,
+    alertCount: n.alertCount,
+    truncatedAlerts: n.truncatedAlerts,
+    duplicates: n.duplicates,
+    ...(problem ? { payloadError: problem } : {}),
+  });
+  // The notification exactly as Alertmanager sent it.
+  return `${head.slice(0, -1)},"payload":${problem ? 'null' : n.body}}`;
+}
 
 export interface HealthView {
   healthy: boolean;

@@ -1,4 +1,5 @@
 import { agentEndpointUp } from '../collectors/agent-common.js';
+import { expectedServersFamily } from '../collectors/agent-expected.js';
 import { agentUp, healthFamilies } from '../collectors/agent-health.js';
 import { hostFamilies } from '../collectors/agent-host.js';
 import { memberLimiter, membersFamilies } from '../collectors/agent-members.js';
@@ -7,6 +8,7 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { collectPart, type Job, type PartOutcome } from '../collectors/collection.js';
 import type { AgentTarget } from '../config/schema.js';
 import type { Family } from '../metrics/family.js';
+import { renderGroup } from '../metrics/render.js';
 import {
   fetchHealth,
   fetchHost,
@@ -57,7 +59,9 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
           ]
         : [];
 
+    const expected: PartOutcome = { part: 'expected', group: renderGroup([expectedServersFamily], t.expected_servers, { target: t.name }) };
     return Promise.all([
+      expected,
       collectPart({
         part: 'health',
         context: { target: t.name },

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
 import type { Logger } from 'pino';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
 import { renderGroup } from '../metrics/render.js';
+import { tlsFamilies } from '../metrics/tls-families.js';
+import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import type { Turns } from '../scheduler/turns.js';
@@ -71,19 +73,27 @@ export function clientFor(
   if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
   const s = stats;
   const publish = () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name }));
+  let lastTls: TlsObservation | undefined;
   const client = new UpstreamClient({
     address: target.address,
     timeoutMs: target.timeout,
     maxResponseBytes: target.max_response_size,
     tls: {
       insecureSkipVerify: target.tls.insecure_skip_verify,
-      ...(target.tls.ca_file ? { ca: readFileSync(target.tls.ca_file) } : {}),
+      ...(target.tls.ca_file ? { ca: readCaFile(target.tls.ca_file) } : {}),
     },
     ...extra,
     beforeDecode: () => ctx.turns.take(),
     observe: (endpoint, code, seconds) => {
       observeRequest(s, endpoint, code, seconds);
       ctx.unpublished.set(key, publish);
+    },
+    onTls: (o) => {
+      // A resumed session shows no certificate: keep the expiry the full handshake showed.
+      lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
+      const seen = lastTls;
+      // Under the target's upstream key, so a removed target's group goes with it.
+      ctx.unpublished.set(`${key}/tls`, () => ctx.store.replace(`${key}/tls`, renderGroup(tlsFamilies, seen, { target: target.name })));
     },
     onRetry: (endpoint, err) => {
       s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);
@@ -92,4 +102,12 @@ export function clientFor(
   });
   ctx.clients.push(client);
   return client;
+}
+
+function readCaFile(path: string): Buffer {
+  try {
+    return readBoundedFileSync(path, MAX_CONFIG_FILE_BYTES);
+  } catch (e) {
+    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`);
+  }
 }

@@ -1,6 +1,7 @@
 import type { Job } from '../collectors/collection.js';
 import { collectPart } from '../collectors/collection.js';
 import { merkleFamilies, merkleUp } from '../collectors/secrets-merkle.js';
+import { scheduleIntervalSeconds } from '../scheduler/scheduler.js';
 import { replicationFamilies, replicationUp } from '../collectors/secrets-replication.js';
 import { walLagFamily, type WalLagTracker } from '../collectors/secrets-wal-lag.js';
 import type { SecretsTarget } from '../config/schema.js';
@@ -8,7 +9,9 @@ import { renderGroup } from '../metrics/render.js';
 import { backoffOn } from '../upstream/retry.js';
 import type { ReplicationStatus } from '../upstream/secrets/replication-status.js';
 import { fetchReplicationStatus, runMerkleCheck, type SecretsAuth } from '../upstream/secrets/api.js';
+import { withSecretsReasons } from '../upstream/secrets/availability.js';
 import { clientFor, type BuildContext } from './context.js';
+import { statusFollowUps } from './secrets-follow-ups.js';
 import { optionalSecretFile, readSecretFile } from './secret-file.js';
 
 export const WAL_LAG_GROUP = 'secrets_wal_lag';
@@ -24,23 +27,27 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
     ...(t.token_file ? { token: await optionalSecretFile(t.token_file, 'token_file') } : {}),
   });
 
+  const followUps = statusFollowUps(t.name, client, ctx);
+
   const replication: Job = {
     collector: 'secrets_replication',
     target: t.name,
     schedule: t.schedule,
-    run: (signal) =>
-      Promise.all(
+    run: async (signal) => {
+      const statusParts = await Promise.all(
         t.replication_kinds.map((kind) =>
           collectPart({
             part: kind,
             context: { target: t.name, kind },
-            fetch: async () => fetchReplicationStatus(client, kind, await auth(), signal),
+            fetch: async () => withSecretsReasons(fetchReplicationStatus(client, kind, await auth(), signal)),
             families: replicationFamilies,
             up: replicationUp,
             turns: ctx.turns,
           }),
         ),
-      ),
+      );
+      return [...statusParts, ...(await followUps(statusParts, signal))];
+    },
     afterCommit: (outcomes) => {
       for (const o of outcomes) {
         const kind = t.replication_kinds.find((k) => k === o.part);
@@ -58,12 +65,16 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
       collector: 'secrets_merkle_check',
       target: t.name,
       schedule: merkle.schedule,
+      // The check makes the service walk its merkle trees: on demand, never more often than scheduled.
+      minIntervalSeconds: scheduleIntervalSeconds(merkle.schedule),
       run: async (signal) => [
         await collectPart({
           part: 'merkle',
           context: { target: t.name },
           fetch: async () =>
-            runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
+            withSecretsReasons(
+              runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
+            ),
           families: merkleFamilies,
           up: merkleUp,
           turns: ctx.turns,

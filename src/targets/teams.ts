@@ -1,7 +1,10 @@
 import type { Job } from '../collectors/collection.js';
 import { collectPart } from '../collectors/collection.js';
 import { teamsFamilies, teamsUp, type TeamsListing } from '../collectors/teams.js';
+import { lossFractionFamily, ownersTeamFamily } from '../collectors/teams-access-holders.js';
 import type { TeamsTarget } from '../config/schema.js';
+import { renderGroup } from '../metrics/render.js';
+import { MAX_RATE_LIMIT_WAIT_MS } from '../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
 import { completeAccess, listTeams } from '../upstream/teams/api.js';
 import { clientFor, spacerFor, type BuildContext } from './context.js';
@@ -12,7 +15,7 @@ import { readSecretFile } from './secret-file.js';
  * times. A gateway hiccup (502-504) on one page would otherwise throw away the whole listing.
  */
 const teamsRetry = firstOf(
-  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: 60_000 }),
+  waitOnRateLimit({ maxRetries: 5, defaultMs: 1_000, maxWaitMs: MAX_RATE_LIMIT_WAIT_MS }),
   backoffOn([502, 503, 504], { maxRetries: 2, baseMs: 500, capMs: 2_000 }),
 );
 
@@ -41,7 +44,7 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
       signal,
     });
     const teams = t.complete_access ? await completeAccess(client, listing.teams, token, signal) : listing.teams;
-    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams };
+    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams, ownersTeam: t.owners_team };
   };
 
   return [
@@ -54,10 +57,11 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
           part: 'teams',
           context: { target: t.name, organization: t.organization },
           fetch: () => fetch(signal),
-          families: teamsFamilies,
+          families: [...teamsFamilies, ownersTeamFamily],
           up: teamsUp,
           turns: ctx.turns,
         }),
+        { part: 'loss_fraction', group: renderGroup([lossFractionFamily], t.loss_alert_fraction, { target: t.name, organization: t.organization }) },
       ],
     },
   ];

@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
+import { timerMs } from '../config/units.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
+import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
+import { refuseUnreadable } from './unreadable.js';
 import type { RetryPolicy } from './retry.js';
+import { observingConnector, type TlsObservation } from './tls-observer.js';
+
+/** Bound on an answer's status line and headers together (Node's own default, said out loud). */
+export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
 
 export interface ClientOptions {
   /** Base URL; a path prefix in it is kept (`https://host/prefix` → `/prefix/v1/...`). */
@@ -27,6 +34,8 @@ export interface ClientOptions {
   observe?: (endpoint: string, code: string, seconds: number) => void;
   /** Called before a retry is slept on. */
   onRetry?: (endpoint: string, err: UpstreamError) => void;
+  /** Called after every TLS handshake with what the certificate chain showed (https only). */
+  onTls?: (o: TlsObservation) => void;
 }
 
 export interface RequestSpec {
@@ -61,13 +70,18 @@ export class UpstreamClient {
       connections: 4,
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: {
-        timeout: opts.timeoutMs,
-        ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
-        rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
-      },
+      // Clamped like every timer: a `timeout: 30d` must not wrap around into an immediate timeout.
+      headersTimeout: timerMs(opts.timeoutMs),
+      maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
+      bodyTimeout: timerMs(opts.timeoutMs),
+      connect:
+        url.protocol === 'https:' && opts.onTls
+          ? observingConnector({ timeoutMs: timerMs(opts.timeoutMs), ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
+          : {
+              timeout: timerMs(opts.timeoutMs),
+              ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
+              rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
+            },
     });
   }
 
@@ -81,7 +95,7 @@ export class UpstreamClient {
         const delay = this.opts.retry?.delayFor(attempt, err);
         if (delay === undefined || spec.signal?.aborted) throw err;
         this.opts.onRetry?.(spec.endpoint, err);
-        await sleep(delay, undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
+        await sleep(timerMs(delay), undefined, spec.signal ? { signal: spec.signal } : {}).catch(() => {
           throw err;
         });
       }
@@ -99,19 +113,22 @@ export class UpstreamClient {
     const started = performance.now();
     let ended: number | undefined;
     let code = 'none';
+    const secrets = requestSecrets(spec.headers, spec.body);
     try {
       const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
       const hasBody = spec.body !== undefined;
       const res = await this.pool.request({
         method: spec.method ?? 'GET',
         path: `${this.basePath}${spec.path}${qs}`,
-        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        // Redirects are never followed (undici's Pool does not), and nothing compressed is asked for.
+        headers: { accept: 'application/json', 'accept-encoding': 'identity', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
         ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
         signal,
       });
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
-      const text = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      refuseUnreadable(res, spec.endpoint);
+      const text = redactText(await readCapped(res, this.opts.maxResponseBytes, spec.endpoint), secrets);
       ended = performance.now();
       bound.dispose();
       await this.opts.beforeDecode?.();
@@ -119,7 +136,7 @@ export class UpstreamClient {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: data.value };
-        const detail = errorBodyMessage(text);
+        const detail = printable(errorBodyMessage(text));
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
           `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,
@@ -128,7 +145,8 @@ export class UpstreamClient {
         err.retryAfterMs = retryAfterMs(res.headers);
         throw err;
       }
-      return { status: res.statusCode, headers: res.headers, body: decode(text, spec.endpoint) };
+      const body = decode(text, spec.endpoint);
+      return { status: res.statusCode, headers: res.headers, body: secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {
@@ -136,6 +154,7 @@ export class UpstreamClient {
       }
       const err = toUpstreamError(e);
       if (!(e instanceof UpstreamError)) err.message = `${spec.endpoint}: ${err.message}`;
+      err.message = redactText(err.message, secrets);
       throw err;
     } finally {
       bound.dispose();
@@ -155,7 +174,7 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`no complete answer within ${ms} ms`));
-  }, ms);
+  }, timerMs(ms));
   const follow = () => controller.abort(parent?.reason);
   if (parent?.aborted) follow();
   else parent?.addEventListener('abort', follow, { once: true });
@@ -201,8 +220,9 @@ function decode(text: string, endpoint: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
-  } catch (e) {
-    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${(e as Error).message})`);
+  } catch {
+    // JSON.parse's message quotes the text: say where it breaks without echoing upstream bytes.
+    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${text.length} characters)`);
   }
 }
 

@@ -1,20 +1,26 @@
+import { capText } from '../log/cap-text.js';
+
 /** Why a collection failed: a label value on vigil_collector_failures_total and a field in the log line. */
 export const REASONS = [
   'timeout',
   'connect',
   'tls',
+  'redirect',
   'http_4xx',
   'http_5xx',
   'rate_limited',
   'decode',
   'schema',
   'too_large',
+  'sealed',
+  'standby',
   'config',
   'internal',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** A failed upstream call, as a value with a reason. Messages never carry tokens. */
+
+/** A failed upstream call, as a value with a reason. Messages never carry tokens, and are capped (logged on every failed run, shown on / and /api/v1/targets). */
 export class UpstreamError extends Error {
   /** How long the upstream asked us to wait before trying again (429, 503 with Retry-After). */
   retryAfterMs?: number;
@@ -23,7 +29,7 @@ export class UpstreamError extends Error {
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(capText(message));
     this.name = 'UpstreamError';
   }
 }
@@ -41,6 +47,8 @@ export function toUpstreamError(err: unknown): UpstreamError {
   if (/^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY))/.test(code) || /certificate/i.test(msg)) {
     return new UpstreamError('tls', `TLS: ${msg}`);
   }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return new UpstreamError('too_large', `answer headers larger than the limit: ${msg}`);
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return new UpstreamError('too_large', `answer larger than the limit: ${msg}`);
   if (/^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)/.test(code)) {
     return new UpstreamError('connect', `connection failed: ${msg.includes(code) ? msg : `${code} ${msg}`}`);
   }
@@ -58,19 +66,19 @@ export function errorBodyMessage(body: string): string {
   try {
     const parsed = JSON.parse(trimmed) as { errors?: unknown; error?: unknown; message?: unknown };
     if (Array.isArray(parsed.errors)) {
-      return parsed.errors
-        .map((e) => {
+      const shown = parsed.errors.slice(0, 10).map((e) => {
           if (typeof e === 'string') return e;
           if (e && typeof e === 'object') {
             const o = e as Record<string, unknown>;
             return [o.title, o.detail].filter((x) => typeof x === 'string' && x).join(': ') || JSON.stringify(o);
           }
           return String(e);
-        })
-        .join('; ');
+        });
+      const more = parsed.errors.length > shown.length ? `; (+${parsed.errors.length - shown.length} more)` : '';
+      return capText(shown.map((e) => capText(e, 200)).join('; ') + more);
     }
-    if (typeof parsed.error === 'string') return parsed.error;
-    if (typeof parsed.message === 'string') return parsed.message;
+    if (typeof parsed.error === 'string') return capText(parsed.error);
+    if (typeof parsed.message === 'string') return capText(parsed.message);
   } catch {
     // not JSON: fall through to the text itself
   }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { timerMs } from '../config/units.js';
 import { retryAfterMs } from './client.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -11,6 +12,10 @@ export interface SpacerOptions {
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
+
+/** The longest an upstream's Retry-After can hold requests back. */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+const MIN_PER_SECOND = 1 / 60;
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -37,9 +42,9 @@ export class RequestSpacer {
     this.wait = opts.sleep ?? ((ms, signal) => sleep(ms, undefined, { signal }));
   }
 
-  /** Requests per second currently let through. */
+  /** Requests per second currently let through (never below one a minute, whatever is advertised). */
   get perSecond(): number {
-    return Math.min(this.configured, this.advertised * this.headroom);
+    return Math.max(MIN_PER_SECOND, Math.min(this.configured, this.advertised * this.headroom));
   }
 
   /** Lowers the configured rate (targets sharing a budget get the strictest of their settings). */
@@ -52,7 +57,7 @@ export class RequestSpacer {
     const now = this.now();
     const slot = Math.max(now, this.lastSlot + 1000 / this.perSecond, this.pausedUntil);
     this.lastSlot = slot;
-    if (slot > now) await this.wait(slot - now, signal);
+    if (slot > now) await this.wait(timerMs(slot - now), signal);
   }
 
   /** Reads the rate-limit headers of any answer. */
@@ -60,7 +65,9 @@ export class RequestSpacer {
     const limit = Number(first(headers['x-ratelimit-limit']));
     if (Number.isFinite(limit) && limit > 0) this.advertised = limit;
     if (status === 429) {
-      const pause = retryAfterMs(headers) ?? 1000;
+      // Clamped: a hostile or broken upstream must not stop every caller for days. The request that
+      // got the 429 fails (rate_limited, counted) when it was asked to wait longer (see waitOnRateLimit).
+      const pause = Math.min(retryAfterMs(headers) ?? 1000, MAX_RATE_LIMIT_WAIT_MS);
       this.pausedUntil = Math.max(this.pausedUntil, this.now() + pause);
     }
   }

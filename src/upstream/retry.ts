@@ -21,16 +21,25 @@ export function backoffOn(statuses: readonly number[], opts: { maxRetries: numbe
 
 /**
  * Waits what a rate-limited upstream advertised (Retry-After / reset header), bounded in count and
- * in how long one wait may be.
+ * in how long one wait may be. Asked to wait longer than `maxWaitMs`, it does not wait at all: the
+ * request fails as rate_limited (counted, and shown with the wait it was asked for), rather than
+ * stalling the collection for however long a broken upstream says.
  */
 export function waitOnRateLimit(opts: { maxRetries: number; defaultMs: number; maxWaitMs: number }): RetryPolicy {
   return {
     delayFor(attempt, err) {
       if (err.reason !== 'rate_limited' || attempt >= opts.maxRetries) return undefined;
-      return Math.min(opts.maxWaitMs, err.retryAfterMs ?? opts.defaultMs);
+      const asked = err.retryAfterMs ?? opts.defaultMs;
+      if (asked > opts.maxWaitMs) {
+        err.message += ` (asked to wait ${formatSeconds(asked)}, longer than the ${formatSeconds(opts.maxWaitMs)} vigil waits: not retried)`;
+        return undefined;
+      }
+      return asked;
     },
   };
 }
+
+const formatSeconds = (ms: number) => `${Number.isFinite(ms) ? Math.round(ms / 1000) : 'unbounded'} s`;
 
 /** The first policy that retries an error decides its delay; attempts are counted across all of them. */
 export function firstOf(...policies: readonly RetryPolicy[]): RetryPolicy {

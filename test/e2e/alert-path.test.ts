@@ -37,7 +37,7 @@ interface SinkAlert {
 }
 
 async function sinkAlerts(query: string): Promise<SinkAlert[]> {
-  const res = await fetch(`${vigilUrl}/api/v1/alerts?${query}`);
+  const res = await fetch(`${vigilUrl}/api/v1/alerts?${query}`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
   if (!res.ok) throw new Error(`sink answered ${res.status}`);
   return ((await res.json()) as { alerts: SinkAlert[] }).alerts;
 }
@@ -53,7 +53,7 @@ function vigilConfig(): string {
     'secrets:',
     ...[...secrets.clusters.values()].map((c) => `  - { name: ${c.name}, address: "${c.url}", schedule: ${every}, timeout: 800ms${c.name === 'dr-secondary' ? `, merkle_check: { dr_operation_token_file: ${drToken}, schedule: "*/10 * * * * *" }` : ''} }`),
     'agents:',
-    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true }`),
+    ...[...agents.agents.values()].map((a) => `  - { name: ${a.name}, address: "${a.url}", token_file: ${agentToken}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`),
     'teams:',
     `  - { name: acme, address: "${teams.url}", organization: acme, token_file: ${teamsToken}, schedule: "*/20 * * * * *", complete_access: true, requests_per_second: 200 }`,
     'alert_sink:',
@@ -157,11 +157,11 @@ const simPost = async (url: string, body: unknown, method = 'POST') => {
 
 /** What each part of the path holds, for a failure message that says where an alert got stuck. */
 async function stackState(): Promise<string> {
-  const get = (url: string) => fetch(url).then((r) => r.text(), (err: Error) => `(${err.message})`);
+  const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers }).then((r) => r.text(), (err: Error) => `(${err.message})`);
   return [
     `prometheus alerts: ${(await get(`${prometheus.url}/api/v1/alerts`)).slice(0, 1500)}`,
     `alertmanager alerts: ${(await get(`${alertmanager.url}/api/v2/alerts`)).slice(0, 1500)}`,
-    `sink notifications: ${(await get(`${vigilUrl}/api/v1/notifications?limit=3`)).slice(0, 1500)}`,
+    `sink notifications: ${(await get(`${vigilUrl}/api/v1/notifications?limit=3`, { authorization: `Bearer ${SINK_TOKEN}` })).slice(0, 1500)}`,
     `vigil log: ${vigil.output().slice(-1500)}`,
   ].join('\n');
 }
@@ -222,6 +222,33 @@ describe('fault → Prometheus alert → Alertmanager → vigil sink', () => {
       () => simPost(`${client}/_sim/health`, { client: { ok: false, message: 'e2e: unhealthy on purpose' } }),
       () => simPost(`${client}/_sim/health`, {}, 'DELETE'),
     );
+  }, 400_000);
+});
+
+describe('faults of the secrets service that concern its keys and its primaries', () => {
+  const secretsApi = async (cluster: string, path: string) => {
+    const c = secrets.cluster(cluster);
+    const res = await fetch(`${c.url}/v1/sys/replication/${path}`, { method: 'POST', headers: { 'x-secrets-token': c.rootToken }, body: '{}' });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  };
+
+  // Both at once, so the wall time added is the longer of the two alerts' paths, not their sum.
+  it('a split brain (a promoted secondary beside its primary) and a DR operation token attempt', async () => {
+    const drSecondary = secrets.cluster('dr-secondary').url;
+    await Promise.all([
+      faultRoundTrip(
+        'SecretsReplicationSplitBrain',
+        { kind: 'performance', severity: 'critical' },
+        () => secretsApi('perf-secondary', 'performance/secondary/promote'),
+        () => secretsApi('perf-secondary', 'performance/primary/demote'),
+      ),
+      faultRoundTrip(
+        'SecretsDROperationTokenAttemptOpen',
+        { target: 'dr-secondary', severity: 'warning' },
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}),
+        () => simPost(`${drSecondary}/_sim/dr-token-attempt`, {}, 'DELETE'),
+      ),
+    ]);
   }, 400_000);
 });
 

@@ -15,6 +15,8 @@ export interface TestDaemon {
   url: string;
   /** Every log line so far, parsed. */
   logs(): Array<Record<string, unknown>>;
+  /** Every log line so far, as written. */
+  rawLogs(): string;
   /** Runs every job now and waits for all of them. */
   collect(): Promise<void>;
   /** GET /metrics, raw text. */
@@ -44,7 +46,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   const log = createLogger('debug', 'json', out);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log });
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0' });
   daemon.use(sink);
   const app = createApp({
     daemon,
@@ -52,11 +54,14 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     processMetrics: createProcessMetrics(),
     log,
     routes: sink.routes,
+    enableLifecycle: true,
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
-  await daemon.collectNow();
+  await daemon.collectNow({ force: true });
   const scrape = async () => {
+    // The sink renders its series at most once a second: a test reads what it changed at once.
+    await sink.renderPending();
     daemon.store.snapshot();
     const res = await fetch(`${http.url}/metrics`);
     return res.text();
@@ -65,7 +70,8 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
     daemon,
     url: http.url,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
-    collect: async () => void (await daemon.collectNow()),
+    rawLogs: () => lines.join('\n'),
+    collect: async () => void (await daemon.collectNow({ force: true })),
     scrape,
     metrics: async () => parseExposition(await scrape()),
     reload: (y) => daemon.reload(async () => parseConfig(y, 'test.yml', process.env)),

@@ -36,6 +36,12 @@ describe('alert rules', () => {
       'SecretsReplicationNotStreaming', 'SecretsMerkleTreeCorrupted', 'SecretsReplicationNoPrimary',
       'SchedulerAgentUnhealthy', 'SchedulerAgentMemberFailed', 'SchedulerAgentNoKnownServers', 'SchedulerAgentNoRaftLeader',
       'TeamsAccessInconsistent', 'VigilCollectorFailing', 'VigilCollectionStale', 'VigilWatchdogMissing', 'Watchdog',
+      'SecretsDROperationTokenAttemptOpen', 'SecretsDROperationTokenAttemptOpenLong', 'SecretsSealed',
+      'SecretsReplicationSplitBrain', 'SecretsReplicationPrimaryNotWatched', 'SecretsReplicationPrimaryChanged',
+      'SchedulerAgentRaftApplyLagging', 'SchedulerAgentRaftLastContactHigh', 'SchedulerAgentGossipUnhealthy',
+      'SchedulerAgentGossipMembersLost', 'SchedulerAgentServersBelowExpected', 'SchedulerAgentHostDiskAlmostFull',
+      'SchedulerAgentHostDiskFillingUp', 'VigilUpstreamCertificateExpiresSoon', 'VigilUpstreamCertificateExpiresImminently',
+      'TeamsCountDropped', 'TeamsOwnersDropped', 'VigilServedCertificateExpiresSoon',
     ]) {
       expect(names).toContain(a);
     }

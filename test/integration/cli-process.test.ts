@@ -17,7 +17,7 @@ describe('vigil command', () => {
   it('--help lists the flags', () => {
     const r = runVigil(['--help']);
     expect(r.status).toBe(0);
-    for (const f of ['--config.file', '--web.listen-address', '--log.level', '--log.format', '--version']) expect(r.stdout).toContain(f);
+    for (const f of ['--config.file', '--web.listen-address', '--web.config.file', '--web.enable-lifecycle', '--log.level', '--log.format', '--version']) expect(r.stdout).toContain(f);
   });
 
   it('a bad flag exits 2 naming it', () => {
@@ -32,6 +32,27 @@ describe('vigil command', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('secrets[1].address: invalid URL "not-a-url"');
     expect(r.stderr + r.stdout).not.toContain('hunter2');
+  });
+
+  it('a bad web config exits 1 naming the file and the key, and never the password', () => {
+    const cfg = tempFile('vigil.yml', '{}\n');
+    const web = tempFile('web.yml', 'basic_auth_users:\n  prometheus: hunter2-plain-password\ntls_server_config: { cert_file: /nonexistent.pem }\n');
+    const r = runVigil([`--config.file=${cfg}`, `--web.config.file=${web}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`invalid web configuration ${web}`);
+    expect(r.stderr).toContain('basic_auth_users.prometheus: is not a bcrypt hash');
+    expect(r.stderr).toContain('tls_server_config.key_file: required');
+    expect(r.stderr + r.stdout).not.toContain('hunter2');
+  });
+
+  it('a web config whose certificate cannot be read exits 1 naming the key and the file', () => {
+    const cfg = tempFile('vigil.yml', '{}\n');
+    const web = tempFile('web.yml', 'tls_server_config: { cert_file: /nonexistent/cert.pem, key_file: /nonexistent/key.pem }\n');
+    const r = runVigil([`--config.file=${cfg}`, `--web.config.file=${web}`, '--web.listen-address=127.0.0.1:0']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`invalid web configuration ${web}`);
+    // Both files are missing: whichever is read first is named.
+    expect(r.stderr).toMatch(/tls_server_config\.(cert|key)_file: cannot read \/nonexistent\/(cert|key)\.pem \(ENOENT\)/);
   });
 
   it('a missing config file exits 1 naming it', () => {
@@ -49,7 +70,7 @@ describe('reload', () => {
 
   it('SIGHUP with a bad file keeps the old config running; POST /-/reload applies a good one', async () => {
     const cfg = tempFile('vigil.yml', 'secrets:\n  - name: first\n    address: http://127.0.0.1:1\n');
-    vigil = startVigil([`--config.file=${cfg}`, '--web.listen-address=127.0.0.1:0', '--log.format=json']);
+    vigil = startVigil([`--config.file=${cfg}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--web.enable-lifecycle']);
     await vigil.waitFor(/"msg":"configuration loaded"/);
     const url = await listenUrl(vigil);
     writeFileSync(cfg, 'secrets:\n  - name: second\n    address: nope\n');

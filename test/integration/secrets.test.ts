@@ -171,15 +171,16 @@ describe('faults that fail a poll', () => {
       (m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'dr/status', code: '412' })) ?? 0)).toBeGreaterThanOrEqual(2);
   });
 
-  it('503 sealed: reason http_5xx with the service error in the log', async () => {
+  it('503 sealed: its own reason, sealed, with the service error in the log', async () => {
     const before = await vigil.metrics();
     await admin('dr-secondary', 'seal', { sealed: true });
     await vigil.collect();
     const m = await vigil.metrics();
     expect(m.get(up('dr-secondary', 'dr'))).toBe(0);
-    expect(failures(m, 'dr-secondary', 'http_5xx') - failures(before, 'dr-secondary', 'http_5xx')).toBe(2);
+    expect(failures(m, 'dr-secondary', 'sealed') - failures(before, 'dr-secondary', 'sealed')).toBe(2);
+    expect(failures(m, 'dr-secondary', 'http_5xx') - failures(before, 'dr-secondary', 'http_5xx')).toBe(0);
     expect(m.get(series('secrets_merkle_check_up', { target: 'dr-secondary' }))).toBe(0);
-    const line = vigil.logs().findLast((l) => l.target === 'dr-secondary' && l.reason === 'http_5xx');
+    const line = vigil.logs().findLast((l) => l.target === 'dr-secondary' && l.reason === 'sealed');
     expect(String(line?.err)).toMatch(/HTTP 503: .*sealed/);
     await admin('dr-secondary', 'seal', { sealed: false });
     await vigil.collect();

@@ -115,7 +115,7 @@ describe('POST /-/collect', () => {
   });
 
   it('is not a GET', async () => {
-    expect((await fetch(`${vigil.url}/-/collect`)).status).toBe(404);
+    expect((await fetch(`${vigil.url}/-/collect`)).status).toBe(405);
   });
 });
 

@@ -1,27 +1,22 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '../helpers/certificates.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
 
 /** An upstream served over TLS with a certificate no system root trusts. */
 const dir = mkdtempSync(join(tmpdir(), 'vigil-tls-'));
-const cert = join(dir, 'cert.pem');
-const key = join(dir, 'key.pem');
+const { cert, key } = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
 let server: https.Server;
 let address = '';
 let vigil: TestDaemon;
 
 beforeAll(async () => {
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  selfSignedCertificate(dir, 2);
   server = https.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}');
   });

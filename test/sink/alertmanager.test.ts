@@ -25,6 +25,8 @@ interface Notification {
 
 let dir: string;
 let vigil: TestDaemon;
+/** The read API takes the sink's own credentials once it has some. */
+const READER = { authorization: 'Bearer am-bearer-token' };
 let am: ChildProcess | undefined;
 let amUrl: string;
 const amLog: string[] = [];
@@ -60,7 +62,7 @@ async function sendAlert(labels: Record<string, string>, startsAt: Date, endsAt?
 }
 
 async function notificationsOf(alertname: string, status: string): Promise<Notification | undefined> {
-  const { body } = await getJson<{ notifications: Notification[] }>(vigil.url, '/api/v1/notifications?limit=1000');
+  const { body } = await getJson<{ notifications: Notification[] }>(vigil.url, '/api/v1/notifications?limit=1000', READER);
   return body.notifications.find((n) => n.status === status && n.payload.alerts.some((a) => a.labels.alertname === alertname));
 }
 
@@ -157,10 +159,11 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
     const { body } = await getJson<{ alerts: Array<{ fingerprint: string; state: string; startsAt: string; resolvedAt: string }> }>(
       vigil.url,
       `/api/v1/alerts?alertname=${labels.alertname}`,
+      READER,
     );
     expect(body.alerts).toHaveLength(1);
     expect(body.alerts[0]).toMatchObject({ state: 'resolved', startsAt: startsAt.toISOString() });
-    const timeline = await getJson<{ transitions: Array<{ state: string }> }>(vigil.url, `/api/v1/alerts/${body.alerts[0]!.fingerprint}/timeline`);
+    const timeline = await getJson<{ transitions: Array<{ state: string }> }>(vigil.url, `/api/v1/alerts/${body.alerts[0]!.fingerprint}/timeline`, READER);
     expect(timeline.body.transitions.map((t) => t.state)).toEqual(['firing', 'resolved']);
   }, 45_000);
 
@@ -176,7 +179,7 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
     await sendAlert({ alertname: 'VigilE2EWrong', severity: 'warning', auth: 'wrong' }, new Date());
     await delivered('the refusal', async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined);
     expect(await notificationsOf('VigilE2EWrong', 'firing')).toBeUndefined();
-    const { body } = await getJson<{ alerts: unknown[] }>(vigil.url, '/api/v1/alerts?alertname=VigilE2EWrong');
+    const { body } = await getJson<{ alerts: unknown[] }>(vigil.url, '/api/v1/alerts?alertname=VigilE2EWrong', READER);
     expect(body.alerts).toEqual([]);
   }, 30_000);
 });

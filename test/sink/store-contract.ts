@@ -13,10 +13,13 @@ export function incoming(spec: NotificationSpec, receivedAt = T0): IncomingNotif
   return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };
 }
 
+/** Every alert, in list order (one page large enough for the tests). */
+export const listAlerts = async (s: AlertStore, f: Omit<AlertFilter, 'limit'> = {}) => (await s.alerts({ limit: 10_000, ...f })).alerts;
+
 /** What the summary's alert counts must always equal: a count of the alerts the store lists. */
 async function countsByScan(s: AlertStore) {
   const counts = new Map<string, { state: string; severity: string; count: number }>();
-  for (const a of await s.alerts({})) {
+  for (const a of await listAlerts(s, {})) {
     const k = `${a.state}\u0000${a.severity}`;
     const c = counts.get(k) ?? { state: a.state, severity: a.severity, count: 0 };
     c.count++;
@@ -46,7 +49,7 @@ export function storeContract(name: string, h: StoreHarness): void {
     const page = await s.notifications({ limit: 10 });
     expect(page.notifications).toHaveLength(1);
     expect(page.notifications[0]).toMatchObject({ id: first.id, duplicates: 1, receiver: 'web.hook', body: n.body });
-    expect((await s.alerts({}))[0]).toMatchObject({ fingerprint: 'f1', notifications: 1, lastSeen: T0 + 1000 });
+    expect((await listAlerts(s, {}))[0]).toMatchObject({ fingerprint: 'f1', notifications: 1, lastSeen: T0 + 1000 });
     expect((await s.summary()).receivers).toEqual([
       { receiver: 'web.hook', firing: 1, resolved: 0, duplicates: 1, truncatedAlerts: 0, lastNotificationAt: T0 + 1000 },
     ]);
@@ -96,7 +99,7 @@ export function storeContract(name: string, h: StoreHarness): void {
         ],
       }),
     );
-    const fps = async (f: AlertFilter) => (await s.alerts(f)).map((a) => a.fingerprint).sort();
+    const fps = async (f: Omit<AlertFilter, 'limit'>) => (await listAlerts(s, f)).map((a) => a.fingerprint).sort();
     expect(await fps({})).toEqual(['a', 'b', 'c']);
     expect(await fps({ state: 'firing' })).toEqual(['a', 'b']);
     expect(await fps({ state: 'resolved' })).toEqual(['c']);
@@ -113,6 +116,28 @@ export function storeContract(name: string, h: StoreHarness): void {
       { state: 'resolved', severity: 'warning', count: 2 },
     ]);
     expect((await s.summary()).alerts).toEqual(await countsByScan(s));
+  });
+
+  it('pages alerts firing first, newest start first, by count and by byte budget, each alert once', async () => {
+    const s = await h.open();
+    const spec = (i: number) => ({ fingerprint: `f${i}`, status: i % 2 ? ('resolved' as const) : ('firing' as const), startsAt: new Date(T0 - (i % 3) * 60_000).toISOString() });
+    await s.record(incoming({ alerts: Array.from({ length: 7 }, (_, i) => spec(i)) }));
+    const all = (await listAlerts(s)).map((a) => a.fingerprint);
+    expect(all).toHaveLength(7);
+    for (const [limit, maxBytes] of [[2, undefined], [100, 1]] as const) {
+      const seen: string[] = [];
+      let after;
+      do {
+        const page: Awaited<ReturnType<AlertStore['alerts']>> = await s.alerts({ limit, maxBytes, after });
+        expect(page.alerts.length).toBeGreaterThan(0);
+        if (maxBytes) expect(page.alerts).toHaveLength(1);
+        seen.push(...page.alerts.map((a) => a.fingerprint));
+        after = page.next;
+      } while (after);
+      expect(seen).toEqual(all);
+    }
+    const states = (await listAlerts(s)).map((a) => a.state);
+    expect(states).toEqual([...states].sort((a, b) => (a === b ? 0 : a === 'firing' ? -1 : 1)));
   });
 
   it('pages the history newest first and filters it by time and receiver', async () => {
@@ -142,25 +167,25 @@ export function storeContract(name: string, h: StoreHarness): void {
     await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
     await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
     await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 2, transitions: 2, alerts: 2 });
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 2, transitions: 2, alerts: 2, receivers: 0 });
     expect((await s.summary()).alerts).toEqual(await countsByScan(s));
     expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
     expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['new']);
-    expect((await s.alerts({})).map((a) => a.fingerprint)).toEqual(['new']);
+    expect((await listAlerts(s, {})).map((a) => a.fingerprint)).toEqual(['new']);
     expect(await s.timeline('old')).toBeUndefined();
     expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, resolved: 1 });
-    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0 });
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0, receivers: 0 });
   });
 
   it('keeps everything across a restart', async () => {
     const s = await h.open();
     await s.record(incoming({ alerts: [{ fingerprint: 'w', alertname: 'Watchdog', severity: 'none' }] }, T0));
     await s.record(incoming({ truncatedAlerts: 2, groupKey: 'x', alerts: [{ fingerprint: 'f1', status: 'resolved' }] }, T0 + 1));
-    const before = { n: await s.notifications({ limit: 10 }), a: await s.alerts({}), t: await s.timeline('f1'), sum: await s.summary() };
+    const before = { n: await s.notifications({ limit: 10 }), a: await listAlerts(s, {}), t: await s.timeline('f1'), sum: await s.summary() };
     await s.close();
     const again = await h.open();
     expect(await again.notifications({ limit: 10 })).toEqual(before.n);
-    expect(await again.alerts({})).toEqual(before.a);
+    expect(await listAlerts(again, {})).toEqual(before.a);
     expect(await again.timeline('f1')).toEqual(before.t);
     expect(await again.summary()).toEqual(before.sum);
     expect(before.sum.receivers[0]?.truncatedAlerts).toBe(2);

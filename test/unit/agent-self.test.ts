@@ -44,6 +44,17 @@ describe('GET /v1/agent/self on a server that leads', () => {
     expect(s.get(g(name))).toBe(value);
   });
 
+  it('knows a leader (itself), from leader_addr', () => {
+    expect(s.get(g('raft_leader_known'))).toBe(1);
+  });
+
+  it('leaves raft_leader_known absent when the agent does not report leader_addr', () => {
+    const b = leaderBody();
+    const nomad = { ...b.stats.nomad };
+    delete nomad.leader_addr;
+    expect(samples({ ...b, stats: { ...b.stats, nomad } }).has(g('raft_leader_known'))).toBe(false);
+  });
+
   it('exports no client series on an agent without a client part', () => {
     expect(s.has(g('client_allocations'))).toBe(false);
   });
@@ -56,6 +67,10 @@ describe('GET /v1/agent/self on a follower that never heard from a leader', () =
     expect(s.get(g('raft_leader'))).toBe(0);
     expect(s.has(g('raft_last_contact_seconds'))).toBe(false);
     expect(s.get(g('raft_last_log_index'))).toBe(12);
+  });
+
+  it('knows no leader: an empty leader_addr is 0, so a single watched follower can tell', () => {
+    expect(s.get(g('raft_leader_known'))).toBe(0);
   });
 
   it.each([

@@ -4,7 +4,25 @@ import { parseListenAddress } from '../../src/server.js';
 
 describe('command-line flags', () => {
   it('has Prometheus-style defaults', () => {
-    expect(parseFlags([])).toEqual({ configFile: 'vigil.yml', logLevel: 'info', logFormat: 'logfmt', version: false, help: false });
+    expect(parseFlags([])).toEqual({
+      configFile: 'vigil.yml',
+      logLevel: 'info',
+      logFormat: 'logfmt',
+      version: false,
+      help: false,
+      enableLifecycle: false,
+      limits: { maxConnections: 1000, headerTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxHeaderBytes: 16384 },
+    });
+  });
+
+  it('reads the web flags', () => {
+    expect(
+      parseFlags(['--web.config.file=/etc/vigil/web.yml', '--web.enable-lifecycle', '--web.max-connections=50', '--web.header-timeout=2s', '--web.request-timeout=1m']),
+    ).toMatchObject({
+      webConfigFile: '/etc/vigil/web.yml',
+      enableLifecycle: true,
+      limits: { maxConnections: 50, headerTimeoutMs: 2000, requestTimeoutMs: 60_000 },
+    });
   });
 
   it('reads every flag', () => {
@@ -19,6 +37,10 @@ describe('command-line flags', () => {
     [['--log.format=xml'], /--log\.format: "xml"/],
     [['--web.listen-address=9810'], /--web\.listen-address: "9810" must be HOST:PORT/],
     [['positional'], /positional/i],
+    [['--web.max-connections=0'], /--web\.max-connections: "0" is not a positive number/],
+    [['--web.header-timeout=soon'], /--web\.header-timeout: "soon" is not a duration/],
+    [['--web.config.file='], /--web\.config\.file: must not be empty/],
+    [['--web.header-timeout=1m'], /--web\.header-timeout: must not be longer than --web\.request-timeout/],
   ])('%j is refused with a message naming it', (argv, msg) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(msg);

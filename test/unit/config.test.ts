@@ -152,8 +152,11 @@ describe('alert_sink', () => {
   it('fills the documented defaults from an empty block', () => {
     expect(parseConfig('alert_sink: {}\n', 'vigil.yml', {}).alert_sink).toEqual({
       enabled: true,
+      max_in_flight: 32,
       store: { path: '/var/lib/vigil/alerts.db', retention: 30 * 86400_000, prune_interval: 3600_000 },
       body_limit: 10 * 1024 * 1024,
+      allow_unauthenticated: false,
+      limits: { max_label_values: 100, max_label_length: 128, max_depth: 64, max_answer_size: 16 * 1024 * 1024 },
       watchdog: { alertname: 'Watchdog', max_silence: 600_000 },
     });
   });
@@ -164,8 +167,12 @@ describe('alert_sink', () => {
   enabled: false
   bearer_token_file: ${tokenFile}
   basic_auth: { username: am, password_file: ${tokenFile} }
+  read_token_file: ${tokenFile}
+  max_in_flight: 4
   store: { path: /tmp/alerts.db, retention: 7d, prune_interval: 5m, max_size: 1GiB }
   body_limit: 1MiB
+  allow_unauthenticated: true
+  limits: { max_label_values: 20, max_label_length: 64, max_depth: 32, max_answer_size: 1MiB }
   watchdog: { alertname: DeadMansSwitch, max_silence: 15m }
 `,
       'vigil.yml',
@@ -175,8 +182,12 @@ describe('alert_sink', () => {
       enabled: false,
       bearer_token_file: tokenFile,
       basic_auth: { username: 'am', password_file: tokenFile },
+      read_token_file: tokenFile,
+      max_in_flight: 4,
       store: { path: '/tmp/alerts.db', retention: 7 * 86400_000, prune_interval: 300_000, max_size: 1024 ** 3 },
       body_limit: 1024 * 1024,
+      allow_unauthenticated: true,
+      limits: { max_label_values: 20, max_label_length: 64, max_depth: 32, max_answer_size: 1024 * 1024 },
       watchdog: { alertname: 'DeadMansSwitch', max_silence: 900_000 },
     });
   });

@@ -110,3 +110,20 @@ describe('request spacer, rate changes', () => {
     expect(f.waits.map(Math.round)).toEqual([370, 370]);
   });
 });
+
+describe('request spacer against hostile rate-limit headers', () => {
+  it.each(['1000000', '999999999', '1e300'])('holds callers back at most 60 s after Retry-After: %s', async (ra) => {
+    const f = fakeSpacer(25);
+    f.spacer.observe(429, { 'retry-after': ra });
+    await f.spacer.take(signal);
+    expect(f.waits).toEqual([60_000]);
+  });
+
+  it('spaces requests at most a minute apart whatever x-ratelimit-limit says', async () => {
+    const f = fakeSpacer(25);
+    f.spacer.observe(200, { 'x-ratelimit-limit': '1e-300' });
+    await f.spacer.take(signal);
+    await f.spacer.take(signal);
+    expect(f.waits).toEqual([60_000]);
+  });
+});

@@ -69,3 +69,11 @@ describe('a broken payload is refused with a message naming the field', () => {
     if (reason === 'schema') expect(r.field).toBe(message.split(':')[0]);
   });
 });
+
+describe('a body that is JSON but not an object', () => {
+  it.each(['null', '1', '"text"', 'true', '[]'])('%s is a 400 reason, never a crash', (body) => {
+    const r = parsePayload(body);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).not.toBe('');
+  });
+});

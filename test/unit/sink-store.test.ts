@@ -7,8 +7,18 @@ import { migrate, MIGRATIONS } from '../../src/sink/migrations.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
 import { notificationKey, StoreError, type IncomingNotification } from '../../src/sink/store.js';
-import { notification } from '../helpers/alertmanager.js';
-import { incoming, storeContract, T0 } from '../sink/store-contract.js';
+import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
+import { storeContract } from '../sink/store-contract.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-20T12:00:00Z');
+
+function incoming(spec: NotificationSpec, receivedAt = T0): IncomingNotification {
+  const body = JSON.stringify(notification(spec));
+  const r = parsePayload(body);
+  if (!r.ok) throw new Error(r.error);
+  return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };
+}
 
 let dir: string;
 let path: string;
@@ -17,6 +27,15 @@ const openStore = (opts: { maxSize?: number; busyTimeoutMs?: number } = {}) => {
   const s = new SqliteAlertStore({ path, ...opts });
   open.push(s);
   return s;
+};
+/** What alert_counts must always equal. */
+const countsByScan = () => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity').all();
+  } finally {
+    db.close();
+  }
 };
 const count = (table: string) => {
   const db = new Database(path, { readonly: true });
@@ -67,6 +86,145 @@ describe('the SQLite alert store', () => {
     db.close();
   });
 
+  it('stores the same notification once and counts the copy as a duplicate', async () => {
+    const s = openStore();
+    const n = incoming({ alerts: [{ fingerprint: 'f1', severity: 'critical' }] });
+    const first = await s.record(n);
+    const second = await s.record({ ...n, receivedAt: T0 + 1000, body: n.body.replace('alertmanager:9093', 'alertmanager-1:9093') });
+    expect(first).toEqual({ id: 1, duplicate: false });
+    expect(second).toEqual({ id: 1, duplicate: true });
+    const page = await s.notifications({ limit: 10 });
+    expect(page.notifications).toHaveLength(1);
+    expect(page.notifications[0]).toMatchObject({ id: 1, duplicates: 1, receiver: 'web.hook', body: n.body });
+    expect((await s.alerts({ limit: 10 })).alerts[0]).toMatchObject({ fingerprint: 'f1', notifications: 1, lastSeen: T0 + 1000 });
+    expect((await s.summary()).receivers).toEqual([
+      { receiver: 'web.hook', firing: 1, resolved: 0, duplicates: 1, truncatedAlerts: 0, lastNotificationAt: T0 + 1000 },
+    ]);
+    // The next notification gets the next id: the duplicate used none up.
+    expect(await s.record(incoming({ groupKey: 'other', alerts: [{ fingerprint: 'f2' }] }))).toEqual({ id: 2, duplicate: false });
+  });
+
+  it('commits notifications arriving together in one transaction, a copy among them as a duplicate', async () => {
+    const s = openStore();
+    const n = incoming({ alerts: [{ fingerprint: 'f1' }] });
+    const together = await Promise.all([s.record(n), s.record({ ...n, receivedAt: T0 + 5 }), s.record(incoming({ groupKey: 'b', alerts: [{ fingerprint: 'f2' }] }))]);
+    expect(together).toEqual([
+      { id: 1, duplicate: false },
+      { id: 1, duplicate: true },
+      { id: 2, duplicate: false },
+    ]);
+    expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, duplicates: 1 });
+  });
+
+  it('keeps each alert by fingerprint with every firing/resolved transition', async () => {
+    const s = openStore();
+    await s.record(incoming({ alerts: [{ fingerprint: 'f1' }] }, T0));
+    await s.record(incoming({ groupKey: 'again', alerts: [{ fingerprint: 'f1' }] }, T0 + 1000)); // a repeat: no transition
+    await s.record(incoming({ alerts: [{ fingerprint: 'f1', status: 'resolved', endsAt: '2026-11-20T12:30:00Z' }] }, T0 + 2000));
+    await s.record(incoming({ alerts: [{ fingerprint: 'f1', startsAt: '2026-11-20T13:00:00Z' }] }, T0 + 3000));
+    const t = await s.timeline('f1');
+    expect(t?.alert).toMatchObject({ state: 'firing', startsAt: Date.parse('2026-11-20T13:00:00Z'), endsAt: null, notifications: 4, firstSeen: T0 });
+    expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
+    expect(t?.transitions.map((x) => [x.state, x.at, x.endsAt])).toEqual([
+      ['firing', T0, null],
+      ['resolved', T0 + 2000, Date.parse('2026-11-20T12:30:00Z')],
+      ['firing', T0 + 3000, null],
+    ]);
+    expect(await s.timeline('unknown')).toBeUndefined();
+  });
+
+  it('filters alerts by state, alertname and severity', async () => {
+    const s = openStore();
+    await s.record(
+      incoming({
+        alerts: [
+          { fingerprint: 'a', alertname: 'Disk', severity: 'critical' },
+          { fingerprint: 'b', alertname: 'Disk', severity: 'warning' },
+          { fingerprint: 'c', alertname: 'Cpu', severity: 'warning', status: 'resolved' },
+        ],
+      }),
+    );
+    const fps = async (f: Omit<Parameters<SqliteAlertStore['alerts']>[0], 'limit'>) => (await s.alerts({ limit: 10, ...f })).alerts.map((a) => a.fingerprint).sort();
+    expect(await fps({})).toEqual(['a', 'b', 'c']);
+    expect(await fps({ state: 'firing' })).toEqual(['a', 'b']);
+    expect(await fps({ state: 'resolved' })).toEqual(['c']);
+    expect(await fps({ alertname: 'Disk', severity: 'warning' })).toEqual(['b']);
+    expect((await s.summary()).alerts).toEqual([
+      { state: 'firing', severity: 'critical', count: 1 },
+      { state: 'firing', severity: 'warning', count: 1 },
+      { state: 'resolved', severity: 'warning', count: 1 },
+    ]);
+    // An alert that changes state and severity moves between the counts.
+    await s.record(incoming({ groupKey: 'x', alerts: [{ fingerprint: 'a', alertname: 'Disk', severity: 'warning', status: 'resolved' }] }));
+    expect((await s.summary()).alerts).toEqual([
+      { state: 'firing', severity: 'warning', count: 1 },
+      { state: 'resolved', severity: 'warning', count: 2 },
+    ]);
+    expect((await s.summary()).alerts).toEqual(countsByScan());
+  });
+
+  it('pages the history newest first and filters it by time and receiver', async () => {
+    const s = openStore();
+    for (let i = 0; i < 5; i++) {
+      await s.record(incoming({ groupKey: `g${i}`, receiver: i % 2 ? 'pager' : 'web\\.hook', alerts: [{ fingerprint: `f${i}` }] }, T0 + i * 1000));
+    }
+    const ids: number[][] = [];
+    let after;
+    do {
+      const page: Awaited<ReturnType<SqliteAlertStore['notifications']>> = await s.notifications({ limit: 2, after });
+      ids.push(page.notifications.map((n) => n.id));
+      after = page.next;
+    } while (after);
+    expect(ids).toEqual([[5, 4], [3, 2], [1]]);
+    const ofPager = await s.notifications({ limit: 10, receiver: 'pager' });
+    expect(ofPager.notifications.map((n) => n.id)).toEqual([4, 2]);
+    const window = await s.notifications({ limit: 10, since: T0 + 1000, until: T0 + 3000 });
+    expect(window.notifications.map((n) => n.id)).toEqual([4, 3, 2]);
+    expect(window.next).toBeUndefined();
+  });
+
+  it('prunes what is older than the retention and keeps the counters', async () => {
+    const s = openStore();
+    await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
+    await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
+    await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
+    await s.record(incoming({ receiver: 'gone', groupKey: 'gone', alerts: [{ fingerprint: 'gone' }] }, T0 - 35 * DAY));
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 3, transitions: 3, alerts: 3, receivers: 1 });
+    expect((await s.summary()).alerts).toEqual(countsByScan());
+    expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
+    expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['new']);
+    expect((await s.alerts({ limit: 10 })).alerts.map((a) => a.fingerprint)).toEqual(['new']);
+    expect(await s.timeline('old')).toBeUndefined();
+    // The receiver still active keeps its totals across the pruned notifications; the silent one goes.
+    expect((await s.summary()).receivers).toEqual([expect.objectContaining({ receiver: 'web.hook', firing: 2, resolved: 1 })]);
+    expect(await s.prune(T0 - 30 * DAY)).toEqual({ notifications: 0, transitions: 0, alerts: 0, receivers: 0 });
+  });
+
+  it('keeps everything across a restart', async () => {
+    const s = openStore();
+    await s.record(incoming({ alerts: [{ fingerprint: 'w', alertname: 'Watchdog', severity: 'none' }] }, T0));
+    await s.record(incoming({ truncatedAlerts: 2, groupKey: 'x', alerts: [{ fingerprint: 'f1', status: 'resolved' }] }, T0 + 1));
+    const before = { n: await s.notifications({ limit: 10 }), a: await s.alerts({ limit: 10 }), t: await s.timeline('f1'), sum: await s.summary() };
+    await s.close();
+    const again = openStore();
+    expect(await again.notifications({ limit: 10 })).toEqual(before.n);
+    expect(await again.alerts({ limit: 10 })).toEqual(before.a);
+    expect(await again.timeline('f1')).toEqual(before.t);
+    expect(await again.summary()).toEqual(before.sum);
+    expect(before.sum.receivers[0]?.truncatedAlerts).toBe(2);
+    expect(await again.lastFiring('Watchdog')).toBe(T0);
+  });
+
+  it('remembers when a firing Watchdog last arrived, duplicates included, resolutions not', async () => {
+    const s = openStore();
+    const dog = incoming({ groupKey: 'wd', alerts: [{ fingerprint: 'w', alertname: 'Watchdog' }] }, T0);
+    expect(await s.lastFiring('Watchdog')).toBeUndefined();
+    await s.record(dog);
+    await s.record({ ...dog, receivedAt: T0 + 60_000 });
+    expect(await s.lastFiring('Watchdog')).toBe(T0 + 60_000);
+    await s.record(incoming({ groupKey: 'wd', alerts: [{ fingerprint: 'w', alertname: 'Watchdog', status: 'resolved' }] }, T0 + 120_000));
+    expect(await s.lastFiring('Watchdog')).toBe(T0 + 60_000);
+  });
 });
 
 storeContract('SQLite', { open: async () => openStore() });

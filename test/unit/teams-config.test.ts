@@ -29,6 +29,8 @@ describe('a teams target', () => {
       max_teams: 10_000,
       max_pages: 1000,
       complete_access: false,
+      owners_team: 'owners',
+      loss_alert_fraction: 0.2,
     });
   });
 

@@ -279,6 +279,30 @@ describe('error bodies', () => {
   });
 });
 
+describe('a rate limit that asks for too long a wait', () => {
+  const policy = waitOnRateLimit({ maxRetries: 5, defaultMs: 1000, maxWaitMs: 60_000 });
+  const err = () => new UpstreamError('rate_limited', 'teams: HTTP 429', 429);
+  it.each([1_000_000_000, 999_999_999_000, Infinity])('is not waited on (%s ms): the request fails, saying what it was asked', (ms) => {
+    const e = err();
+    e.retryAfterMs = ms;
+    expect(policy.delayFor(0, e)).toBeUndefined();
+    expect(e.message).toMatch(/asked to wait (\d+|unbounded) s, longer than the 60 s vigil waits: not retried/);
+  });
+  it('is waited on up to the limit', () => {
+    const e = err();
+    e.retryAfterMs = 60_000;
+    expect(policy.delayFor(0, e)).toBe(60_000);
+  });
+});
+
+describe('error text from the upstream', () => {
+  it('is capped, however long or many the errors[] entries', () => {
+    const msg = errorBodyMessage(JSON.stringify({ errors: ['e'.repeat(8 * 1024 * 1024), ...Array.from({ length: 10_000 }, () => 'x')] }));
+    expect(msg.length).toBeLessThan(1200);
+    expect(new UpstreamError('http_5xx', 'y'.repeat(1_000_000)).message.length).toBeLessThan(1200);
+  });
+});
+
 describe('retry-after', () => {
   it('prefers x-ratelimit-reset seconds, then Retry-After seconds or date', () => {
     expect(retryAfterMs({ 'x-ratelimit-reset': '0.42' })).toBe(420);

@@ -39,7 +39,7 @@ const section = <S extends z.ZodRawShape>(shape: S) =>
     .nullish()
     .transform((v) => v ?? undefined);
 
-const schedulerSection = section({ server: statText, leader: statText });
+const schedulerSection = section({ server: statText, leader: statText, leader_addr: statText.optional() });
 
 const stats = z.object({
   runtime: section({ goroutines: statNumber }),
@@ -80,6 +80,8 @@ export const agentSelfResponse = z
       version: versionText(c ?? undefined) ?? m?.Tags.build ?? '',
       /** Runs a server part: from the config, else from the stats sections only servers have. */
       server: c?.Server?.Enabled ?? (scheduler?.server !== undefined ? scheduler.server === 'true' : s.raft !== undefined),
+      /** The raft leader's address as this server knows it; '' when it knows none (an election); absent on clients and older agents. */
+      leaderAddress: scheduler?.leader_addr,
       raft: s.raft,
       serf: s.serf,
       client: s.client,

@@ -1,0 +1,73 @@
+import type http from 'node:http';
+import { refuse } from '../http/body.js';
+import { BasicAuth, type BasicAuthOutcome } from './auth.js';
+import type { HttpTelemetry } from './telemetry.js';
+import type { WebConfig } from './web-config.js';
+
+export interface GuardOptions {
+  /**
+   * Requests a route authenticates itself (the webhook when the sink has credentials of its own:
+   * Alertmanager sends one Authorization header, its bearer token). Web-config basic auth does not
+   * apply to them.
+   */
+  selfAuthenticated?: (req: http.IncomingMessage) => boolean;
+  telemetry?: HttpTelemetry;
+}
+
+const CHALLENGE = 'Basic realm="vigil", charset="UTF-8"';
+
+/**
+ * The web config's response headers and basic auth, in front of every request the server gets:
+ * one gate where the server is made, never a check per route. Swapped whole on reload.
+ */
+export class HttpGuard {
+  private auth: BasicAuth;
+  private headers: [string, string][];
+  private readonly passed = new WeakSet<http.IncomingMessage>();
+
+  constructor(
+    web: WebConfig,
+    private readonly opts: GuardOptions = {},
+  ) {
+    this.auth = new BasicAuth(web.users);
+    this.headers = Object.entries(web.headers);
+  }
+
+  /** Takes a reloaded web config's users and headers (the verification cache starts over). */
+  apply(web: WebConfig): void {
+    this.auth = new BasicAuth(web.users);
+    this.headers = Object.entries(web.headers);
+  }
+
+  /** Whether basic auth is on: then every request carries verified credentials or was refused. */
+  get authRequired(): boolean {
+    return this.auth.enabled;
+  }
+
+  /** Whether this request passed web-config basic auth (routes with credentials of their own accept that too). */
+  readonly authenticated = (req: http.IncomingMessage): boolean => this.passed.has(req);
+
+  /** Runs `next` once the request may go on, or answers it (401, 429) itself. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, next: () => void): void {
+    for (const [k, v] of this.headers) res.setHeader(k, v);
+    const auth = this.auth;
+    if (!auth.enabled || this.opts.selfAuthenticated?.(req)) return next();
+    const fast = auth.cached(req.headers.authorization);
+    if (fast !== undefined) return this.decide(fast, req, res, next);
+    auth.verify(req.headers.authorization).then(
+      (outcome) => this.decide(outcome, req, res, next),
+      () => this.decide('wrong', req, res, next),
+    );
+  }
+
+  private decide(outcome: BasicAuthOutcome, req: http.IncomingMessage, res: http.ServerResponse, next: () => void): void {
+    if (outcome === 'ok') {
+      this.passed.add(req);
+      return next();
+    }
+    if (res.destroyed) return;
+    this.opts.telemetry?.refuse(outcome === 'busy' ? 'auth_busy' : 'unauthorized');
+    if (outcome === 'busy') return refuse(req, res, 429, 'too many credential checks at once; try again\n', { 'retry-after': '1' });
+    refuse(req, res, 401, 'Unauthorized\n', { 'www-authenticate': CHALLENGE });
+  }
+}

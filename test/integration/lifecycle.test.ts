@@ -1,0 +1,102 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log/logger.js';
+import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
+import { createApp, listen, type RunningHttp } from '../../src/server.js';
+import { waitFor } from '../e2e/processes.js';
+
+/** POST /-/reload and POST /-/collect: off by default, POST only, not reachable from other sites' pages, one run at a time. */
+let server: RunningHttp | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(enableLifecycle: boolean, collectNow: () => Promise<unknown> = () => Promise.resolve({ jobs: 0 })) {
+  const calls = { reload: 0, collect: 0 };
+  const store = new SnapshotStore([]);
+  const app = createApp({
+    daemon: {
+      snapshot: () => store.snapshot(),
+      readiness: () => ({ ready: true, pending: [] }),
+      targets: () => [],
+      collectNow: () => {
+        calls.collect++;
+        return collectNow() as ReturnType<Parameters<typeof createApp>[0]['daemon']['collectNow']>;
+      },
+    },
+    reload: async () => void calls.reload++,
+    processMetrics: () => Promise.resolve(''),
+    log: createLogger('error', 'json', new PassThrough()),
+    enableLifecycle,
+  });
+  server = await listen(app, '127.0.0.1:0');
+  return { url: server.url, calls };
+}
+
+describe('lifecycle endpoints', () => {
+  it.each(['/-/reload', '/-/collect'])('%s answers 403 without --web.enable-lifecycle, and does nothing', async (path) => {
+    const { url, calls } = await start(false);
+    const res = await fetch(`${url}${path}`, { method: 'POST' });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('--web.enable-lifecycle');
+    expect(calls).toEqual({ reload: 0, collect: 0 });
+  });
+
+  it.each(['GET', 'PUT', 'DELETE'])('%s is not allowed (405, Allow: POST)', async (method) => {
+    const { url, calls } = await start(true);
+    const res = await fetch(`${url}/-/reload`, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(calls.reload).toBe(0);
+  });
+
+  it('a plain POST (curl -XPOST) and a JSON one work when enabled', async () => {
+    const { url, calls } = await start(true);
+    expect((await fetch(`${url}/-/reload`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${url}/-/reload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(calls.reload).toBe(2);
+  });
+
+  it.each([
+    ['a text/plain body (a cross-site form or fetch without preflight)', { 'content-type': 'text/plain' }, 'x', 415],
+    ['a form body', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=b', 415],
+    ['an Origin of another site', { origin: 'https://evil.example' }, undefined, 403],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, undefined, 403],
+    ['a JSON content type with a body that is not JSON', { 'content-type': 'application/json' }, 'nope', 400],
+  ])('refuses %s', async (_what, headers, body, status) => {
+    const { url, calls } = await start(true);
+    for (const path of ['/-/reload', '/-/collect']) {
+      expect((await fetch(`${url}${path}`, { method: 'POST', headers, ...(body !== undefined ? { body } : {}) })).status).toBe(status);
+    }
+    expect(calls).toEqual({ reload: 0, collect: 0 });
+  });
+
+  it('a same-origin request from vigil\'s own page is allowed', async () => {
+    const { url, calls } = await start(true);
+    const res = await fetch(`${url}/-/reload`, { method: 'POST', headers: { origin: url, 'sec-fetch-site': 'same-origin' } });
+    expect(res.status).toBe(200);
+    expect(calls.reload).toBe(1);
+  });
+
+  it('/-/collect joins a run in progress instead of starting another', async () => {
+    let finish: (v: unknown) => void = () => undefined;
+    const { url, calls } = await start(true, () => new Promise((r) => (finish = r)));
+    let arrived = 0;
+    server!.server.on('request', () => arrived++);
+    const answers = Array.from({ length: 5 }, () => fetch(`${url}/-/collect`, { method: 'POST' }));
+    // All five are in before the run ends (and past their empty bodies: in-process, no I/O left).
+    await waitFor('five calls to arrive', async () => (arrived === 5 ? true : undefined), 20_000, 20);
+    await new Promise((r) => setTimeout(r, 200));
+    finish({ jobs: 7 });
+    const bodies = await Promise.all(answers.map(async (a) => (await a).json()));
+    expect(bodies).toEqual(Array.from({ length: 5 }, () => ({ jobs: 7 })));
+    expect(calls.collect).toBe(1);
+    // Once it is over, a new call runs again.
+    const next = fetch(`${url}/-/collect`, { method: 'POST' });
+    await waitFor('the second run to start', async () => (calls.collect === 2 ? true : undefined), 20_000, 20);
+    finish({ jobs: 8 });
+    expect(await (await next).json()).toEqual({ jobs: 8 });
+    expect(calls.collect).toBe(2);
+  });
+});

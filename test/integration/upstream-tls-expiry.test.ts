@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/certificates.js';
+import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
+import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { series } from '../helpers/exposition.js';
+
+/**
+ * The secrets simulator served over TLS with a certificate that expires within a day (made with
+ * openssl in a temp dir), read by vigil: the chain's earliest expiry, as openssl itself states it,
+ * and the verification result, whether vigil trusts the certificate, skips verification, or refuses.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'vigil-tls-expiry-'));
+const { cert, key } = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
+let sim: SecretsSimulator;
+let vigil: TestDaemon;
+let notAfter = 0;
+
+beforeAll(async () => {
+  selfSignedCertificate(dir, 1);
+  // What openssl says, not what vigil computes: "notAfter=Nov 24 07:45:00 2026 GMT".
+  const enddate = execFileSync('openssl', ['x509', '-enddate', '-noout', '-in', cert], { encoding: 'utf8' });
+  notAfter = Date.parse(enddate.trim().replace(/^notAfter=/, '')) / 1000;
+  sim = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000, tls: { cert: readFileSync(cert), key: readFileSync(key) } });
+  const url = sim.cluster('dr-primary').url;
+  const t = (name: string, tls: string) => `  - { name: ${name}, address: "${url}", schedule: "${NEVER}", replication_kinds: [dr]${tls} }\n`;
+  vigil = await startTestDaemon(
+    `secrets:\n${t('trusted', `, tls: { ca_file: ${cert} }`)}${t('insecure', ', tls: { insecure_skip_verify: true }')}${t('untrusted', '')}` +
+      `  - { name: plain, address: "http://127.0.0.1:9", schedule: "${NEVER}", timeout: 300ms }\n`,
+  );
+});
+afterAll(async () => {
+  await vigil?.close();
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const expiry = (target: string) => series('vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds', { target });
+const verified = (target: string) => series('vigil_upstream_tls_verified', { target });
+
+describe('upstream TLS certificate expiry', () => {
+  it('serves the simulator over https with the short-lived certificate', () => {
+    expect(sim.cluster('dr-primary').url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(notAfter - Date.now() / 1000).toBeLessThan(2 * 86_400);
+  });
+
+  it('exports the expiry openssl states, and verified 1, for a trusted target', async () => {
+    const m = await vigil.metrics();
+    expect(m.get(series('secrets_replication_up', { target: 'trusted', kind: 'dr' }))).toBe(1);
+    expect(m.get(expiry('trusted'))).toBe(notAfter);
+    expect(m.get(verified('trusted'))).toBe(1);
+  });
+
+  it('exports it with verified 0 for a target that skips verification, and still collects', async () => {
+    const m = await vigil.metrics();
+    expect(m.get(series('secrets_replication_up', { target: 'insecure', kind: 'dr' }))).toBe(1);
+    expect(m.get(expiry('insecure'))).toBe(notAfter);
+    expect(m.get(verified('insecure'))).toBe(0);
+  });
+
+  it('exports it for a target that refuses the certificate, which fails with reason tls', async () => {
+    const m = await vigil.metrics();
+    expect(m.get(series('secrets_replication_up', { target: 'untrusted', kind: 'dr' }))).toBe(0);
+    expect(m.get(series('vigil_collector_failures_total', { collector: 'secrets_replication', target: 'untrusted', reason: 'tls' }))).toBeGreaterThan(0);
+    expect(m.get(expiry('untrusted'))).toBe(notAfter);
+    expect(m.get(verified('untrusted'))).toBe(0);
+  });
+
+  it('exports nothing for a plain-http target', async () => {
+    const m = await vigil.metrics();
+    expect(m.has(expiry('plain'))).toBe(false);
+    expect(m.has(verified('plain'))).toBe(false);
+  });
+
+  it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'vigil-tls-expired-'));
+    const expired = selfSignedCertificateBetween(old, '20200101000000Z', '20200102000000Z');
+    const stale = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000, tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) } });
+    const d = await startTestDaemon(
+      `secrets:\n  - { name: expired, address: "${stale.cluster('dr-primary').url}", schedule: "${NEVER}", replication_kinds: [dr], tls: { ca_file: ${expired.cert} } }\n`,
+    );
+    try {
+      const m = await d.metrics();
+      expect(m.get(expiry('expired'))).toBe(Date.parse('2020-01-02T00:00:00Z') / 1000);
+      expect(m.get(verified('expired'))).toBe(0);
+      expect(m.get(series('secrets_replication_up', { target: 'expired', kind: 'dr' }))).toBe(0);
+      expect(m.get(series('vigil_collector_failures_total', { collector: 'secrets_replication', target: 'expired', reason: 'tls' }))).toBe(1);
+      expect(String(d.logs().find((l) => l.reason === 'tls')?.err)).toContain('CERT_HAS_EXPIRED');
+    } finally {
+      await d.close();
+      await stale.close();
+      rmSync(old, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the expiry across later polls on the kept-alive or resumed connection', async () => {
+    await vigil.collect();
+    await vigil.collect();
+    expect((await vigil.metrics()).get(expiry('trusted'))).toBe(notAfter);
+  });
+});

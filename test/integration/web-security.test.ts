@@ -1,0 +1,229 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import bcrypt from 'bcryptjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../e2e/processes.js';
+import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
+import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
+
+/**
+ * vigil as an operator runs it with --web.config.file: TLS and basic auth on every endpoint, the
+ * sink's bearer token on the webhook, rotation of certificates, a bad web config on reload, mTLS.
+ */
+const PASSWORD = 'scrape-pa55word-7c1e';
+const SINK_TOKEN = 'sink-bearer-token-3b9f2a';
+const HASH = bcrypt.hashSync(PASSWORD, 6);
+
+let ca: Ca;
+let server: CertFiles;
+let dir: string;
+let vigil: SecuredVigil;
+
+const webConfig = (extra = '') => `tls_server_config:
+  cert_file: ${server.cert}
+  key_file: ${server.key}
+  min_version: TLS12
+http_server_config:
+  headers:
+    Strict-Transport-Security: max-age=31536000
+basic_auth_users:
+  prometheus: ${HASH}
+${extra}`;
+
+beforeAll(async () => {
+  ca = makeCa('vigil');
+  server = makeCert(ca, '127.0.0.1', 'server', 'server');
+  dir = mkdtempSync(join(tmpdir(), 'vigil-websec-'));
+  writeFileSync(join(dir, 'sink-token'), `${SINK_TOKEN}\n`);
+  vigil = await startSecuredVigil(dir, {
+    config: `alert_sink:\n  bearer_token_file: ${join(dir, 'sink-token')}\n  store: { path: ${join(dir, 'alerts.db')} }\n`,
+    webConfig: webConfig(),
+    flags: ['--web.enable-lifecycle'],
+  });
+}, 90_000);
+afterAll(async () => {
+  await vigil?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(ca.dir, { recursive: true, force: true });
+});
+
+const trusted = () => ({ ca: readFileSync(ca.cert) });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => request(`${vigil.url}${path}`, { method, headers, tls: trusted() });
+const good = { authorization: basicAuth('prometheus', PASSWORD) };
+
+const ENDPOINTS: Array<[string, string]> = [
+  ['GET', '/metrics'],
+  ['GET', '/healthz'],
+  ['GET', '/readyz'],
+  ['GET', '/'],
+  ['GET', '/api/v1/targets'],
+  ['GET', '/api/v1/alerts'],
+  ['GET', '/api/v1/notifications'],
+  ['GET', '/api/v1/health'],
+  ['GET', '/api/v1/alerts/abc/timeline'],
+  ['POST', '/-/reload'],
+  ['POST', '/-/collect'],
+  ['GET', '/no-such-page'],
+];
+
+describe('TLS and basic auth from --web.config.file', () => {
+  it('serves HTTPS only', async () => {
+    expect(vigil.url).toMatch(/^https:/);
+    await expect(request(vigil.url.replace('https:', 'http:'))).rejects.toThrow();
+  });
+
+  it.each(ENDPOINTS)('%s %s answers 401 without credentials and with a wrong password', async (method, path) => {
+    const attempts: Array<Record<string, string>> = [{}, { authorization: basicAuth('prometheus', 'wrong') }, { authorization: basicAuth('root', PASSWORD) }];
+    for (const headers of attempts) {
+      const res = await get(path, headers, method);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Basic realm="vigil", charset="UTF-8"');
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    }
+  });
+
+  it('answers with the right credentials, with the configured headers', async () => {
+    for (const path of ['/metrics', '/healthz', '/api/v1/targets', '/api/v1/alerts', '/api/v1/health', '/']) {
+      const res = await get(path, good);
+      expect([200, 503]).toContain(res.status);
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    }
+    expect((await get('/-/collect', good, 'POST')).status).toBe(200);
+  });
+
+  it('lets Alertmanager post with the sink\'s bearer token (its one Authorization header), and no one without it', async () => {
+    const body = JSON.stringify({ receiver: 'r', status: 'firing', alerts: [], groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', version: '4', groupKey: 'k', truncatedAlerts: 0 });
+    const post = (headers: Record<string, string>) => request(`${vigil.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, tls: trusted() });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: 'Bearer wrong-token' })).status).toBe(401);
+    expect((await post(good)).status).toBe(401);
+    expect((await post({ authorization: `Bearer ${SINK_TOKEN}` })).status).toBeLessThan(500);
+  });
+
+  it('refuses a TLS 1.1 handshake when min_version is TLS12, and takes TLS 1.2', async () => {
+    const { port } = new URL(vigil.url);
+    const handshake = (version: 'TLSv1.1' | 'TLSv1.2') =>
+      new Promise<string>((resolve) => {
+        // SECLEVEL=0 lets this client offer TLS 1.1 at all: the refusal must come from vigil.
+        const s = tls.connect({ host: '127.0.0.1', port: Number(port), ca: readFileSync(ca.cert), minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' });
+        s.once('secureConnect', () => {
+          resolve(String(s.getProtocol()));
+          s.destroy();
+        });
+        s.once('error', (e) => resolve(`refused: ${e.message}`));
+      });
+    expect(await handshake('TLSv1.1')).toMatch(/^refused/);
+    expect(await handshake('TLSv1.2')).toBe('TLSv1.2');
+  });
+
+  it('rejects a bad web config on reload like a bad config, and keeps serving with the old one', async () => {
+    const file = join(dir, 'web.yml');
+    writeFileSync(file, webConfig('rate_limit: { burst: 1 }\n'));
+    const res = await get('/-/reload', good, 'POST');
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('rate_limit: is not supported by vigil');
+    expect((await get('/metrics', good)).status).toBe(200);
+    writeFileSync(file, webConfig());
+    expect((await get('/-/reload', good, 'POST')).status).toBe(200);
+  });
+
+  it('applies a reloaded web config: a rotated password', async () => {
+    const file = join(dir, 'web.yml');
+    writeFileSync(file, webConfig().replace(HASH, bcrypt.hashSync('rotated-password', 6)));
+    expect((await get('/-/reload', good, 'POST')).status).toBe(200);
+    expect((await get('/metrics', good)).status).toBe(401);
+    expect((await get('/metrics', { authorization: basicAuth('prometheus', 'rotated-password') })).status).toBe(200);
+    writeFileSync(file, webConfig());
+    expect((await get('/-/reload', { authorization: basicAuth('prometheus', 'rotated-password') }, 'POST')).status).toBe(200);
+  });
+
+  it('serves a rotated certificate to new connections without a restart', async () => {
+    const serial = () =>
+      new Promise<string>((resolve, reject) => {
+        const s = tls.connect({ host: '127.0.0.1', port: Number(new URL(vigil.url).port), ca: readFileSync(ca.cert) }, () => {
+          resolve(s.getPeerCertificate().serialNumber);
+          s.destroy();
+        });
+        s.once('error', reject);
+      });
+    const before = await serial();
+    makeCert(ca, '127.0.0.1', 'server', 'server');
+    const expected = new X509Certificate(readFileSync(server.cert)).serialNumber;
+    expect(expected).not.toBe(before);
+    await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, 250);
+  }, 30_000);
+
+  it('counts refused clients and shows when the served certificate expires', async () => {
+    const notAfter = Date.parse(new X509Certificate(readFileSync(server.cert)).validTo) / 1000;
+    await waitFor(
+      'the refusals on /metrics',
+      async () => {
+        const text = (await get('/metrics', good)).text;
+        const unauthorized = Number(/^vigil_http_refused_total\{reason="unauthorized"\} (\d+)/m.exec(text)?.[1] ?? 0);
+        const expiry = Number(/^vigil_http_tls_cert_expiry_timestamp_seconds (\S+)/m.exec(text)?.[1]);
+        return unauthorized >= ENDPOINTS.length * 3 && expiry === notAfter ? true : undefined;
+      },
+      10_000,
+      250,
+    );
+  });
+
+  it('never logs the password or the sink token', () => {
+    const out = vigil.process.output();
+    expect(out).not.toContain(PASSWORD);
+    expect(out).not.toContain(SINK_TOKEN);
+    expect(out).not.toContain(HASH);
+  });
+});
+
+describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
+  let m: SecuredVigil;
+  let mdir: string;
+  let client: CertFiles;
+  let rogue: Ca;
+  let rogueClient: CertFiles;
+  beforeAll(async () => {
+    mdir = mkdtempSync(join(tmpdir(), 'vigil-mtls-'));
+    client = makeCert(ca, 'prometheus', 'client');
+    rogue = makeCa('rogue');
+    rogueClient = makeCert(rogue, 'prometheus', 'client');
+    m = await startSecuredVigil(mdir, {
+      config: '',
+      webConfig: `tls_server_config:\n  cert_file: ${server.cert}\n  key_file: ${server.key}\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ${ca.cert}\n`,
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await m?.stop();
+    rmSync(mdir, { recursive: true, force: true });
+    rmSync(rogue.dir, { recursive: true, force: true });
+  });
+
+  const tlsWith = (c?: CertFiles) => ({ ca: readFileSync(ca.cert), ...(c ? { cert: readFileSync(c.cert), key: readFileSync(c.key) } : {}) });
+
+  it('refuses a client without a certificate', async () => {
+    await expect(request(`${m.url}/metrics`, { tls: tlsWith() })).rejects.toThrow();
+  });
+
+  it('refuses a client certificate from another CA', async () => {
+    await expect(request(`${m.url}/metrics`, { tls: tlsWith(rogueClient) })).rejects.toThrow();
+  });
+
+  it('counts the failed handshakes', async () => {
+    await waitFor(
+      'the failed handshakes on /metrics',
+      async () => {
+        const text = (await request(`${m.url}/metrics`, { tls: tlsWith(client) })).text;
+        return Number(/^vigil_http_refused_total\{reason="tls_handshake"\} (\d+)/m.exec(text)?.[1] ?? 0) >= 2 ? true : undefined;
+      },
+      10_000,
+      250,
+    );
+  });
+
+  it('serves a client certificate signed by client_ca_file', async () => {
+    expect((await request(`${m.url}/metrics`, { tls: tlsWith(client) })).status).toBe(200);
+  });
+});
