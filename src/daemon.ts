@@ -46,6 +46,8 @@ export interface Component {
   /** Applies a config; rejecting leaves the component on its previous one and fails the (re)load. */
   apply(config: Config): Promise<void>;
   stop(): Promise<void>;
+  /** Not ready (with why) when the component cannot do its work now; collectors are unaffected. */
+  readiness?(): { ready: boolean; reason?: string };
 }
 
 /** What one on-demand run of every job cost, for operators and the benchmark (`POST /-/collect`). */
@@ -196,10 +198,14 @@ export class Daemon {
   }
 
   /** Ready once a config is loaded and every job of it has run at least once. */
-  readiness(): { ready: boolean; pending: string[] } {
+  readiness(): { ready: boolean; pending: string[]; unavailable?: string[] } {
     if (!this.loaded) return { ready: false, pending: ['configuration'] };
     const pending = this.loaded.jobs.map(jobKey).filter((k) => !this.ranOnce.has(k));
-    return { ready: pending.length === 0, pending };
+    const unavailable = this.components.flatMap((c) => {
+      const r = c.readiness?.();
+      return r && !r.ready ? [r.reason ?? 'unavailable'] : [];
+    });
+    return { ready: pending.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
   }
 
   snapshot(format: ExpositionFormat = 'text'): Snapshot {
