@@ -1,30 +1,51 @@
 # syntax=docker/dockerfile:1
-# Build: compile TypeScript (and any native addon) with the full toolchain.
-FROM node:20-bookworm-slim AS build
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# BASE_IMAGE lets a build use a local copy of node:20-bookworm-slim (scripts/image-test.sh makes
+# one when no registry is reachable). Podman and buildah: build with `--format docker`, or the
+# OCI format drops the HEALTHCHECK.
+ARG BASE_IMAGE=node:20-bookworm-slim
+
+# Build: compile TypeScript and the SQLite addon, then cut node_modules down to what runs.
+FROM ${BASE_IMAGE} AS build
+# tini: a real PID 1 that forwards signals; copied into the runtime image below.
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The node image ships Node's headers: a compiled addon needs no download from nodejs.org.
+ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# better-sqlite3 downloads a prebuilt addon when it can; only when that fails is the C++ toolchain
+# installed and the addon compiled.
+RUN npm ci --no-audit --no-fund \
+ || { apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+      && rm -rf /var/lib/apt/lists/* && npm ci --no-audit --no-fund; }
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY simulators ./simulators
-ARG VIGIL_REVISION=unknown
-RUN npm run build && npm prune --omit=dev
+COPY scripts/image-prune.mjs ./scripts/
+RUN npx tsc -p tsconfig.build.json --sourceMap false \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && node scripts/image-prune.mjs /app
 
-# Run: only what vigil needs, as the unprivileged `node` user.
-FROM node:20-bookworm-slim
-ARG VIGIL_REVISION=unknown
-ENV NODE_ENV=production VIGIL_REVISION=${VIGIL_REVISION}
+# Run: only what vigil needs, as the unprivileged `node` user (uid 1000, gid 1000).
+FROM ${BASE_IMAGE}
+ENV NODE_ENV=production
 WORKDIR /app
+COPY --from=build /usr/bin/tini-static /usr/bin/tini
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# /var/lib/vigil holds the alert store: a bind mount must be writable by uid 1000
+# (`chown -R 1000:1000 DIR`); vigil names the fix if it is not.
 RUN mkdir -p /etc/vigil /var/lib/vigil && chown node:node /var/lib/vigil
 USER node
-# The config is mounted at /etc/vigil/vigil.yml (token files beside it); state lives in /var/lib/vigil.
 VOLUME ["/var/lib/vigil"]
 EXPOSE 9810
-HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9810/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "dist/main.js"]
-CMD ["--config.file=/etc/vigil/vigil.yml"]
+# Follows the address vigil listens on (its --web.listen-address flag, else its config).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["node", "dist/healthcheck.js"]
+# tini forwards SIGTERM to vigil; a SIGTERM that lands before Node has set up its handlers ends
+# vigil by the signal itself, which `-e 143` reports as the clean stop it is.
+# The config path is part of the entrypoint, so flags given after the image name (which replace
+# CMD) keep it; a later --config.file wins.
+ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "dist/main.js", "--config.file=/etc/vigil/vigil.yml"]
+CMD []
+# Last, so that a new revision reuses every layer above.
+ARG VIGIL_REVISION=unknown
+ENV VIGIL_REVISION=${VIGIL_REVISION}

@@ -38,6 +38,8 @@ interface Size {
   leakCycles?: number;
   /** Upstream delay for the check that a scrape does not depend on upstream latency. */
   delayMs?: number;
+  /** Leave the pushgateway out: at 40 MB it answers no scrape within a wrk run. */
+  noPeer?: boolean;
 }
 
 const PLAN: readonly Size[] = flags.smoke
@@ -47,6 +49,8 @@ const PLAN: readonly Size[] = flags.smoke
       // 500 cycles at full size (~0.5 s each) do not fit the 10-minute budget with the rest
       { label: '1/3', scale: 1 / 3, seconds: 5, leakCycles: 500 },
       { label: 'full', scale: 1, seconds: 10, delayMs: 250 },
+      // The largest agents in the field: 5 servers of 15,000 members each (issue 16)
+      { label: '3x', scale: 3, seconds: 10, noPeer: true },
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;
@@ -265,12 +269,12 @@ async function measure(size: Size): Promise<SizeResult> {
   const bodyFile = join(scratch, 'pushed.txt');
   writeFileSync(bodyFile, pushed);
   const ceiling = await startCeiling(bodyFile);
-  const pgw = await startPushgateway(pushed);
+  const pgw = size.noPeer ? undefined : await startPushgateway(pushed);
 
   const servers = [
     { server: 'vigil', url: `${vigil.url}/metrics`, pid: vigil.child.pid },
     { server: 'ceiling', url: ceiling.url, pid: ceiling.child.pid },
-    { server: 'pushgateway', url: pgw.url, pid: pgw.child.pid },
+    ...(pgw ? [{ server: 'pushgateway', url: pgw.url, pid: pgw.child.pid }] : []),
   ];
   const loadRows: LoadRow[] = [];
   for (const { encoding, gzip } of encodings) {
@@ -281,7 +285,7 @@ async function measure(size: Size): Promise<SizeResult> {
     }
   }
   await children.stop(ceiling.child);
-  await children.stop(pgw.child);
+  if (pgw) await children.stop(pgw.child);
 
   // One scraper at a time, as Prometheus scrapes: its latency idle, and while collections run.
   const scrape = (gzip: boolean) => load(children, { url: `${vigil.url}/metrics`, connections: 1, seconds: size.seconds, gzip, serverPid: vigil.child.pid });
@@ -377,9 +381,12 @@ function report(results: SizeResult[]): void {
   printTable('3. memory (RSS from /proc; heap after a forced full GC)', memory);
   writeResult(OUT, 'scale-memory', about, memory);
 
-  const scaling: Row[] = results.map((r) => {
+  const p99 = (r: SizeResult, condition: string) => r.latency.find((l) => l.condition === condition && l.encoding === 'gzip')?.p99_ms;
+  const scaling: Row[] = results.map((r, i) => {
     const v = find(r, 'vigil', 'gzip');
     const cpu = median(r.collections.map((x) => x.cpu_seconds));
+    const before = results[i - 1];
+    const rss = (x: SizeResult) => Number(x.memory.rss_after_first_mib) * 2 ** 20;
     return {
       size: r.size,
       series: r.series,
@@ -389,6 +396,13 @@ function report(results: SizeResult[]): void {
       'scrape CPU ms (gzip)': v?.cpu_ms_per_request,
       'scrape CPU ms (identity)': find(r, 'vigil', 'identity')?.cpu_ms_per_request,
       'RSS MiB': r.memory.rss_after_first_mib,
+      'RSS B/series': Math.round(rss(r) / r.series),
+      // What one more series costs, between this size and the one before (the fixed part cancels).
+      'marginal RSS B/series': before ? Math.round((rss(r) - rss(before)) / (r.series - before.series)) : undefined,
+      'loop delay max ms': ms(median(r.collections.map((x) => x.event_loop_delay_max_seconds))),
+      'scrape p99 ms idle (gzip)': p99(r, 'idle'),
+      'scrape p99 ms collecting (gzip)': p99(r, 'collecting'),
+      'identity vigil/ceiling': ratio(find(r, 'vigil', 'identity')?.requests_per_second, find(r, 'ceiling', 'identity')?.requests_per_second),
     };
   });
   printTable('4. scaling', scaling);

@@ -5,7 +5,7 @@ import { WalLagTracker, walLagFamily } from './collectors/secrets-wal-lag.js';
 import type { Config } from './config/schema.js';
 import { CATALOG } from './metrics/catalog.js';
 import { renderGroup } from './metrics/render.js';
-import { SnapshotStore, type Snapshot } from './metrics/snapshot-store.js';
+import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import {
   daemonFamilies,
   jobFamilies,
@@ -17,6 +17,7 @@ import {
 import { makeExecute } from './scheduler/execute.js';
 import { Scheduler, scheduleIntervalSeconds } from './scheduler/scheduler.js';
 import { Turns } from './scheduler/turns.js';
+import { OffloadPool } from './offload/pool.js';
 import { runsAtReload, runsOnDemand } from './scheduler/run-policy.js';
 import { buildJobs, targetConfigs } from './targets/build.js';
 import { publishUpstreamStats, type BuildContext } from './targets/context.js';
@@ -45,6 +46,8 @@ export interface Component {
   /** Applies a config; rejecting leaves the component on its previous one and fails the (re)load. */
   apply(config: Config): Promise<void>;
   stop(): Promise<void>;
+  /** Not ready (with why) when the component cannot do its work now; collectors are unaffected. */
+  readiness?(): { ready: boolean; reason?: string };
 }
 
 /** What one on-demand run of every job cost, for operators and the benchmark (`POST /-/collect`). */
@@ -79,6 +82,8 @@ export class Daemon {
   private readonly upstreamStats = new Map<string, UpstreamStats>();
   private readonly walLag = new WalLagTracker();
   private readonly turns = new Turns();
+  /** Worker threads for big answers; started on first use, kept across reloads. */
+  private readonly offload = new OffloadPool();
   private readonly ranOnce = new Set<string>();
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private loaded?: Loaded;
@@ -119,6 +124,7 @@ export class Daemon {
       spacers: new Map(),
       unpublished: new Map(),
       turns: this.turns,
+      offload: this.offload,
     };
 
     const jobs = buildJobs(config, ctx, this.walLag);
@@ -192,14 +198,18 @@ export class Daemon {
   }
 
   /** Ready once a config is loaded and every job of it has run at least once. */
-  readiness(): { ready: boolean; pending: string[] } {
+  readiness(): { ready: boolean; pending: string[]; unavailable?: string[] } {
     if (!this.loaded) return { ready: false, pending: ['configuration'] };
     const pending = this.loaded.jobs.map(jobKey).filter((k) => !this.ranOnce.has(k));
-    return { ready: pending.length === 0, pending };
+    const unavailable = this.components.flatMap((c) => {
+      const r = c.readiness?.();
+      return r && !r.ready ? [r.reason ?? 'unavailable'] : [];
+    });
+    return { ready: pending.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
   }
 
-  snapshot(): Snapshot {
-    return this.store.snapshot();
+  snapshot(format: ExpositionFormat = 'text'): Snapshot {
+    return this.store.snapshot(format);
   }
 
   targets(): TargetView[] {
@@ -254,6 +264,7 @@ export class Daemon {
     if (!this.loaded) return;
     await this.loaded.scheduler.stop();
     await Promise.all(this.loaded.clients.map((c) => c.close()));
+    await this.offload.close();
   }
 
   private upstreamRequests(): number {

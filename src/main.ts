@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, so that a stop during start-up is obeyed (ESM evaluates imports in order).
+import { stopSignals } from './early-stop.js';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
@@ -74,26 +76,21 @@ async function main(argv: string[]): Promise<void> {
     { address, url: server.url, version: VERSION, config: configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
     'vigil listening',
   );
+  // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
+  stopSignals.onStop((signal) => {
+    log.info({ signal }, 'stopping');
+    void server
+      .close()
+      .then(() => daemon.stop())
+      .then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  });
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
   process.on('SIGHUP', () => {
     log.info('SIGHUP: reloading configuration');
     reload().catch(() => undefined);
   });
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
-    void server
-      .close()
-      .then(() => daemon.stop())
-      .then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => fail(`fatal: ${(e as Error).stack ?? String(e)}`, 1));

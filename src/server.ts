@@ -4,6 +4,8 @@ import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
+import { EOF_LINE, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './metrics/openmetrics.js';
+import { negotiateFormat } from './server/negotiate.js';
 import { lifecycleRouter } from './server/lifecycle.js';
 import { uiRoutes } from './server/ui-routes.js';
 import { VERSION } from './version.js';
@@ -30,9 +32,20 @@ function acceptsGzip(req: http.IncomingMessage): boolean {
 /** How stale the runtime metrics may be: under any scrape rate they are rendered at most this often. */
 const RUNTIME_MAX_AGE_MS = 1000;
 
-interface RuntimeBody {
+interface Encoded {
   identity: Buffer;
   gzip: Buffer;
+}
+
+const encoded = (text: string): Encoded => {
+  const identity = Buffer.from(text);
+  return { identity, gzip: gzipSync(identity) };
+};
+
+/** The runtime metrics in both formats (OpenMetrics with its `# EOF`), plain and gzip. */
+interface RuntimeBody {
+  text: Encoded;
+  openmetrics: Encoded;
 }
 
 /** The runtime metrics as sent, plain and gzip, shared by the scrapes of one second. */
@@ -41,10 +54,7 @@ function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> 
   return () => {
     const now = performance.now();
     if (!cached || now - cached.at >= RUNTIME_MAX_AGE_MS) {
-      const body = render().then((text) => {
-        const identity = Buffer.from(text);
-        return { identity, gzip: gzipSync(identity) };
-      });
+      const body = render().then((text) => ({ text: encoded(text), openmetrics: encoded(toOpenMetrics(text) + EOF_LINE) }));
       cached = { at: now, body };
       body.catch(() => (cached = undefined));
     }
@@ -60,13 +70,15 @@ function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> 
 function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
   const runtime = runtimeBody(deps.processMetrics);
   return async (req, res) => {
-    const snap = deps.daemon.snapshot();
+    // Both formats are assembled when a collection commits: choosing one renders nothing.
+    const format = negotiateFormat(req.headers.accept);
+    const snap = deps.daemon.snapshot(format);
     const gzip = acceptsGzip(req);
-    const tail = await runtime();
+    const tail = (await runtime())[format];
     const body = gzip ? [await snap.gzipped(), tail.gzip] : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
-      'content-type': CONTENT_TYPE,
-      vary: 'Accept-Encoding',
+      'content-type': format === 'openmetrics' ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE,
+      vary: 'Accept, Accept-Encoding',
       'content-length': body.reduce((n, b) => n + b.length, 0),
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });

@@ -32,6 +32,12 @@ export interface Estate {
 /** Every base URL whose `/_sim/faults` takes a fault (the teams service has one listener for all). */
 export const faultUrls = (e: Estate): string[] => [...e.secrets.map((c) => c.url), ...e.agents.map((a) => a.url), e.teamsUrl];
 
+/**
+ * The simulators of a 3x estate share one process and, on a loaded machine, answer a 15,000-member
+ * pool in more than the default 5 s: a timeout there would measure the simulator, not vigil.
+ */
+const TIMEOUT = '30s';
+
 /** A schedule that never fires during a run: the benchmark drives collections with POST /-/collect. */
 const NEVER = '0 0 0 1 1 *';
 
@@ -42,9 +48,9 @@ const NEVER = '0 0 0 1 1 *';
  */
 export function vigilConfig(e: Estate, listen: string): string {
   const lines = [`web:\n  listen_address: ${listen}`, 'secrets:'];
-  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${NEVER}"`);
+  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
   lines.push('agents:');
-  for (const a of e.agents) lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"`);
+  for (const a of e.agents) lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
   lines.push('teams:');
   for (const o of e.organizations) {
     lines.push(

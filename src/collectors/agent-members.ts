@@ -48,7 +48,8 @@ function countByStatus(members: readonly AgentMember[]): Sample[] {
   return [...counts].map(([status, value]) => ({ labels: { status }, value }));
 }
 
-export const membersFamilies: readonly Family<MembersView>[] = [
+/** The families of one poll alone (rendered off the main thread for a large pool). */
+export const memberPollFamilies: readonly Family<MembersView>[] = [
   family<MembersView>({
     name: 'scheduler_agent_members',
     help: `Gossip members by status (alive, failed and left always, plus any other status seen); ${FROM_MEMBERS}.`,
@@ -82,12 +83,16 @@ export const membersFamilies: readonly Family<MembersView>[] = [
         value: 1,
       })),
   }),
-  family<MembersView>({
-    name: 'scheduler_agent_member_series_dropped_total',
-    help: `Members whose per-member series (member_status, member_info) were left out because the pool exceeded max_members, summed over the scheduled polls of /v1/agent/members since vigil loaded its config.`,
-    type: 'counter',
-    area: 'scheduler',
-    labels: ['target'],
-    samples: single((v) => v.droppedTotal),
-  }),
 ];
+
+/** Members left out so far: a counter across polls, kept by the target's job. */
+export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = family<{ readonly droppedTotal: number }>({
+  name: 'scheduler_agent_member_series_dropped_total',
+  help: `Members whose per-member series (member_status, member_info) were left out because the pool exceeded max_members, summed over the scheduled polls of /v1/agent/members since vigil loaded its config.`,
+  type: 'counter',
+  area: 'scheduler',
+  labels: ['target'],
+  samples: single((v) => v.droppedTotal),
+});
+
+export const membersFamilies: readonly Family<MembersView>[] = [...memberPollFamilies, memberSeriesDropped];

@@ -1,6 +1,6 @@
-import type { Family, Labels } from '../metrics/family.js';
+import type { Family, Labels, Sample } from '../metrics/family.js';
 import type { Turns } from '../scheduler/turns.js';
-import { renderGroup, type RenderedGroup } from '../metrics/render.js';
+import { mergeGroups, renderGroup, renderSamples, type RenderedGroup } from '../metrics/render.js';
 import { toUpstreamError, type UpstreamError } from '../upstream/errors.js';
 
 /**
@@ -46,6 +46,8 @@ export interface PartSpec<T> {
    * endpoint that only servers answer). Such a part exports nothing, not even `_up`, and is no failure.
    */
   notApplicable?: (err: UpstreamError) => boolean;
+  /** Lines rendered before (off the main thread, for a large answer), added to the group as they are. */
+  rendered?: (value: T) => RenderedGroup;
   /** Mapping a large answer takes milliseconds: with turns, it waits for one of its own (see `Turns`). */
   turns?: Turns;
 }
@@ -67,7 +69,8 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
   await spec.turns?.take();
   let group: Map<string, string>;
   try {
-    group = renderGroup(spec.families, value, spec.context);
+    group = spec.turns ? await renderInTurns(spec.families, value, spec.context, spec.turns) : renderGroup(spec.families, value, spec.context);
+    if (spec.rendered) group = mergeGroups(spec.rendered(value), group);
   } catch (e) {
     // A mapping bug must not take other parts down; report it like any failure.
     const err = toUpstreamError(e);
@@ -75,4 +78,30 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
   }
   for (const [k, v] of upGroup(true)) group.set(k, v);
   return { part: spec.part, group, value };
+}
+
+/** Lines rendered in one turn of the event loop at most: a few milliseconds' worth. */
+const LINES_PER_TURN = 2_000;
+
+/**
+ * `renderGroup` in steps of at most LINES_PER_TURN samples, taking a turn between steps: an
+ * organization of thousands of teams would otherwise hold the event loop for tens of milliseconds.
+ */
+export async function renderInTurns<I>(families: readonly Family<I>[], input: I, context: Labels, turns: Turns): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let sinceTurn = 0;
+  for (const f of families) {
+    const samples = [...f.samples(input)];
+    for (let i = 0; i < samples.length; i += LINES_PER_TURN) {
+      const step = samples.slice(i, i + LINES_PER_TURN);
+      if (sinceTurn + step.length > LINES_PER_TURN && sinceTurn > 0) {
+        await turns.take();
+        sinceTurn = 0;
+      }
+      const text = renderSamples(f as Family<never>, step as Sample[], context);
+      if (text) out.set(f.name, (out.get(f.name) ?? '') + text);
+      sinceTurn += step.length;
+    }
+  }
+  return out;
 }

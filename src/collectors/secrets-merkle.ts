@@ -7,6 +7,12 @@ const FROM_CHECK = 'from a scheduled merkle-check of a DR secondary';
 export const KNOWN_TREE_TYPES = ['replicated', 'local'] as const;
 
 const corruptedPages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).filter((p) => p.corrupted).length;
+/**
+ * The service documents each entry of corrupted_index_tuples_map as "the page number along with a
+ * list of corrupted subpage numbers": a page with `corrupted: false` and `subpages: [28]` holds a
+ * corrupted subpage, so the tree is corrupted.
+ */
+const corruptedSubpages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).reduce((n, p) => n + (p.subpages?.length ?? 0), 0);
 
 export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
@@ -26,14 +32,14 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
   }),
   family<MerkleReport>({
     name: 'secrets_merkle_corrupted_trees',
-    help: `Number of merkle trees whose subtree root or any page is corrupted, by tree type; ${FROM_CHECK}.`,
+    help: `Number of merkle trees whose subtree root, any page or any subpage is corrupted, by tree type; ${FROM_CHECK}.`,
     type: 'gauge',
     area: 'secrets',
     labels: ['target', 'tree_type'],
     samples: (r) => {
       const counts = new Map<string, number>(KNOWN_TREE_TYPES.map((t) => [t, 0]));
       for (const t of Object.values(r.corrupted_tree_map)) {
-        const bad = t.corrupted_subtree_root || corruptedPages(t) > 0;
+        const bad = t.corrupted_subtree_root || corruptedPages(t) > 0 || corruptedSubpages(t) > 0;
         counts.set(t.tree_type, (counts.get(t.tree_type) ?? 0) + (bad ? 1 : 0));
       }
       return [...counts].map(([tree_type, value]) => ({ labels: { tree_type }, value }));
@@ -49,6 +55,18 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
       Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({
         labels: { tree, tree_type: t.tree_type },
         value: corruptedPages(t),
+      })),
+  }),
+  family<MerkleReport>({
+    name: 'secrets_merkle_corrupted_subpages',
+    help: `Number of corrupted subpages listed in each merkle tree the report lists (a page not itself marked corrupted may hold some); ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target', 'tree', 'tree_type'],
+    samples: (r) =>
+      Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({
+        labels: { tree, tree_type: t.tree_type },
+        value: corruptedSubpages(t),
       })),
   }),
   family<MerkleReport>({

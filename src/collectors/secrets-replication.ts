@@ -1,4 +1,5 @@
 import { family, single, stateSet, upFamily, type Family, type Sample } from '../metrics/family.js';
+import { peerFamilies } from './secrets-replication-peers.js';
 import type { ReplicationPeer, ReplicationStatus } from '../upstream/secrets/replication-status.js';
 
 /** Replication status of one cluster, one kind: pure mapping from the parsed status to samples. */
@@ -88,13 +89,21 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     samples: single((s) => (isPrimary(s) ? s.known_secondaries.length : undefined)),
   }),
   family<ReplicationStatus>({
+    name: 'secrets_replication_secondaries_reported',
+    help: `1 when a primary's answer lists its secondaries' connections, 0 when it does not (versions before 1.5 send only known_secondaries: their connection series are then absent, not 0); ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK],
+    samples: single((s) => (isPrimary(s) ? s.secondaries !== undefined : undefined)),
+  }),
+  family<ReplicationStatus>({
     name: 'secrets_replication_secondary_connected',
-    help: `1 when a known secondary is listed as connected to this primary, else 0 (also 0 when it is missing from the list); ${FROM_POLL}.`,
+    help: `1 when a known secondary is listed as connected to this primary, else 0 (also 0 when it is missing from the list); absent when the primary does not report connections (see secrets_replication_secondaries_reported); ${FROM_POLL}.`,
     type: 'gauge',
     area: 'secrets',
     labels: [...TK, 'secondary_id'],
     samples: (s) => {
-      if (!isPrimary(s)) return [];
+      if (!isPrimary(s) || s.secondaries === undefined) return [];
       const connected = new Set(s.secondaries.filter((p) => p.connection_status === 'connected').map((p) => p.node_id));
       return s.known_secondaries.map((id) => ({ labels: { secondary_id: id }, value: connected.has(id) ? 1 : 0 }));
     },
@@ -105,7 +114,7 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     type: 'gauge',
     area: 'secrets',
     labels: [...TK, 'secondary_id'],
-    samples: (s) => (isPrimary(s) ? heartbeats(s.secondaries, 'secondary_id', (p) => p.node_id) : []),
+    samples: (s) => (isPrimary(s) ? heartbeats(s.secondaries ?? [], 'secondary_id', (p) => p.node_id) : []),
   }),
   family<ReplicationStatus>({
     name: 'secrets_replication_primary_connected',
@@ -145,4 +154,5 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     labels: [...TK],
     samples: single((s) => s.last_corruption_check_epoch),
   }),
+  ...peerFamilies,
 ];

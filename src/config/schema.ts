@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { duration, optionalSize, readableFile, schedule, size, targetFields, uniqueNames } from './fields.js';
+import { postgresStore } from './postgres-store.js';
 
 export const REPLICATION_KINDS = ['performance', 'dr'] as const;
 export type ReplicationKind = (typeof REPLICATION_KINDS)[number];
@@ -45,7 +46,7 @@ const agentTarget = z.strictObject({
   self: z.boolean().default(true),
   host: z.boolean().default(false),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
-  max_members: z.number().int().min(0).default(10_000),
+  max_members: z.number().int().min(0).default(20_000),
   /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
   expected_servers: z.number().int().min(1).optional(),
 });
@@ -79,6 +80,31 @@ export type TeamsTarget = z.output<typeof teamsTarget>;
 /** Where the Docker image mounts its volume; relative paths are taken from the working directory. */
 export const DEFAULT_ALERT_STORE_PATH = '/var/lib/vigil/alerts.db';
 
+/** The alert store used when `alert_sink.store` is absent: an SQLite file at the default path. */
+const defaultStore = { path: DEFAULT_ALERT_STORE_PATH, retention: 30 * 86_400_000, prune_interval: 3_600_000 };
+
+/**
+ * Where the sink keeps its history: an SQLite file (`path`, one vigil) or a PostgreSQL database
+ * shared by several vigil replicas (`postgres`). Exactly one of the two.
+ */
+const alertStore = z
+  .strictObject({
+    path: z.string().min(1, 'must not be empty').optional(),
+    postgres: postgresStore.optional(),
+    retention: duration('30d'),
+    prune_interval: duration('1h'),
+    /** A cap on the SQLite file; a full store answers 507 and Alertmanager retries. */
+    max_size: optionalSize,
+  })
+  .superRefine((s, ctx) => {
+    if (s.path !== undefined && s.postgres) ctx.addIssue({ code: 'custom', path: ['postgres'], message: 'set either path (SQLite) or postgres, not both' });
+    if (s.path === undefined && !s.postgres) ctx.addIssue({ code: 'custom', message: 'set path (an SQLite file) or postgres (a database shared by several vigil replicas)' });
+    if (s.postgres && s.max_size !== undefined) ctx.addIssue({ code: 'custom', path: ['max_size'], message: 'only for an SQLite store (path); size a PostgreSQL database there' });
+  })
+  .optional()
+  .transform((s) => s ?? { ...defaultStore, postgres: undefined, max_size: undefined });
+export type AlertStoreConfig = z.output<typeof alertStore>;
+
 /** The webhook alert sink. Absent means off: no database is created and no Watchdog is expected. */
 const alertSink = z.strictObject({
   enabled: z.boolean().default(true),
@@ -94,15 +120,7 @@ const alertSink = z.strictObject({
   read_token_file: readableFile.optional(),
   /** Webhook bodies read at once at most; one more is answered 503 (Alertmanager retries) before it is read. */
   max_in_flight: z.number().int().min(1).max(10_000).default(32),
-  store: z
-    .strictObject({
-      path: z.string().min(1, 'must not be empty').default(DEFAULT_ALERT_STORE_PATH),
-      retention: duration('30d'),
-      prune_interval: duration('1h'),
-      /** A cap on the database file; a full store answers 507 and Alertmanager retries. */
-      max_size: optionalSize,
-    })
-    .prefault({}),
+  store: alertStore,
   body_limit: size('10MiB'),
   /**
    * Without bearer_token_file or basic_auth anyone who reaches the port can post (a forged Watchdog

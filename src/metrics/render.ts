@@ -57,9 +57,14 @@ function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: L
 
 /** Sample lines (no HELP/TYPE) of one family for one input; '' when the family has nothing to say. */
 export function renderFamily<I>(f: Family<I>, input: I, context: Labels): string {
+  return renderSamples(f, f.samples(input), context);
+}
+
+/** Sample lines of some of a family's samples (a slice of them, when rendering in steps). */
+export function renderSamples(f: AnyFamily, samples: Iterable<Sample> | Iterable<HistogramSample>, context: Labels): string {
   return f.type === 'histogram'
-    ? histogramLines(f as AnyFamily & { bounds: readonly number[] }, context, f.samples(input))
-    : scalarLines(f as AnyFamily, context, f.samples(input));
+    ? histogramLines(f as AnyFamily & { bounds: readonly number[] }, context, samples as Iterable<HistogramSample>)
+    : scalarLines(f as AnyFamily, context, samples as Iterable<Sample>);
 }
 
 /** The rendered lines of one group of samples, keyed by family name. */

@@ -1,6 +1,7 @@
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { AnyFamily } from './family.js';
+import { toOpenMetrics } from './openmetrics.js';
 import { header, type RenderedGroup } from './render.js';
 
 const gzipAsync = promisify(gzip);
@@ -17,6 +18,9 @@ export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
 const RUN_BYTES = 64 * 1024;
 
 let nextChunkId = 0;
+
+/** The classic text format (0.0.4) or OpenMetrics 1.0 (without its `# EOF`, which the server adds after the runtime metrics). */
+export type ExpositionFormat = 'text' | 'openmetrics';
 
 /** Bytes of the body, encoded once, with their gzip member built once on first demand. */
 class Chunk {
@@ -80,10 +84,11 @@ export class SnapshotStore {
   private readonly byFamily = new Map<string, Map<string, Chunk>>();
   /** group key → families it has lines in */
   private readonly groups = new Map<string, readonly string[]>();
-  private readonly headers: ReadonlyMap<string, Chunk>;
-  /** The runs of small pieces of the last snapshot, by the ids of what they hold, for reuse. */
+  /** Each family's HELP/TYPE lines, per format (the samples are the same in both). */
+  private readonly headers: Readonly<Record<ExpositionFormat, ReadonlyMap<string, Chunk>>>;
+  /** The runs of small pieces of the last snapshots, by the ids of what they hold, for reuse. */
   private runs = new Map<string, Chunk>();
-  private current = new Snapshot([], Date.now(), 0);
+  private current: Record<ExpositionFormat, Snapshot> = { text: new Snapshot([], Date.now(), 0), openmetrics: new Snapshot([], Date.now(), 0) };
   private dirty = false;
   private scheduled = false;
 
@@ -92,7 +97,8 @@ export class SnapshotStore {
     private readonly compress: Compress = gzipMember,
   ) {
     for (const f of families) this.byFamily.set(f.name, new Map());
-    this.headers = new Map(families.map((f) => [f.name, new Chunk(Buffer.from(header(f)), 0)]));
+    const headers = (format: (h: string) => string) => new Map(families.map((f) => [f.name, new Chunk(Buffer.from(format(header(f))), 0)]));
+    this.headers = { text: headers((h) => h), openmetrics: headers(toOpenMetrics) };
   }
 
   /** Replaces everything a group exported with `group` (an empty group removes it). */
@@ -131,10 +137,10 @@ export class SnapshotStore {
     return [...this.groups.keys()];
   }
 
-  /** The latest body; assembles it first if a change has not been assembled yet. */
-  snapshot(): Snapshot {
+  /** The latest body in a format; assembles both first if a change has not been assembled yet. */
+  snapshot(format: ExpositionFormat = 'text'): Snapshot {
     if (this.dirty) this.assemble();
-    return this.current;
+    return this.current[format];
   }
 
   private remove(key: string): void {
@@ -155,10 +161,17 @@ export class SnapshotStore {
     });
   }
 
-  /** Lays out the pieces in catalog order: large chunks alone, small ones joined into runs. */
   private assemble(): void {
-    const pieces: Chunk[] = [];
     const runs = new Map<string, Chunk>();
+    const now = Date.now();
+    this.current = { text: this.layOut('text', runs, now), openmetrics: this.layOut('openmetrics', runs, now) };
+    this.runs = runs;
+    this.dirty = false;
+  }
+
+  /** Lays out the pieces in catalog order: large chunks alone, small ones joined into runs. */
+  private layOut(format: ExpositionFormat, runs: Map<string, Chunk>, now: number): Snapshot {
+    const pieces: Chunk[] = [];
     let run: Chunk[] = [];
     let runBytes = 0;
     let series = 0;
@@ -185,14 +198,12 @@ export class SnapshotStore {
     for (const f of this.families) {
       const groups = this.byFamily.get(f.name);
       if (!groups?.size) continue;
-      const head = this.headers.get(f.name);
+      const head = this.headers[format].get(f.name);
       if (head) add(head);
       for (const c of groups.values()) add(c);
     }
     closeRun();
-    this.runs = runs;
-    this.current = new Snapshot(pieces, Date.now(), series, this.compress);
-    this.dirty = false;
+    return new Snapshot(pieces, now, series, this.compress);
   }
 }
 

@@ -19,7 +19,14 @@ export type Execute = (job: Job, signal: AbortSignal) => Promise<void>;
 export class Scheduler {
   private readonly tasks: ScheduledTask[] = [];
   private readonly running = new Map<Job, Promise<void>>();
-  private readonly abort = new AbortController();
+  /**
+   * One controller per run in flight, aborted one by one on stop. A single signal shared by every
+   * run would collect an abort listener per request in flight across all targets (the upstream
+   * client's per-attempt timeout, the request spacer's and the retry's waits): not a leak, as each
+   * is removed when its request ends, but unbounded in the estate's size, and Node warns past 10.
+   */
+  private readonly runs = new Set<AbortController>();
+  private stopped = false;
 
   constructor(
     private readonly jobs: readonly Job[],
@@ -47,8 +54,13 @@ export class Scheduler {
       if (scheduled) this.onSkip(job);
       return inFlight;
     }
-    if (this.abort.signal.aborted) return Promise.resolve();
-    const run = this.execute(job, this.abort.signal).finally(() => this.running.delete(job));
+    if (this.stopped) return Promise.resolve();
+    const controller = new AbortController();
+    this.runs.add(controller);
+    const run = this.execute(job, controller.signal).finally(() => {
+      this.running.delete(job);
+      this.runs.delete(controller);
+    });
     this.running.set(job, run);
     return run;
   }
@@ -62,7 +74,8 @@ export class Scheduler {
   async stop(): Promise<void> {
     for (const t of this.tasks) await t.destroy();
     this.tasks.length = 0;
-    this.abort.abort();
+    this.stopped = true;
+    for (const c of this.runs) c.abort();
     await Promise.allSettled(this.running.values());
   }
 }

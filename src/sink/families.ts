@@ -1,4 +1,6 @@
 import { family, single, type Family } from '../metrics/family.js';
+import type { StoreAvailability } from './guarded-store.js';
+import { UNAVAILABLE_REASONS } from './store.js';
 import type { BoundedSummary } from './label-bounds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
@@ -12,6 +14,7 @@ export interface SinkStats {
   /** In memory (rejected requests are never written): reset when vigil restarts. */
   rejected: ReadonlyMap<RejectReason, number>;
   watchdog: { lastSeenSeconds?: number | undefined; healthy: boolean };
+  store: StoreAvailability;
 }
 
 const STATES = ['firing', 'resolved'] as const;
@@ -105,5 +108,21 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
     area: 'alertsink',
     labels: [],
     samples: single((s) => s.watchdog.healthy),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_store_up',
+    help: 'Whether the alert store can be used (1) or not (0: the webhook answers 503, see vigil_alertsink_store_unavailable for why).',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: [],
+    samples: single((s) => s.store.available),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_store_unavailable',
+    help: 'Why the alert store cannot be used: 1 for the current reason (unreachable, corrupt, read_only, no_space, cannot_open), all 0 while it can.',
+    type: 'gauge',
+    area: 'alertsink',
+    labels: ['reason'],
+    samples: (s) => UNAVAILABLE_REASONS.map((reason) => ({ labels: { reason }, value: !s.store.available && s.store.reason === reason ? 1 : 0 })),
   }),
 ];

@@ -39,7 +39,9 @@ export { MAX_TRANSITIONS } from './read-api.js';
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
-const STORE_STATUS = { full: 507, busy: 503, failed: 500 } as const;
+const STORE_STATUS = { full: 507, busy: 503, unavailable: 503, failed: 500 } as const;
+/** Seconds a sender should wait before sending again to a store that is busy or unavailable. */
+const RETRY_AFTER = { busy: '1', unavailable: '5' } as const;
 
 /** Body read failures → how the sink answers. */
 const BODY_FAILURE = {
@@ -115,8 +117,9 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       } catch (e) {
         const kind = e instanceof StoreError ? e.kind : 'failed';
         deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
-        if (kind === 'busy') res.setHeader('retry-after', '1');
-        return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${kind}); send it again`);
+        if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
+        const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
+        return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
       }
       res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
     },
@@ -156,6 +159,11 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     const status = clientErrorStatus(err);
     if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
     deps.log.error({ err: err.message }, 'alert sink request failed');
+    // A read the store cannot answer now is never an empty (or partial) 200: the caller retries.
+    if (err instanceof StoreError && (err.kind === 'busy' || err.kind === 'unavailable')) {
+      res.setHeader('retry-after', RETRY_AFTER[err.kind]);
+      return void res.status(503).json({ error: `alert store ${err.kind}${err.reason ? `: ${err.reason}` : ''}; try again` });
+    }
     res.status(500).json({ error: 'internal error' });
   });
   return router;

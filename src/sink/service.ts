@@ -13,7 +13,8 @@ import { boundSummary } from './label-bounds.js';
 import type { Payload } from './payload-schema.js';
 import { InFlight } from '../http/body.js';
 import { sinkRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
-import { SqliteAlertStore } from './sqlite-store.js';
+import { GuardedStore, type StoreAvailability } from './guarded-store.js';
+import { storeKind, type StoreKind } from './open-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
 
@@ -36,8 +37,10 @@ export interface AlertSinkDeps {
   listenAddress: string;
   /** The history's status pages, mounted behind the read API's credentials. */
   pages?: SinkRouteDeps['pages'];
-  /** Opens the store of a config; tests substitute stores that fail. */
-  openStore?: (cfg: AlertSinkConfig) => AlertStore;
+  /** How to open the store of a config; tests substitute stores that fail. */
+  storeKind?: (cfg: AlertSinkConfig['store']) => StoreKind;
+  /** How soon an unavailable store is opened again. */
+  reopenMs?: number;
 }
 
 interface PendingRender {
@@ -47,14 +50,13 @@ interface PendingRender {
 
 interface Running {
   cfg: AlertSinkConfig;
-  store: AlertStore;
+  store: GuardedStore;
+  identity: string;
   watchdog: Watchdog;
   router: Router;
   auth: SinkAuth;
   timers: NodeJS.Timeout[];
 }
-
-const openSqlite = (cfg: AlertSinkConfig): AlertStore => new SqliteAlertStore({ path: cfg.store.path, maxSize: cfg.store.max_size });
 
 /**
  * The webhook alert sink's lifecycle: follows the config (on, off, reconfigured on reload: a new
@@ -81,35 +83,36 @@ export class AlertSinkService {
   private lastRender = -Infinity;
   private readonly log: Logger;
   private readonly now: () => number;
-  private readonly openStore: (cfg: AlertSinkConfig) => AlertStore;
+  private readonly storeKind: (cfg: AlertSinkConfig['store']) => StoreKind;
+  private availability: StoreAvailability = { available: true };
 
   constructor(private readonly deps: AlertSinkDeps) {
     this.log = deps.log.child({ component: 'alertsink' });
     this.now = deps.now ?? Date.now;
-    this.openStore = deps.openStore ?? openSqlite;
+    this.storeKind = deps.storeKind ?? storeKind;
   }
 
-  /** Applies a config; if its store cannot be opened, rejects and keeps the running sink as it was. */
+  /**
+   * Applies a config. A store that cannot be opened at start leaves the sink up but unavailable
+   * (503, /readyz says why) while it retries; on a reload, it rejects and keeps the running sink.
+   */
   async apply(config: Config): Promise<void> {
     const cfg = config.alert_sink;
     if (!cfg?.enabled) return this.stop();
     this.checkExposure(cfg);
     const prev = this.running;
-    const sameStore = prev !== undefined && prev.cfg.store.path === cfg.store.path && prev.cfg.store.max_size === cfg.store.max_size;
-    let store: AlertStore;
-    try {
-      store = sameStore ? prev.store : this.openStore(cfg);
-    } catch (e) {
-      throw new Error(`alert_sink.store.path: cannot open ${cfg.store.path}: ${(e as Error).message}`);
+    const kind = this.storeKind(cfg.store);
+    const sameStore = prev !== undefined && prev.identity === kind.identity;
+    const store = sameStore ? prev.store : new GuardedStore(kind, (a) => this.storeChanged(a, kind), this.deps.reopenMs ?? 5000, this.now);
+    if (!sameStore) {
+      const failure = await store.open();
+      if (failure && prev) {
+        await store.close();
+        throw new Error(`alert_sink.store.${cfg.store.postgres ? 'postgres' : 'path'}: cannot open ${kind.name}: ${failure.message}`);
+      }
     }
     if (!prev) this.startedAt = this.now();
-    let lastSeen: number | undefined;
-    try {
-      lastSeen = await store.lastFiring(cfg.watchdog.alertname);
-    } catch (e) {
-      if (!sameStore) await store.close();
-      throw e;
-    }
+    const lastSeen = await store.lastFiring(cfg.watchdog.alertname).catch(() => undefined);
     const watchdog = new Watchdog(cfg.watchdog.alertname, cfg.watchdog.max_silence, this.startedAt, lastSeen, prev?.watchdog.isHealthy());
     if (prev) {
       prev.timers.forEach(clearInterval);
@@ -119,10 +122,10 @@ export class AlertSinkService {
       }
     }
     const auth = new SinkAuth(cfg);
-    const r: Running = { cfg, store, watchdog, auth, router: this.router(cfg, auth, store, watchdog), timers: [] };
+    const r: Running = { cfg, store, identity: kind.identity, watchdog, auth, router: this.router(cfg, auth, store, watchdog), timers: [] };
     this.running = r;
     r.timers.push(
-      setInterval(() => this.checkWatchdog(r), Math.min(10_000, Math.max(50, cfg.watchdog.max_silence / 4))).unref(),
+      setInterval(() => void this.syncWatchdog(r), Math.min(10_000, Math.max(50, cfg.watchdog.max_silence / 4))).unref(),
       setInterval(() => void this.prune(r), timerMs(cfg.store.prune_interval)).unref(),
     );
     await this.prune(r);
@@ -130,9 +133,25 @@ export class AlertSinkService {
     await this.render(r);
     this.checkWatchdog(r);
     this.log.info(
-      { store: cfg.store.path, retention_days: cfg.store.retention / 86_400_000, auth: [cfg.bearer_token_file ? 'bearer' : '', cfg.basic_auth ? 'basic' : ''].filter(Boolean).join('+') || 'none' },
+      { store: kind.name, retention_days: cfg.store.retention / 86_400_000, auth: [cfg.bearer_token_file ? 'bearer' : '', cfg.basic_auth ? 'basic' : ''].filter(Boolean).join('+') || 'none' },
       'alert sink ready',
     );
+  }
+
+  /** Not ready while the store cannot be used: a load balancer then sends notifications elsewhere. */
+  readiness(): { ready: boolean; reason?: string } {
+    const a = this.running ? this.availability : { available: true as const };
+    return a.available ? { ready: true } : { ready: false, reason: `alert_sink: store unavailable (${a.reason}): ${a.message}` };
+  }
+
+  private storeChanged(a: StoreAvailability, kind: StoreKind): void {
+    const was = this.availability;
+    this.availability = a;
+    if (a.available && !was.available) this.log.info({ store: kind.name }, 'alert store available again');
+    if (!a.available && (was.available || was.reason !== a.reason)) this.log.error({ store: kind.name, reason: a.reason, err: a.message }, 'alert store unavailable: the webhook answers 503 until it returns');
+    const r = this.running;
+    if (r && a.available) this.changed(true);
+    else this.changed(false);
   }
 
   /** Anyone who reaches an unauthenticated sink can forge a Watchdog: only on loopback, unless allowed. */
@@ -255,6 +274,13 @@ export class AlertSinkService {
     await p.running;
   }
 
+  /** Another replica sharing the store may have received the Watchdog: every replica reads when it last arrived. */
+  private async syncWatchdog(r: Running): Promise<void> {
+    const at = await r.store.lastFiring(r.watchdog.alertname).catch(() => undefined);
+    if (at !== undefined) r.watchdog.seen(at);
+    this.checkWatchdog(r);
+  }
+
   private checkWatchdog(r: Running): void {
     const w = r.watchdog;
     const { healthy, changed, silenceMs } = w.evaluate(this.now());
@@ -285,7 +311,7 @@ export class AlertSinkService {
     const summary = boundSummary(this.summary, { maxValues: r.cfg.limits.max_label_values, maxLength: r.cfg.limits.max_label_length });
     this.deps.metrics.replace(
       SINK_GROUP,
-      renderGroup(sinkFamilies, { summary, rejected: this.rejected, watchdog: { lastSeenSeconds: lastSeen === undefined ? undefined : lastSeen / 1000, healthy: w.isHealthy() } }, {}),
+      renderGroup(sinkFamilies, { summary, rejected: this.rejected, store: this.availability, watchdog: { lastSeenSeconds: lastSeen === undefined ? undefined : lastSeen / 1000, healthy: w.isHealthy() } }, {}),
     );
   }
 }

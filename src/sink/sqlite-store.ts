@@ -1,11 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ensureWritableDir } from './store-dir.js';
 import Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, type AlertState, type PayloadAlert } from './payload-schema.js';
 import { migrate } from './migrations.js';
+import { takeWithin, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 import {
+  fileSystemError,
   StoreError,
+  type UnavailableReason,
   type AlertCursor,
   type AlertFilter,
   type AlertRecord,
@@ -30,89 +33,26 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-interface AlertRow {
-  fingerprint: string;
-  alertname: string;
-  severity: string;
-  state: AlertState;
-  labels: string;
-  annotations: string;
-  generator_url: string;
-  receiver: string;
-  starts_at: number;
-  ends_at: number | null;
-  first_seen_at: number;
-  last_seen_at: number;
-  notifications: number;
-}
+/** SQLite result codes (extended codes start with these) that make the whole store unusable. */
+const UNUSABLE: ReadonlyArray<[RegExp, UnavailableReason]> = [
+  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt'],
+  [/^SQLITE_READONLY/, 'read_only'],
+  [/^SQLITE_(CANTOPEN|IOERR)/, 'cannot_open'],
+];
 
-interface NotificationRow {
-  id: number;
-  received_at: number;
-  receiver: string;
-  status: AlertState;
-  group_key: string;
-  alert_count: number;
-  truncated_alerts: number;
-  duplicates: number;
-  body: string;
-}
-
-const toAlert = (r: AlertRow): AlertRecord => ({
-  fingerprint: r.fingerprint,
-  alertname: r.alertname,
-  severity: r.severity,
-  state: r.state,
-  labels: JSON.parse(r.labels) as Record<string, string>,
-  annotations: JSON.parse(r.annotations) as Record<string, string>,
-  generatorURL: r.generator_url,
-  receiver: r.receiver,
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  firstSeen: r.first_seen_at,
-  lastSeen: r.last_seen_at,
-  notifications: r.notifications,
-});
-
-const toNotification = (r: NotificationRow): NotificationRecord => ({
-  id: r.id,
-  receivedAt: r.received_at,
-  receiver: r.receiver,
-  status: r.status,
-  groupKey: r.group_key,
-  alertCount: r.alert_count,
-  truncatedAlerts: r.truncated_alerts,
-  duplicates: r.duplicates,
-  body: r.body,
-});
-
-/**
- * Takes rows in order while they fit: at most `limit`, and no row that would bring the sum of
- * `bytes` past `maxBytes` (the first row always fits). `more`: a row was left behind. Stops reading
- * at the first row left behind, so a budget bounds what is loaded too.
- */
-function takeWithin<T>(rows: IterableIterator<T>, limit: number, maxBytes: number | undefined, bytes: (r: T) => number): { page: T[]; more: boolean } {
-  const page: T[] = [];
-  let used = 0;
-  for (const r of rows) {
-    const b = bytes(r);
-    if (page.length >= limit || (maxBytes !== undefined && page.length > 0 && used + b > maxBytes)) {
-      rows.return?.();
-      return { page, more: true };
-    }
-    page.push(r);
-    used += b;
-  }
-  return { page, more: false };
-}
-
-/** An SQLite failure as a StoreError (the transaction or savepoint has been rolled back). */
-function storeError(what: string, e: unknown): StoreError {
+/** An SQLite (or file system) failure as a StoreError (the transaction or savepoint has been rolled back). */
+export function sqliteStoreError(what: string, e: unknown): StoreError {
   if (e instanceof StoreError) return e;
+  const fs = fileSystemError(what, e);
+  if (fs) return fs;
   const code = String((e as { code?: unknown }).code ?? '');
+  const message = `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`;
+  const unusable = UNUSABLE.find(([re]) => re.test(code));
+  if (unusable) return new StoreError('unavailable', message, unusable[1]);
   const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
-  return new StoreError(kind, `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`);
+  return new StoreError(kind, message);
 }
+const storeError = sqliteStoreError;
 
 interface Pending {
   n: IncomingNotification;
@@ -139,11 +79,13 @@ export class SqliteAlertStore implements AlertStore {
   private readonly pruneTx: Database.Transaction<(before: number) => PruneResult>;
 
   constructor(opts: SqliteStoreOptions) {
-    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
     this.db = new Database(opts.path);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
+      // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
+      this.db.pragma('temp_store = MEMORY');
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
       if (opts.maxSize !== undefined) {
         const pageSize = this.db.pragma('page_size', { simple: true }) as number;

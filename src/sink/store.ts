@@ -151,14 +151,31 @@ export interface PruneResult {
   receivers?: number;
 }
 
-/** A write the store could not make: the sender must try again (5xx), nothing was stored. */
+/** Why a store cannot be used at all: the `reason` of vigil_alertsink_store_unavailable. */
+export const UNAVAILABLE_REASONS = ['unreachable', 'corrupt', 'read_only', 'no_space', 'cannot_open'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** A write or read the store could not make: the sender must try again (5xx), nothing was stored. */
 export class StoreError extends Error {
   constructor(
-    /** full: out of space (or max_size); busy: locked by another writer; failed: anything else. */
-    readonly kind: 'full' | 'busy' | 'failed',
+    /**
+     * full: out of space (or max_size); busy: locked by another writer or a statement timed out;
+     * unavailable: the store cannot be used now (database down, file corrupt or read-only), see
+     * `reason`; failed: anything else.
+     */
+    readonly kind: 'full' | 'busy' | 'unavailable' | 'failed',
     message: string,
+    readonly reason?: UnavailableReason,
   ) {
     super(message);
     this.name = 'StoreError';
   }
+}
+
+/** Errors of the file system under a store (opening it, its directory) as a StoreError. */
+export function fileSystemError(what: string, e: unknown): StoreError | undefined {
+  const code = String((e as { code?: unknown }).code ?? '');
+  const reason: UnavailableReason | undefined =
+    code === 'EROFS' ? 'read_only' : code === 'ENOSPC' || code === 'EDQUOT' ? 'no_space' : ['EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EIO'].includes(code) ? 'cannot_open' : undefined;
+  return reason && new StoreError('unavailable', `${what}: ${(e as Error).message}`, reason);
 }

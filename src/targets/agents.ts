@@ -2,7 +2,7 @@ import { agentEndpointUp } from '../collectors/agent-common.js';
 import { expectedServersFamily } from '../collectors/agent-expected.js';
 import { agentUp, healthFamilies } from '../collectors/agent-health.js';
 import { hostFamilies } from '../collectors/agent-host.js';
-import { memberLimiter, membersFamilies } from '../collectors/agent-members.js';
+import { memberSeriesDropped } from '../collectors/agent-members.js';
 import { selfFamilies } from '../collectors/agent-self.js';
 import { serversFamilies } from '../collectors/agent-servers.js';
 import { collectPart, type Job, type PartOutcome } from '../collectors/collection.js';
@@ -12,7 +12,6 @@ import { renderGroup } from '../metrics/render.js';
 import {
   fetchHealth,
   fetchHost,
-  fetchMembers,
   fetchSelf,
   fetchServers,
   membersNotApplicable,
@@ -21,6 +20,7 @@ import {
 } from '../upstream/agent/api.js';
 import type { UpstreamError } from '../upstream/errors.js';
 import { clientFor, type BuildContext } from './context.js';
+import { membersPoller, type MembersResult } from './members-poller.js';
 import { optionalSecretFile } from './secret-file.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
@@ -32,7 +32,7 @@ export const AGENT_COLLECTOR = 'scheduler_agent';
  */
 export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
   const client = clientFor('agents', t, ctx);
-  const limitMembers = memberLimiter(t.max_members);
+  const pollMembers = membersPoller(t, ctx);
 
   const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
     // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
@@ -44,6 +44,7 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
       fetch: (auth: AgentAuth) => Promise<T>,
       families: readonly Family<T>[],
       notApplicable?: (err: UpstreamError) => boolean,
+      rendered?: (value: T) => ReadonlyMap<string, string>,
     ): Array<Promise<PartOutcome>> =>
       t[name]
         ? [
@@ -54,6 +55,7 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
               families,
               up: agentEndpointUp,
               notApplicable,
+              rendered,
               turns: ctx.turns,
             }),
           ]
@@ -70,7 +72,7 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
         up: agentUp,
         turns: ctx.turns,
       }),
-      ...optional('members', async (a) => limitMembers(await fetchMembers(client, a, signal)), membersFamilies, membersNotApplicable),
+      ...optional<MembersResult>('members', (a) => pollMembers(client, a, signal), [memberSeriesDropped], membersNotApplicable, (v) => v.group),
       ...optional('servers', (a) => fetchServers(client, a, signal), serversFamilies, serversNotApplicable),
       ...optional('self', (a) => fetchSelf(client, a, signal), selfFamilies),
       ...optional('host', (a) => fetchHost(client, a, signal), hostFamilies),

@@ -3,6 +3,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { timerMs } from '../config/units.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
+import { redactBytes } from './redact-bytes.js';
 import { refuseUnreadable } from './unreadable.js';
 import type { RetryPolicy } from './retry.js';
 import { observingConnector, type TlsObservation } from './tls-observer.js';
@@ -58,6 +59,19 @@ export interface JsonResponse {
   body: unknown;
 }
 
+/** A successful answer's body as received, for a caller that decodes it elsewhere (off the main thread). */
+export interface BytesResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** How a body becomes what the caller gets: from a success's bytes, or from a data status's decoded JSON. */
+interface BodyOf<B> {
+  fromBytes: (bytes: Buffer, secrets: readonly string[]) => B;
+  fromValue: (value: unknown) => B;
+}
+
 /** One keep-alive connection pool to one upstream target, with timeouts, a size cap and retries. */
 export class UpstreamClient {
   private readonly pool: Pool;
@@ -86,10 +100,29 @@ export class UpstreamClient {
   }
 
   /** Sends a request, retrying what the retry policy allows; throws UpstreamError. */
-  async json(spec: RequestSpec): Promise<JsonResponse> {
+  json(spec: RequestSpec): Promise<JsonResponse> {
+    return this.send(spec, {
+      fromBytes: (bytes, secrets) => {
+        const text = redactText(bytes.toString('utf8'), secrets);
+        const body = decode(text, spec.endpoint);
+        return secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body;
+      },
+      fromValue: (v) => v,
+    });
+  }
+
+  /**
+   * As `json`, but a successful answer's body is returned undecoded, the request's secrets
+   * replaced in it as `json` does (error answers are handled alike).
+   */
+  bytes(spec: RequestSpec): Promise<BytesResponse> {
+    return this.send(spec, { fromBytes: redactBytes, fromValue: (v) => Buffer.from(JSON.stringify(v)) });
+  }
+
+  private async send<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.attempt(spec);
+        return await this.attempt(spec, success);
       } catch (e) {
         const err = toUpstreamError(e);
         const delay = this.opts.retry?.delayFor(attempt, err);
@@ -106,7 +139,7 @@ export class UpstreamClient {
     return this.pool.destroy();
   }
 
-  private async attempt(spec: RequestSpec): Promise<JsonResponse> {
+  private async attempt<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
     await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
     const bound = attemptSignal(spec.signal, this.opts.timeoutMs);
     const signal = bound.signal;
@@ -128,14 +161,15 @@ export class UpstreamClient {
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       refuseUnreadable(res, spec.endpoint);
-      const text = redactText(await readCapped(res, this.opts.maxResponseBytes, spec.endpoint), secrets);
+      const bytes = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
       ended = performance.now();
       bound.dispose();
       await this.opts.beforeDecode?.();
       if (res.statusCode >= 400) {
+        const text = redactText(bytes.toString('utf8'), secrets);
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
-        if (data) return { status: res.statusCode, headers: res.headers, body: data.value };
+        if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
         const detail = printable(errorBodyMessage(text));
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
@@ -145,8 +179,7 @@ export class UpstreamClient {
         err.retryAfterMs = retryAfterMs(res.headers);
         throw err;
       }
-      const body = decode(text, spec.endpoint);
-      return { status: res.statusCode, headers: res.headers, body: secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body };
+      return { status: res.statusCode, headers: res.headers, body: success.fromBytes(bytes, secrets) };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {
@@ -188,7 +221,11 @@ function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: A
   };
 }
 
-async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<string> {
+/**
+ * The body in one buffer. With a declared length it is read straight into a buffer of that size,
+ * so the chunks are released as they arrive instead of being held until one copy of them all is made.
+ */
+async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   const tooLarge = () => new UpstreamError('too_large', `${endpoint}: response larger than ${max} bytes`);
   if (Number.isFinite(declared) && declared > max) {
@@ -196,16 +233,19 @@ async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: s
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
+  const into = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
+    if (size + chunk.length > max || (into && size + chunk.length > into.length)) {
       res.body.destroy();
-      throw tooLarge();
+      throw size + chunk.length > max ? tooLarge() : new UpstreamError('decode', `${endpoint}: body longer than its content-length`);
     }
-    chunks.push(chunk);
+    if (into) chunk.copy(into, size);
+    else chunks.push(chunk);
+    size += chunk.length;
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  if (into) return size === into.length ? into : into.subarray(0, size);
+  return Buffer.concat(chunks, size);
 }
 
 function tryJson(text: string): { value: unknown } | undefined {
@@ -216,7 +256,8 @@ function tryJson(text: string): { value: unknown } | undefined {
   }
 }
 
-function decode(text: string, endpoint: string): unknown {
+/** Parses a JSON body; an empty body is undefined, anything else unparsable a `decode` failure. */
+export function decode(text: string, endpoint: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -16,13 +16,20 @@ export const numberish = z.union([
  * A value from a string-to-string stats map (`"144"`, `"true"`, `"Leader"`): a number when it is one,
  * else undefined. Stats are informational, so a missing or non-numeric one is absent, not a failure.
  */
-export const statNumber = z.unknown().transform((v): number | undefined => {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  return typeof v === 'string' && NUMERIC.test(v.trim()) ? Number(v) : undefined;
-});
+export const statNumber = z
+  .unknown()
+  // Optional before the transform: a missing key is absent, not a schema failure of the whole body.
+  .optional()
+  .transform((v): number | undefined => {
+    if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+    return typeof v === 'string' && NUMERIC.test(v.trim()) ? Number(v) : undefined;
+  });
 
 /** A stats value kept as text (`"Leader"`); anything else is absent. */
-export const statText = z.unknown().transform((v): string | undefined => (typeof v === 'string' ? v : undefined));
+export const statText = z
+  .unknown()
+  .optional()
+  .transform((v): string | undefined => (typeof v === 'string' ? v : undefined));
 
 const GO_UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, μs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|μs|ms|s|m|h))+$/;
@@ -42,7 +49,7 @@ export function goDurationSeconds(v: unknown): number | undefined {
   return total;
 }
 
-export const statDuration = z.unknown().transform(goDurationSeconds);
+export const statDuration = z.unknown().optional().transform(goDurationSeconds);
 
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);

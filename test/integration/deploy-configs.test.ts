@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
 import { requireTool } from '../helpers/tools.js';
 
 const path = (p: string) => fileURLToPath(new URL(`../../deploy/${p}`, import.meta.url));
@@ -12,9 +16,21 @@ describe('deployment examples', () => {
     expect(r.status).toBe(0);
   });
 
-  it('the Alertmanager config passes amtool check-config', () => {
-    const r = spawnSync(requireTool('amtool', 'apt-get install prometheus-alertmanager'), ['check-config', path('alertmanager/alertmanager.yml')], { encoding: 'utf8' });
+  it.each(['alertmanager/alertmanager.yml', 'alertmanager/alertmanager-ha.yml'])('the Alertmanager config %s passes amtool check-config', (file) => {
+    const r = spawnSync(requireTool('amtool', 'apt-get install prometheus-alertmanager'), ['check-config', path(file)], { encoding: 'utf8' });
     expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
     expect(r.status).toBe(0);
+  });
+
+  it('the vigil replica config is a valid PostgreSQL alert store config', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-deploy-'));
+    try {
+      for (const f of ['sink-token', 'pg-password', 'db-ca.pem']) writeFileSync(join(dir, f), 'x');
+      const text = readFileSync(path('vigil/vigil-replicas.yml'), 'utf8').replaceAll('/etc/vigil/', `${dir}/`);
+      const c = parseConfig(text, 'vigil-replicas.yml', { VIGIL_DB_HOST: 'db.example' });
+      expect(c.alert_sink?.store.postgres?.url.display).toBe('postgres://vigil@db.example:5432/vigil');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -419,18 +419,20 @@ describe('teams simulator', () => {
   });
 
   describe('admin API', () => {
-    it('adds an organization of 5,000 teams that lists quickly', async () => {
+    // How fast it lists is measured by bench/timings.ts, not asserted here.
+    it('adds an organization of 5,000 teams that lists completely, page by page', async () => {
       const added = await admin(sim, '/organizations', 'POST', { name: 'huge', teams: 5000 });
       expect(added.status).toBe(201);
       const token = added.json.owner_token;
-      const started = performance.now();
+      const names = new Set<string>();
       let count = 0;
       for (let page = 1; page <= 50; page++) {
         const res = await call(sim, `/api/v2/organizations/huge/teams?page%5Bsize%5D=100&page%5Bnumber%5D=${page}`, { token });
         count += res.json.data.length;
+        for (const t of res.json.data as Array<{ id: string }>) names.add(t.id);
       }
       expect(count).toBe(5000);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(names.size).toBe(5000);
       expect((await admin(sim, '/organizations', 'POST', { name: 'huge', teams: 1 })).status).toBe(409);
     });
 

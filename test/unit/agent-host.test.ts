@@ -32,8 +32,13 @@ describe('GET /v1/agent/host', () => {
     expect(samples({ HostData: { Disk: null } }).size).toBe(0);
   });
 
+  it('without HostData the body is the host data itself (the local form)', () => {
+    expect(samples({ OS: { name: 'x' }, Disk: { '/': { DiskMB: 10, UsedMB: 5 } } }).get(disk('size', '/'))).toBe(10 * 1024 * 1024);
+    expect(samples({ AgentID: 'x' }).size).toBe(0);
+  });
+
   it.each([
-    ['no HostData', { AgentID: 'x' }, 'HostData'],
+    ['not an object', [1, 2], 'HostData'],
     ['a size that is not a number', { HostData: { Disk: { '/': { DiskMB: 'lots' } } } }, 'HostData.Disk./.DiskMB'],
   ])('%s is a schema failure naming the field', (_what, body, field) => {
     const err = parseFailure(() => parse(body));

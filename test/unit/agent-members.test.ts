@@ -108,16 +108,14 @@ describe('a pool of thousands', () => {
     })),
   });
 
-  it('parses and renders 50,000 members in well under the time a quadratic pass would take', () => {
-    const started = performance.now();
+  // How long this takes is measured by bench/timings.ts, not asserted here.
+  it('parses and renders 50,000 members, keeping the failed ones within the cap', () => {
     const s = polls(10_000, big(50_000));
-    const ms = performance.now() - started;
     expect(s.get(count('alive'))).toBe(49_500);
     expect(s.get(count('failed'))).toBe(500);
     expect(s.get(dropped)).toBe(40_000);
     expect(seriesOf(s, 'scheduler_agent_member_info').size).toBe(10_000);
     expect(s.get(state('server-49900.global', 'failed'))).toBe(1);
-    expect(ms).toBeLessThan(5_000);
   });
 });
 

@@ -58,10 +58,10 @@ describe('a valid config', () => {
 });
 
 describe('an agents list', () => {
-  it('fills the documented defaults: every 15 s, members, servers and self on, host off, 10000 members', () => {
+  it('fills the documented defaults: every 15 s, members, servers and self on, host off, 20000 members', () => {
     const t = parseConfig('agents:\n  - { name: east, address: http://127.0.0.1:4646 }\n', 'vigil.yml', {}).agents[0]!;
     expect(t).toMatchObject({ name: 'east', address: 'http://127.0.0.1:4646', schedule: '*/15 * * * * *', timeout: 5000 });
-    expect(t).toMatchObject({ members: true, servers: true, self: true, host: false, max_members: 10000 });
+    expect(t).toMatchObject({ members: true, servers: true, self: true, host: false, max_members: 20000 });
     expect(t.token_file).toBeUndefined();
     expect(t.tls).toEqual({ insecure_skip_verify: false });
   });

@@ -8,6 +8,7 @@ import { parsePayload } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
 import { notificationKey, StoreError, type IncomingNotification } from '../../src/sink/store.js';
 import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
+import { storeContract } from '../sink/store-contract.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-20T12:00:00Z');
@@ -225,6 +226,8 @@ describe('the SQLite alert store', () => {
     expect(await s.lastFiring('Watchdog')).toBe(T0 + 60_000);
   });
 });
+
+storeContract('SQLite', { open: async () => openStore() });
 
 describe("a notification's identity", () => {
   const key = (body: Record<string, unknown>) => {

@@ -44,6 +44,10 @@ export const fetchSelf = (c: UpstreamClient, auth: AgentAuth, signal: AbortSigna
 export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHost> =>
   get(c, 'host', agentHostResponse, auth, signal);
 
+/** `/agent/members` undecoded: a large gossip pool is decoded off the main thread (see `agent-members-poll`). */
+export const fetchMembersBytes = async (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<Buffer> =>
+  (await c.bytes({ endpoint: 'agent/members', path: '/v1/agent/members', headers: headers(auth), signal })).body;
+
 /**
  * `/agent/members` on an agent that runs no server: the agent says so with 500 (`client agent is not
  * a server`) or 501. Not the agent being down, and not a failure.

@@ -8,14 +8,21 @@ import { numberish } from '../schema-helpers.js';
 const size = numberish.nullish().transform((v) => v ?? undefined);
 const disk = z.object({ DiskMB: size, UsedMB: size });
 
-export const agentHostResponse = z.object({
-  AgentID: z.string().optional(),
-  HostData: z.object({
-    Disk: z
-      .record(z.string(), disk)
-      .nullish()
-      .transform((v) => v ?? {}),
-  }),
+const hostData = z.object({
+  Disk: z
+    .record(z.string(), disk)
+    .nullish()
+    .transform((v) => v ?? {}),
 });
+
+/**
+ * Two forms: asked with neither `node_id` nor `server_id` (as vigil asks), a real agent answers
+ * with the host data itself (`{"OS": …, "Network": …, "Disk": {…}}`); forwarded to another node it
+ * wraps it as `{"AgentID": …, "HostData": {…}}`, the form the spec shows. Both read the same.
+ */
+export const agentHostResponse = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !('HostData' in v) ? { HostData: v } : v),
+  z.object({ AgentID: z.string().optional(), HostData: hostData }),
+);
 
 export type AgentHost = z.output<typeof agentHostResponse>;

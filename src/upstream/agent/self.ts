@@ -39,7 +39,7 @@ const section = <S extends z.ZodRawShape>(shape: S) =>
     .nullish()
     .transform((v) => v ?? undefined);
 
-const schedulerSection = section({ server: statText, leader: statText, leader_addr: statText.optional() });
+const schedulerSection = section({ server: statText, leader: statText, leader_addr: statText });
 
 const stats = z.object({
   runtime: section({ goroutines: statNumber }),

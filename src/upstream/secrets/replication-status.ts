@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolish, instant, numberish } from '../schema-helpers.js';
+import { boolish, instant, numberish, statNumber, statText } from '../schema-helpers.js';
 
 /**
  * `GET /v1/sys/replication/{performance,dr}/status`, primary, secondary and disabled forms in one
@@ -12,6 +12,11 @@ const peer = z.object({
   cluster_address: z.string().optional(),
   connection_status: z.string().default('unknown'),
   last_heartbeat: instant.optional(),
+  // Sent by newer servers only; a value of another type drops only its own series.
+  clock_skew_ms: statNumber,
+  last_heartbeat_duration_ms: statNumber,
+  replication_primary_canary_age_ms: statNumber,
+  connection_state: statText,
 });
 
 export const replicationStatusData = z.object({
@@ -24,7 +29,13 @@ export const replicationStatusData = z.object({
   merkle_root: z.string().optional(),
   corrupted_merkle_tree: boolish.optional(),
   last_corruption_check_epoch: instant.optional(),
-  secondaries: z.array(peer).nullish().transform((v) => v ?? []),
+  last_reindex_epoch: statNumber,
+  // Absent before version 1.5 (primaries then report only known_secondaries): `undefined` means
+  // "not reported", which is not "disconnected". `null` is an empty list (none connected).
+  secondaries: z
+    .array(peer)
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : (v ?? []))),
   // secondary
   known_primary_cluster_addrs: z.array(z.string()).nullish().transform((v) => v ?? []),
   last_remote_wal: numberish.optional(),

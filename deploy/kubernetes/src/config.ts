@@ -1,0 +1,27 @@
+import { ConfigMap, Namespace } from 'kubernetes-models/v1';
+import { DATA_DIR, LABELS, NAMESPACE, PORT, SINK_TOKEN, UPSTREAM_TOKENS, meta } from './settings.js';
+
+export const namespace = () => new Namespace({ metadata: { name: NAMESPACE, labels: LABELS } });
+
+/** vigil.yml as shipped: the sink on, no targets yet. Users add theirs (README "Configuration"). */
+export const VIGIL_YML = `# vigil configuration (README "Configuration"). After a change: kubectl apply -k, then
+# kubectl -n ${NAMESPACE} rollout restart statefulset/vigil (or POST /-/reload).
+web:
+  listen_address: 0.0.0.0:${PORT}
+
+alert_sink:
+  bearer_token_file: ${SINK_TOKEN.dir}/${SINK_TOKEN.key}
+  store:
+    path: ${DATA_DIR}/alerts.db
+
+# Token files come from the optional Secret ${UPSTREAM_TOKENS.secret}, mounted at ${UPSTREAM_TOKENS.dir}.
+secrets: []
+#  - name: dr-primary
+#    address: https://secrets-a.example:8200
+#    token_file: ${UPSTREAM_TOKENS.dir}/secrets-token
+agents: []
+teams: []
+`;
+
+export const configMap = () =>
+  new ConfigMap({ metadata: meta('vigil-config'), data: { 'vigil.yml': VIGIL_YML } });

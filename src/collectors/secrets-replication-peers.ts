@@ -1,0 +1,72 @@
+import { family, single, stateSet, type Family, type Sample } from '../metrics/family.js';
+import type { ReplicationPeer, ReplicationStatus } from '../upstream/secrets/replication-status.js';
+
+/**
+ * What newer servers add to a primary's view of each secondary, beyond the spec: exported when
+ * present, absent when an older server does not send it (never a made-up 0).
+ */
+
+const FROM_POLL = 'from a scheduled poll of sys/replication/{kind}/status; absent when the server does not send it';
+const TK = ['target', 'kind'] as const;
+/** gRPC connectivity states, as the service reports them (lower-cased). */
+export const GRPC_STATES = ['idle', 'connecting', 'ready', 'transient_failure', 'shutdown'] as const;
+
+const secondaries = (s: ReplicationStatus) => (s.mode === 'primary' ? (s.secondaries ?? []) : []);
+
+/** One sample per secondary that has a node id and the field. */
+function perSecondary(s: ReplicationStatus, value: (p: ReplicationPeer) => number | undefined): Sample[] {
+  return secondaries(s).flatMap((p) => {
+    const v = value(p);
+    return p.node_id !== undefined && v !== undefined ? [{ labels: { secondary_id: p.node_id }, value: v }] : [];
+  });
+}
+
+const ms = (v: number | undefined) => (v === undefined ? undefined : v / 1000);
+
+export const peerFamilies: readonly Family<ReplicationStatus>[] = [
+  family<ReplicationStatus>({
+    name: 'secrets_replication_secondary_primary_canary_age_seconds',
+    help: `Age of the last replication canary the primary wrote that a secondary has applied: the service's own measure of replication delay; ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'secondary_id'],
+    samples: (s) => perSecondary(s, (p) => ms(p.replication_primary_canary_age_ms)),
+  }),
+  family<ReplicationStatus>({
+    name: 'secrets_replication_secondary_clock_skew_seconds',
+    help: `Clock difference between the primary and a secondary; ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'secondary_id'],
+    samples: (s) => perSecondary(s, (p) => ms(p.clock_skew_ms)),
+  }),
+  family<ReplicationStatus>({
+    name: 'secrets_replication_secondary_last_heartbeat_duration_seconds',
+    help: `How long the last heartbeat between the primary and a secondary took; ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'secondary_id'],
+    samples: (s) => perSecondary(s, (p) => ms(p.last_heartbeat_duration_ms)),
+  }),
+  family<ReplicationStatus>({
+    name: 'secrets_replication_secondary_connection_state',
+    help: `The gRPC connection state of a secondary's stream, one series per state, 1 for the current one; ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'secondary_id', 'state'],
+    samples: (s) =>
+      secondaries(s).flatMap((p) =>
+        p.node_id !== undefined && p.connection_state !== undefined
+          ? stateSet('state', GRPC_STATES, p.connection_state.toLowerCase()).map((x) => ({ ...x, labels: { ...x.labels, secondary_id: p.node_id! } }))
+          : [],
+      ),
+  }),
+  family<ReplicationStatus>({
+    name: 'secrets_replication_last_reindex_timestamp_seconds',
+    help: `When the cluster last finished a reindex, as Unix time; absent when it never did or does not say.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK],
+    samples: single((s) => (s.last_reindex_epoch !== undefined && s.last_reindex_epoch > 0 ? s.last_reindex_epoch : undefined)),
+  }),
+];

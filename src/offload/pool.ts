@@ -1,0 +1,125 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { UpstreamError, type Reason } from '../upstream/errors.js';
+import type { TaskName, TaskInput, TaskOutput } from './tasks.js';
+
+/**
+ * A small pool of worker threads for the CPU-heavy steps of big upstream answers (decoding,
+ * validating and mapping a gossip pool of tens of thousands of members): on the main thread they
+ * hold the event loop for tens of milliseconds in one piece, and a scrape arriving meanwhile waits.
+ *
+ * node:worker_threads directly rather than a pool library: vigil runs one kind of task, a few
+ * times per collection, on a fixed number of threads; what a library adds (queues with priorities,
+ * idle timeouts, histograms) is unused here and would be one more dependency to pin and vet.
+ */
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+interface Reply {
+  id: number;
+  ok?: unknown;
+  error?: { reason: Reason; message: string; status?: number };
+}
+
+/**
+ * The worker entry next to this module: compiled JS in `dist/`; under the tests the TypeScript
+ * source, loaded through tsx (a development dependency) registered in the thread first.
+ */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url));
+  const entry = new URL('./worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+}
+
+class Thread {
+  readonly pending = new Map<number, Pending>();
+  private readonly worker: Worker;
+
+  constructor(onExit: (t: Thread) => void) {
+    this.worker = startWorker();
+    // An idle pool must not keep the process alive.
+    this.worker.unref();
+    this.worker.on('message', (m: Reply) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      this.sync();
+      if (m.error) p.reject(new UpstreamError(m.error.reason, m.error.message, m.error.status));
+      else p.resolve(m.ok);
+    });
+    const fail = (e: Error) => {
+      for (const p of this.pending.values()) p.reject(new UpstreamError('internal', `worker thread failed: ${e.message}`));
+      this.pending.clear();
+      onExit(this);
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`exited with code ${code}`)));
+  }
+
+  post(id: number, name: string, input: unknown, transfer: ArrayBuffer[], p: Pending): void {
+    this.pending.set(id, p);
+    this.sync();
+    this.worker.postMessage({ id, name, input }, transfer);
+  }
+
+  /** Keeps the process alive only while a task is in flight. */
+  private sync(): void {
+    if (this.pending.size) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
+export class OffloadPool {
+  private readonly threads: Thread[] = [];
+  private nextId = 0;
+
+  constructor(private readonly size = defaultPoolSize()) {}
+
+  /**
+   * Runs a task on the least busy thread (threads start on first use). `transfer` moves buffers to
+   * the worker instead of copying them; they are unusable here afterwards.
+   */
+  run<N extends TaskName>(name: N, input: TaskInput<N>, transfer: ArrayBuffer[] = []): Promise<TaskOutput<N>> {
+    const thread = this.pick();
+    return new Promise((resolve, reject) => {
+      thread.post(this.nextId++, name, input, transfer, { resolve: resolve as (v: unknown) => void, reject });
+    });
+  }
+
+  async close(): Promise<void> {
+    const threads = this.threads.splice(0);
+    await Promise.all(threads.map((t) => t.terminate()));
+  }
+
+  private pick(): Thread {
+    if (this.threads.length < this.size) {
+      const t = new Thread((dead) => {
+        const i = this.threads.indexOf(dead);
+        if (i !== -1) this.threads.splice(i, 1);
+      });
+      this.threads.push(t);
+      if (this.threads.length === 1 || this.threads.every((x) => x.pending.size > 0)) return t;
+    }
+    return this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  }
+}
+
+/** One thread per core beyond the main thread's, at least one, at most four. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/**
+ * Whether a buffer can be moved to a worker as it is: it must own its whole ArrayBuffer (a slice
+ * of Node's shared small-buffer pool would take its neighbours along).
+ */
+export function transferable(b: Buffer): ArrayBuffer[] {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : [];
+}

@@ -1,0 +1,13 @@
+import { membersPoll } from '../collectors/agent-members-poll.js';
+
+/**
+ * The tasks a worker thread runs: pure functions from a structured-cloneable input to a
+ * structured-cloneable output. The same functions run on the main thread for small answers.
+ */
+export const TASKS = {
+  'agent-members': membersPoll,
+} as const;
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<N extends TaskName> = Parameters<(typeof TASKS)[N]>[0];
+export type TaskOutput<N extends TaskName> = ReturnType<(typeof TASKS)[N]>;
