@@ -11,6 +11,8 @@ import type { Clock } from '../src/server/ui/html.js';
  */
 
 const EVERY_MS = 2500;
+/** After failures the wait doubles up to this, so a down vigil is not hammered by open tabs. */
+const MAX_BACKOFF_MS = 60_000;
 const live = document.getElementById('live') as HTMLElement;
 const status = document.getElementById('status') as HTMLElement;
 const clock = (): Clock => ({ now: Date.now(), local: (ms) => new Date(ms).toLocaleString(undefined, { hour12: false }) });
@@ -38,6 +40,7 @@ async function render(view: string): Promise<string | undefined> {
 
 let timer: number | undefined;
 let inFlight = false;
+let failures = 0;
 
 async function tick(): Promise<void> {
   if (inFlight) return;
@@ -50,12 +53,15 @@ async function tick(): Promise<void> {
     live.setAttribute('aria-busy', 'false');
     status.textContent = `live · updated ${new Date().toLocaleTimeString(undefined, { hour12: false })}`;
     status.classList.remove('stale');
+    failures = 0;
   } catch (e) {
+    failures += 1;
     status.textContent = `not updating: ${(e as Error).message}`;
     status.classList.add('stale');
   } finally {
     inFlight = false;
-    if (!document.hidden) timer = window.setTimeout(() => void tick(), EVERY_MS);
+    const wait = Math.min(MAX_BACKOFF_MS, EVERY_MS * 2 ** failures);
+    if (!document.hidden) timer = window.setTimeout(() => void tick(), wait);
   }
 }
 

@@ -94,7 +94,8 @@ export function renderEstate(e: Estate, clock: Clock): string {
   const all = [...e.secrets, ...e.agents, ...e.organizations].flatMap((x) => x.problems.map((p) => `<li><strong>${esc(x.target)}</strong>: ${esc(p)}</li>`));
   const split = e.replicationSets.filter((s) => s.primaries > 1).map((s) => `<li>${esc(s.kind)} replication set ${esc(s.set)}: split brain (${s.primaries} primaries)</li>`);
   const down = e.targets.filter((t) => t.up === false).map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
-  const problems = [...all, ...split, ...down];
+  const path = e.alertPath.watchdogHealthy === false ? ['<li>alert path broken: the Watchdog alert stopped arriving</li>'] : [];
+  const problems = [...path, ...all, ...split, ...down];
   const head = problems.length
     ? `<div class="alert-box bad" role="alert"><h2 id="problems">${problems.length} problem${problems.length > 1 ? 's' : ''}</h2><ul>${problems.join('')}</ul></div>`
     : `<div class="alert-box ok"><h2 id="problems">All clear</h2><p>Every cluster, agent, organization and target is healthy.</p></div>`;
