@@ -7,6 +7,7 @@ import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
 import { createApp, listen } from '../../src/server.js';
+import { alertPages } from '../../src/server/ui-routes.js';
 import { AlertSinkService } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
 
@@ -46,7 +47,7 @@ export async function startTestDaemon(yaml: string): Promise<TestDaemon> {
   out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   const log = createLogger('debug', 'json', out);
   const daemon = new Daemon(log);
-  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0' });
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0', pages: alertPages({ daemon, version: 'test' }) });
   daemon.use(sink);
   const app = createApp({
     daemon,
