@@ -77,7 +77,7 @@ function targets(e: Estate, clock: Clock): string {
     'Targets',
     (rows.length ? table('Targets down', ['target', 'collector', 'state', 'last error', 'last success'], rows) : '') +
       `<details${down.length ? '' : ' open'}><summary>${up.length} of ${e.targets.length} up</summary><ul class="compact">${compact}</ul></details>`,
-    `${down.length} down`,
+    [`${down.filter((t) => t.up === false).length} down`, ...(down.some((t) => t.up === null) ? [`${down.filter((t) => t.up === null).length} pending`] : [])].join(', '),
   );
 }
 

@@ -69,7 +69,7 @@ export function page(opts: { title: string; view: string; nav: 'estate' | 'alert
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>${esc(opts.title)} · vigil</title>
-<link rel="stylesheet" href="/ui/style.css"><script type="module" src="/ui/app.js"></script></head>
+<link rel="stylesheet" href="/ui/style.css"><link rel="icon" href="/ui/favicon.svg" type="image/svg+xml"><script type="module" src="/ui/app.js"></script></head>
 <body><a class="skip" href="#live">Skip to content</a>
 <header><span class="brand">vigil</span><nav aria-label="Views">${link('/', 'Estate', 'estate')}${link('/alerts', 'Alerts', 'alerts')}<a href="/metrics">Metrics</a></nav>
 <span class="meta" id="status" role="status" aria-live="polite">v${esc(opts.version)}</span></header>

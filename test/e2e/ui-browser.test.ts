@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoConfig } from '../../simulators/demo-config.js';
+import { demoAgentScenario, startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
+import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
+import { demoTeamsScenario, startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
+import { admin } from '../helpers/agent-sim.js';
+import { notification, post, type NotificationSpec } from '../helpers/alertmanager.js';
+import { startVigil, type VigilProcess } from '../helpers/process.js';
+import { freePort } from './processes.js';
+import { launch, screenshot, seriousA11yViolations, watchedPage, type WatchedPage } from './ui/browser.js';
+
+/**
+ * The status pages in a real browser (Debian's Chromium), against vigil watching the demo's
+ * simulators with the demo's schedules (every 5 s): faults appear live, notifications land in the
+ * history, filters and paging work, hostile labels stay text, no console error, no serious axe
+ * finding. Screenshots of each view go to test-artifacts/ui/.
+ */
+const INTERVAL_MS = 5000;
+/** The UI polls every 2.5 s: a fault is on the page within two collections and one poll. */
+const FAULT_SHOWN_MS = 2 * INTERVAL_MS + 2500;
+const WEBHOOK_TOKEN = 'ui-webhook-token-0123456789';
+const READ_TOKEN = 'ui-read-token-9876543210';
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+let dir: string;
+let secrets: SecretsSimulator;
+let agents: AgentSimulator;
+let teams: TeamsSimulator;
+let vigil: VigilProcess;
+let url = '';
+let browser: Browser;
+let context: BrowserContext;
+
+const send = async (spec: NotificationSpec) => {
+  const r = await post(url, notification(spec), { headers: { authorization: `Bearer ${WEBHOOK_TOKEN}` } });
+  expect(r.status).toBe(200);
+};
+
+async function open(path: string): Promise<WatchedPage> {
+  const w = await watchedPage(context);
+  await w.page.goto(`${url}${path}`);
+  // The compiled front end ran and its first poll answered.
+  await w.page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
+  return w;
+}
+
+async function judge(w: WatchedPage, name: string): Promise<void> {
+  await screenshot(w.page, name);
+  expect(await seriousA11yViolations(w.page)).toEqual([]);
+  expect(w.problems).toEqual([]);
+}
+
+beforeAll(async () => {
+  // The pages load the bundle `npm run build` makes: build it from the sources under test.
+  execFileSync('npm', ['run', '--silent', 'build:ui'], { cwd: ROOT, stdio: 'ignore' });
+  dir = mkdtempSync(join(tmpdir(), 'vigil-ui-'));
+  secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
+  agents = await startAgentSimulator(demoAgentScenario());
+  const teamsScenario = demoTeamsScenario();
+  teams = await startTeamsSimulator(teamsScenario);
+  const organization = teamsScenario.organizations[0]!.name;
+  const file = (name: string, content: string) => {
+    writeFileSync(join(dir, name), content, { mode: 0o600 });
+    return join(dir, name);
+  };
+  const files = {
+    drOperationTokenFile: file('dr-token', secrets.cluster('dr-secondary').drOperationToken()),
+    agentTokenFile: file('agent-token', agents.readToken),
+    teamsTokenFile: file('teams-token', teams.ownerToken(organization)),
+    alertStore: join(dir, 'alerts.db'),
+  };
+  const sinkAuth = `  bearer_token_file: ${file('webhook-token', WEBHOOK_TOKEN)}\n  read_token_file: ${file('read-token', READ_TOKEN)}\n`;
+  const config = file('vigil.yml', demoConfig({ secrets, agents, teams, organization }, files) + sinkAuth);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  vigil = startVigil([`--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.format=json']);
+  await vigil.waitFor(/"msg":"alert sink ready"/);
+  browser = await launch();
+  // The history pages need the read token, as the read API does; the browser sends it on every request.
+  context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${READ_TOKEN}` }, viewport: { width: 1280, height: 900 } });
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+  await vigil?.stop();
+  await Promise.all([secrets?.close(), agents?.close(), teams?.close()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the estate view', () => {
+  it('shows an injected fault on the open page within two collection intervals, without a reload', async () => {
+    const w = await open('/');
+    const { page } = w;
+    await page.evaluate(() => ((globalThis as unknown as { kept: number }).kept = 1));
+    const dp = secrets.cluster('dr-primary').url;
+    const disconnect = await fetch(`${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(disconnect.status, await disconnect.text()).toBe(200);
+    expect((await admin(agents, 'server-1', 'members/server-2.global', { status: 'failed' })).ok).toBe(true);
+    const problems = page.locator('#live [role="alert"]');
+    await problems.getByText('dr secondary dr-secondary disconnected').waitFor({ timeout: FAULT_SHOWN_MS });
+    await page.locator('#live strong', { hasText: 'server-2.global' }).first().waitFor({ timeout: FAULT_SHOWN_MS });
+    expect(await page.evaluate(() => (globalThis as unknown as { kept?: number }).kept)).toBe(1);
+    await judge(w, 'estate');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'estate-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'estate-phone');
+    await page.close();
+  }, 90_000);
+});
+
+describe('the alert views', () => {
+  it('shows a posted notification live, with hostile label values as text, and its timeline', async () => {
+    const w = await open('/alerts');
+    const { page } = w;
+    const script = '<script>window.pwned=1</script>';
+    const img = '"><img src=x onerror="window.pwned=2">';
+    await send({ receiver: 'pager', groupKey: 'hostile', alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', labels: { instance: script, note: img } }] });
+    await page.locator('#live a', { hasText: 'UiHostileLabels' }).first().waitFor({ timeout: 20_000 });
+    await expect(page.getByText(script).first().isVisible()).resolves.toBe(true);
+    const injected = await page.evaluate(() => {
+      const g = globalThis as unknown as { pwned?: number; document: { querySelectorAll(s: string): { length: number } } };
+      return { pwned: g.pwned, elements: g.document.querySelectorAll('main script, main img').length };
+    });
+    expect(injected).toEqual({ pwned: undefined, elements: 0 });
+    await judge(w, 'alerts');
+
+    await page.locator('#live a', { hasText: 'UiHostileLabels' }).first().click();
+    await page.waitForURL(`${url}/alerts/abc123`);
+    await page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
+    await send({ receiver: 'pager', groupKey: 'hostile', alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', status: 'resolved', labels: { instance: script, note: img } }] });
+    // The resolution arrives as a second transition, live.
+    await page.locator('#live tbody tr').nth(1).getByText('resolved').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#live a', { hasText: 'runbook' }).count()).toBe(0);
+    await expect(page.locator('#live a', { hasText: 'source' }).getAttribute('href')).resolves.toBe('http://prometheus:9090/graph');
+    await judge(w, 'timeline');
+    await page.close();
+  }, 90_000);
+
+  it('filters by severity and receiver from the keyboard, and pages over the cursor', async () => {
+    for (let i = 0; i < 30; i++) {
+      await send({ receiver: i % 3 ? 'mail' : 'oncall', groupKey: `p${i}`, alerts: [{ fingerprint: `page${String(i).padStart(2, '0')}`, alertname: `Paged${i}`, severity: i % 2 ? 'warning' : 'info' }] });
+    }
+    const w = await open('/alerts');
+    const { page } = w;
+    await page.selectOption('select[name="severity"]', 'info');
+    await page.locator('input[name="receiver"]').focus();
+    await page.keyboard.type('oncall');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/severity=info/);
+    await page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
+    const history = page.locator('#history').locator('..');
+    const severities = await history.locator('tbody td:nth-child(2)').allInnerTexts();
+    expect(severities.length).toBe(15);
+    expect(new Set(severities)).toEqual(new Set(['info']));
+    const receivers = await page.locator('#notifications').locator('..').locator('tbody td:nth-child(2)').allInnerTexts();
+    expect(receivers.length).toBe(10);
+    expect(new Set(receivers)).toEqual(new Set(['oncall']));
+
+    await page.goto(`${url}/alerts?severity=warning`);
+    const names = () => history.locator('tbody th a').allInnerTexts();
+    const first = await names();
+    expect(first).toHaveLength(15);
+    await page.goto(`${url}/alerts?receiver=mail`);
+    const notes = page.locator('#notifications').locator('..');
+    const firstNotes = await notes.locator('tbody tr').allInnerTexts();
+    expect(firstNotes).toHaveLength(20);
+    await page.goto(`${url}/alerts`);
+    const page1 = await names();
+    expect(page1).toHaveLength(25);
+    await page.locator('a[rel="next"]', { hasText: 'older alerts' }).click();
+    await page.waitForURL(/acursor=/);
+    await page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
+    const page2 = await names();
+    expect(page2.length).toBeGreaterThan(0);
+    expect(page2.filter((n) => page1.includes(n))).toEqual([]);
+    await judge(w, 'alerts-paged');
+    await page.close();
+  }, 90_000);
+});
