@@ -20,4 +20,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p ui/tsconfig.json
 npx vitest run "$@"

@@ -3,16 +3,14 @@ import type { Timeline } from '../src/sink/read-api.js';
 import { apiQueries, renderAlerts, renderTimeline, type AlertsData } from '../src/server/ui/alerts-view.js';
 import { renderEstate } from '../src/server/ui/estate-view.js';
 import type { Clock } from '../src/server/ui/html.js';
+import { Poller } from './poller.js';
 
 /**
  * Keeps a status page live: polls the JSON API the page was rendered from and re-renders its live
- * part with the same functions the server used. One request at a time, none while the tab is
- * hidden (a background tab does not pile up requests), and at once when it is shown again.
+ * part with the same functions the server used, paced by the Poller (one request at a time, none
+ * while the tab is hidden, backing off on errors).
  */
 
-const EVERY_MS = 2500;
-/** After failures the wait doubles up to this, so a down vigil is not hammered by open tabs. */
-const MAX_BACKOFF_MS = 60_000;
 const live = document.getElementById('live') as HTMLElement;
 const status = document.getElementById('status') as HTMLElement;
 const clock = (): Clock => ({ now: Date.now(), local: (ms) => new Date(ms).toLocaleString(undefined, { hour12: false }) });
@@ -38,35 +36,20 @@ async function render(view: string): Promise<string | undefined> {
   return renderAlerts({ query, firing, history, notifications, alertPath }, clock());
 }
 
-let timer: number | undefined;
-let inFlight = false;
-let failures = 0;
-
-async function tick(): Promise<void> {
-  if (inFlight) return;
-  inFlight = true;
-  window.clearTimeout(timer);
+async function refresh(): Promise<void> {
   try {
     const next = await render(live.dataset.view ?? '');
     if (next === undefined) return;
     if (next !== live.innerHTML) live.innerHTML = next;
-    live.setAttribute('aria-busy', 'false');
     status.textContent = `live · updated ${new Date().toLocaleTimeString(undefined, { hour12: false })}`;
     status.classList.remove('stale');
-    failures = 0;
   } catch (e) {
-    failures += 1;
     status.textContent = `not updating: ${(e as Error).message}`;
     status.classList.add('stale');
-  } finally {
-    inFlight = false;
-    const wait = Math.min(MAX_BACKOFF_MS, EVERY_MS * 2 ** failures);
-    if (!document.hidden) timer = window.setTimeout(() => void tick(), wait);
+    throw e;
   }
 }
 
-document.addEventListener('visibilitychange', () => {
-  if (document.hidden) window.clearTimeout(timer);
-  else void tick();
-});
-void tick();
+const poller = new Poller(refresh, { hidden: () => document.hidden, setTimeout: (f, ms) => window.setTimeout(f, ms), clearTimeout: (h) => window.clearTimeout(h as number) });
+document.addEventListener('visibilitychange', () => poller.visibilityChanged());
+void poller.tick();
