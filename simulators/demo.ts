@@ -41,8 +41,10 @@ const dp = secrets.cluster('dr-primary').url;
 const ds = secrets.cluster('dr-secondary').url;
 const ps = secrets.cluster('perf-secondary').url;
 process.stdout.write(`
-vigil demo
-  vigil          ${url}/            (targets)   ${url}/metrics
+vigil demo: open the status page ${url}/
+  status page    ${url}/          (the estate: problems first; updates itself)
+  alert history  ${url}/alerts    (firing now, every notification, each alert's timeline)
+  metrics        ${url}/metrics
   config         ${configFile}
   alert sink     ${url}/webhook/alertmanager   (history: ${url}/api/v1/notifications)
   secrets service simulators:
@@ -51,12 +53,12 @@ ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`)
   cluster agent simulators:
 ${[...agents.agents.values()].map((a) => `    ${a.name.padEnd(16)} ${a.url}`).join('\n')}
 
-Try a fault and watch ${url}/metrics (collections run every 5 s):
+Try a fault and watch ${url}/ (collections run every 5 s; the page shows it within two):
   curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'
   curl -XPOST ${dp}/_sim/replication/dr/wal/advance -d '{"by":50,"secondaries_follow":false}'
   curl -XPOST ${secrets.cluster('perf-secondary').url}/_sim/faults -d '{"hang":true}'
   curl -XDELETE ${secrets.cluster('perf-secondary').url}/_sim/faults
-  curl -XPOST ${agents.agent('server-1').url}/_sim/members/server-1-member-2 -d '{"status":"failed"}'
+  curl -XPOST ${agents.agent('server-1').url}/_sim/members/server-2.global -d '{"status":"failed"}'
   curl -XPOST ${agents.agent('server-1').url}/_sim/health -d '{"server":{"ok":false,"message":"no leader"}}'
 Keys, seal and primaries of the secrets service:
   curl -XPOST ${ds}/_sim/dr-token-attempt            # start a DR operation token attempt (advance: .../advance, cancel: -XDELETE)

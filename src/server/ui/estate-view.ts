@@ -29,7 +29,7 @@ function secrets(e: Estate): string {
         c.drTokenAttempt ? (c.drTokenAttempt.started ? badge(`DR token attempt ${c.drTokenAttempt.progress}/${c.drTokenAttempt.required}`, 'warn') : badge('no DR token attempt', 'muted')) : '',
         c.merkleCheck ? (c.merkleCheck.corruptedRoot || c.merkleCheck.corruptedTrees > 0 ? badge(`merkle check: ${c.merkleCheck.corruptedTrees} corrupted trees`, 'bad') : badge('merkle check clean', 'ok')) : '',
       ].filter(Boolean);
-      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${problemsCell(c.problems)}</li>`;
+      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')} ${problemsCell(c.problems)}</li>`;
     })
     .join('');
   const rows = e.secrets.flatMap((c) => c.kinds.flatMap((k) => kindRows(c, k)));
@@ -90,14 +90,28 @@ Watchdog last seen ${when(p.watchdogLastSeen, clock)} · ${esc(p.notificationsTo
   }</p>`;
 }
 
+/** Problems a thing shows in the summary; the rest are counted, with a link to where they are listed. */
+export const SUMMARY_PER_THING = 3;
+
+function firstProblems(target: string, problems: string[], anchor: string): string[] {
+  const shown = problems.length > SUMMARY_PER_THING + 1 ? problems.slice(0, SUMMARY_PER_THING) : problems;
+  const rows = shown.map((p) => `<li><strong>${esc(target)}</strong>: ${esc(p)}</li>`);
+  const rest = problems.length - shown.length;
+  return rest ? [...rows, `<li><strong>${esc(target)}</strong>: <a href="#${anchor}">${rest} more</a></li>`] : rows;
+}
+
 export function renderEstate(e: Estate, clock: Clock): string {
-  const all = [...e.secrets, ...e.agents, ...e.organizations].flatMap((x) => x.problems.map((p) => `<li><strong>${esc(x.target)}</strong>: ${esc(p)}</li>`));
+  const all = [
+    ...e.secrets.map((x) => ({ ...x, at: 'secrets' })),
+    ...e.agents.map((x) => ({ ...x, at: 'agents' })),
+    ...e.organizations.map((x) => ({ ...x, at: 'orgs' })),
+  ].flatMap((x) => firstProblems(x.target, x.problems, x.at));
   const split = e.replicationSets.filter((s) => s.primaries > 1).map((s) => `<li>${esc(s.kind)} replication set ${esc(s.set)}: split brain (${s.primaries} primaries)</li>`);
   const down = e.targets.filter((t) => t.up === false).map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
   const path = e.alertPath.watchdogHealthy === false ? ['<li>alert path broken: the Watchdog alert stopped arriving</li>'] : [];
   const problems = [...path, ...all, ...split, ...down];
   const head = problems.length
-    ? `<div class="alert-box bad" role="alert"><h2 id="problems">${problems.length} problem${problems.length > 1 ? 's' : ''}</h2><ul>${problems.join('')}</ul></div>`
+    ? `<div class="alert-box bad" role="alert"><h2 id="problems">${e.problems} problem${e.problems > 1 ? 's' : ''}</h2><ul>${problems.join('')}</ul></div>`
     : `<div class="alert-box ok"><h2 id="problems">All clear</h2><p>Every cluster, agent, organization and target is healthy.</p></div>`;
   return `${head}<p class="muted">Collected state as of ${when(e.generatedAt, clock)}</p>${section('alertpath', 'Alert path', alertPathSummary(e, clock))}${secrets(e)}${section(
     'agents',

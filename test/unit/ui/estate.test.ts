@@ -121,3 +121,18 @@ describe('renderEstate', () => {
     expect(renderEstate(buildEstate('', [target({})], NOW), { now: NOW })).toContain('All clear');
   });
 });
+
+describe('the problems summary', () => {
+  it('shows the first few problems of one thing and links to the rest', () => {
+    const breaches = Array.from({ length: 10 }, (_, i) => `teams_team_access_inconsistent{target="acme",organization="acme",team="t${i}",rule="r"} 1`).join('\n');
+    const html = renderEstate(buildEstate(`teams_up{target="acme",organization="acme"} 1\n${breaches}\n`, [], NOW), { now: NOW });
+    const head = html.slice(0, html.indexOf('</div>'));
+    expect(head).toContain('10 problems');
+    expect(head.match(/<li>/g)).toHaveLength(4);
+    expect(head).toContain('team t2 breaks r');
+    expect(head).not.toContain('team t3 breaks r');
+    expect(head).toContain('<a href="#orgs">7 more</a>');
+    // All of them are still listed where the organization is.
+    expect(html.slice(html.indexOf('id="orgs"'))).toContain('t9: r');
+  });
+});
