@@ -81,8 +81,8 @@ describe('health and pages', () => {
 
   it('/ lists targets and links', async () => {
     const html = await (await fetch(`${vigil.url}/`)).text();
-    expect(html).toContain('<td>secrets_replication</td><td>slow</td>');
-    expect(html).toContain('href="metrics"');
+    expect(html).toContain('<span class="badge ok">up</span> secrets_replication <span class="muted">slow</span>');
+    expect(html).toContain('href="/metrics"');
   });
 
   it('/api/v1/targets gives each job state with its last error', async () => {
