@@ -69,7 +69,7 @@ function targets(e: Estate, clock: Clock): string {
   const up = e.targets.filter((t) => t.up === true);
   const rows = down.map(
     (t) =>
-      `<tr class="row-bad"><th scope="row">${esc(t.target)}</th><td>${esc(t.collector)}</td><td>${t.up === null ? badge('pending', 'muted') : badge('down', 'bad')}</td><td>${t.lastError ? `<strong>${esc(t.lastError.reason)}</strong> ${esc(t.lastError.part)}: ${esc(t.lastError.message)}` : '—'}</td><td>${when(t.lastSuccess, clock)}</td></tr>`,
+      `<tr class="${t.up === false ? 'row-bad' : ''}"><th scope="row">${esc(t.target)}</th><td>${esc(t.collector)}</td><td>${t.up === null ? badge('pending', 'muted') : badge('down', 'bad')}</td><td>${t.lastError ? `<strong>${esc(t.lastError.reason)}</strong> ${esc(t.lastError.part)}: ${esc(t.lastError.message)}` : '—'}</td><td>${when(t.lastSuccess, clock)}</td></tr>`,
   );
   const compact = up.map((t) => `<li title="${esc(t.collector)} · last success ${esc(t.lastSuccess ?? '')}">${badge('up', 'ok')} ${esc(t.collector)} <span class="muted">${esc(t.target)}</span></li>`).join('');
   return section(
