@@ -62,6 +62,14 @@ export const peerFamilies: readonly Family<ReplicationStatus>[] = [
       ),
   }),
   family<ReplicationStatus>({
+    name: 'secrets_replication_connection_state',
+    help: `A secondary's gRPC connection to its primary, one series per state, 1 for the current one (connection_state); ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'state'],
+    samples: (s) => (s.mode === 'secondary' && s.connection_state !== undefined ? stateSet('state', GRPC_STATES, s.connection_state.toLowerCase()) : []),
+  }),
+  family<ReplicationStatus>({
     name: 'secrets_replication_last_reindex_timestamp_seconds',
     help: `When the cluster last finished a reindex, as Unix time; absent when it never did or does not say.`,
     type: 'gauge',

@@ -30,6 +30,8 @@ export const replicationStatusData = z.object({
   corrupted_merkle_tree: boolish.optional(),
   last_corruption_check_epoch: instant.optional(),
   last_reindex_epoch: statNumber,
+  // A secondary's gRPC connection to its primary (newer servers); absent before.
+  connection_state: statText,
   // Absent before version 1.5 (primaries then report only known_secondaries): `undefined` means
   // "not reported", which is not "disconnected". `null` is an empty list (none connected).
   secondaries: z
