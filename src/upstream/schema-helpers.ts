@@ -51,6 +51,20 @@ export function goDurationSeconds(v: unknown): number | undefined {
 
 export const statDuration = z.unknown().optional().transform(goDurationSeconds);
 
+/**
+ * A field that costs only its own series when it is missing, null or of an unexpected type: the
+ * value when `schema` accepts it, else undefined. For every key that is not essential to the answer.
+ */
+export const lenient = <S extends z.ZodType>(schema: S) =>
+  z
+    .unknown()
+    // Optional before the transform, or a missing key fails the object (see statNumber).
+    .optional()
+    .transform((v): z.output<S> | undefined => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : undefined;
+  });
+
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);
 
