@@ -31,7 +31,10 @@ export function secretsDashboard() {
       { expr: `time() - secrets_replication_secondary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard {{secondary_id}}' },
       { expr: `time() - secrets_replication_primary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard primary' },
     ] })
-    .timeseries({ title: 'Replication delay (canary age)', description: "Age of the newest replication canary a secondary has applied, as its primary reports it: the service's own measure of replication delay. Absent before the servers send it.", unit: 's', mayBeEmpty: true, queries: [{ expr: `secrets_replication_secondary_primary_canary_age_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' }] })
+    .timeseries({ title: 'Replication delay (canary age)', description: "Age of the newest replication canary a secondary has applied, as its primary and as the secondary itself report it: the service's own measure of replication delay. Absent before the servers send it.", unit: 's', mayBeEmpty: true, queries: [
+      { expr: `secrets_replication_secondary_primary_canary_age_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' },
+      { expr: `secrets_replication_primary_canary_age_seconds{${T}}`, legend: '{{target}} ← {{primary_cluster_address}} ({{kind}})' },
+    ] })
     .timeseries({ title: 'Clock skew and heartbeat round trip', description: 'Clock skew between a primary and each secondary, and how long the last heartbeat took. Absent before the servers send them.', unit: 's', mayBeEmpty: true, queries: [
       { expr: `secrets_replication_secondary_clock_skew_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} skew ({{kind}})' },
       { expr: `secrets_replication_secondary_last_heartbeat_duration_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} heartbeat ({{kind}})' },

@@ -1,5 +1,5 @@
 import { family, single, stateSet, upFamily, type Family, type Sample } from '../metrics/family.js';
-import { peerFamilies } from './secrets-replication-peers.js';
+import { peerFamilies, primaryAddress } from './secrets-replication-peers.js';
 import type { ReplicationPeer, ReplicationStatus } from '../upstream/secrets/replication-status.js';
 
 /** Replication status of one cluster, one kind: pure mapping from the parsed status to samples. */
@@ -28,7 +28,6 @@ export const replicationUp = upFamily({
 });
 
 const isPrimary = (s: ReplicationStatus) => s.mode === 'primary';
-const primaryAddress = (p: ReplicationPeer) => p.cluster_address ?? p.api_address ?? '';
 
 /** Last heartbeat of each peer that has one, labelled by the peer's identity. */
 function heartbeats(peers: readonly ReplicationPeer[], label: string, id: (p: ReplicationPeer) => string | undefined): Sample[] {

@@ -14,7 +14,7 @@ export interface Feeds {
 
 const RS = 'secrets_replication_';
 const SECONDARY = ['secondary_connected', 'secondary_last_heartbeat_timestamp_seconds', 'secondary_primary_canary_age_seconds', 'secondary_clock_skew_seconds', 'secondary_last_heartbeat_duration_seconds', 'secondary_connection_state'].map((n) => RS + n);
-const PRIMARY = [`${RS}primary_connected`, `${RS}primary_last_heartbeat_timestamp_seconds`];
+const PRIMARY = ['primary_connected', 'primary_last_heartbeat_timestamp_seconds', 'primary_canary_age_seconds', 'primary_clock_skew_seconds', 'primary_last_heartbeat_duration_seconds'].map((n) => RS + n);
 
 const status: Feeds = {
   essential: ['data', 'data.mode'],
