@@ -70,7 +70,9 @@ function pager(q: Record<string, string>, key: string, next: string | null, labe
 export function alertPathBox(p: AlertPath, clock: Clock): string {
   const w = p.watchdog;
   const rejected = Object.entries(p.rejected).filter(([, n]) => n > 0);
-  return `<div class="alert-box ${w.healthy ? 'ok' : 'bad'}"${w.healthy ? '' : ' role="alert"'}><h2 id="path">Alert path ${w.healthy ? 'healthy' : 'BROKEN'}</h2>
+  // Within its first allowed silence the Watchdog has not been seen yet: not broken, not proven either.
+  const state = !w.healthy ? 'BROKEN' : w.lastSeen === null ? 'waiting for the first Watchdog' : 'healthy';
+  return `<div class="alert-box ${w.healthy ? 'ok' : 'bad'}"${w.healthy ? '' : ' role="alert"'}><h2 id="path">Alert path ${state}</h2>
 <p>${esc(w.alertname)} last seen ${when(w.lastSeen, clock)} (silent ${esc(w.silenceSeconds)} s, at most ${esc(w.maxSilenceSeconds)} s allowed) · notifications in the last hour: ${esc(p.lastHour.notifications)}${p.lastHour.more ? '+' : ''} · rejected posts: ${
     rejected.length ? rejected.map(([r, n]) => `${esc(r)} ${esc(n)}`).join(', ') : 'none'
   }</p></div>`;

@@ -84,7 +84,15 @@ function targets(e: Estate, clock: Clock): string {
 export function alertPathSummary(e: Estate, clock: Clock): string {
   const p = e.alertPath;
   const rejected = Object.entries(p.rejected).filter(([, n]) => n > 0);
-  return `<p>${p.watchdogHealthy === null ? badge('alert sink off', 'muted') : badge(p.watchdogHealthy ? 'alert path healthy' : 'alert path BROKEN', p.watchdogHealthy ? 'ok' : 'bad')}
+  const state =
+    p.watchdogHealthy === null
+      ? badge('alert sink off', 'muted')
+      : !p.watchdogHealthy
+        ? badge('alert path BROKEN', 'bad')
+        : p.watchdogLastSeen === null
+          ? badge('waiting for the first Watchdog', 'muted')
+          : badge('alert path healthy', 'ok');
+  return `<p>${state}
 Watchdog last seen ${when(p.watchdogLastSeen, clock)} · ${esc(p.notificationsTotal)} notifications stored · rejected posts: ${
     rejected.length ? rejected.map(([r, n]) => `${esc(r)} ${esc(n)}`).join(', ') : 'none'
   }</p>`;

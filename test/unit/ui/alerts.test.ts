@@ -77,6 +77,14 @@ describe('renderAlerts', () => {
     d.alertPath.watchdog = { ...d.alertPath.watchdog, healthy: false, lastSeen: null };
     expect(renderAlerts(d, { now: NOW })).toContain('<div class="alert-box bad" role="alert"><h2 id="path">Alert path BROKEN</h2>');
   });
+
+  it('does not call a path healthy whose Watchdog has never arrived (still within its allowed silence)', () => {
+    const d = data();
+    d.alertPath.watchdog = { ...d.alertPath.watchdog, healthy: true, lastSeen: null };
+    const html = renderAlerts(d, { now: NOW });
+    expect(html).toContain('Alert path waiting for the first Watchdog');
+    expect(html).not.toContain('Alert path healthy');
+  });
 });
 
 describe('renderTimeline', () => {

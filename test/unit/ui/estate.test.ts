@@ -91,6 +91,14 @@ describe('buildEstate', () => {
 describe('renderEstate', () => {
   const html = renderEstate(buildEstate(SNAPSHOT, TARGETS, NOW), { now: NOW });
 
+  it('says the alert path waits for its first Watchdog rather than calling it healthy', () => {
+    const waiting = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\n', [], NOW), { now: NOW });
+    expect(waiting).toContain('waiting for the first Watchdog');
+    expect(waiting).not.toContain('alert path healthy');
+    const seen = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\nvigil_alertsink_watchdog_last_seen_timestamp_seconds 1.7e9\n', [], NOW), { now: NOW });
+    expect(seen).toContain('alert path healthy');
+  });
+
   it('opens with the problems, each named', () => {
     const head = html.slice(0, html.indexOf('</div>'));
     expect(head).toContain('problems</h2>');
