@@ -5,21 +5,31 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { demoConfig } from './demo-config.js';
-import { demoAgentScenario, startAgentSimulator } from './agent/index.js';
-import { demoSecretsScenario, startSecretsSimulator } from './secrets/index.js';
-import { demoTeamsScenario, startTeamsSimulator } from './teams/index.js';
+import { AGENT_PROFILES, demoAgentScenario, startAgentSimulator } from './agent/index.js';
+import { checkProfile } from './common/profile.js';
+import { demoSecretsScenario, SECRETS_PROFILES, startSecretsSimulator } from './secrets/index.js';
+import { demoTeamsScenario, startTeamsSimulator, TEAMS_PROFILES } from './teams/index.js';
 
 /**
  * The demo: the bundled simulators of all upstreams, and vigil (the built `dist/main.js`, run as an
  * operator would run it) pointed at them. Ctrl-C stops everything.
  */
-const { values } = parseArgs({ options: { port: { type: 'string', default: '9810' } }, strict: true });
+// `npm run demo -- --secrets-profile=pre-1.5` runs vigil against the answers of an older release.
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '9810' },
+    'secrets-profile': { type: 'string' },
+    'agent-profile': { type: 'string' },
+    'teams-profile': { type: 'string' },
+  },
+  strict: true,
+});
 const port = Number(values.port);
 
-const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
-const agents = await startAgentSimulator(demoAgentScenario());
+const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000, profile: checkProfile(values['secrets-profile'], SECRETS_PROFILES) });
+const agents = await startAgentSimulator(demoAgentScenario(), { profile: checkProfile(values['agent-profile'], AGENT_PROFILES) });
 const teamsScenario = demoTeamsScenario();
-const teams = await startTeamsSimulator(teamsScenario);
+const teams = await startTeamsSimulator(teamsScenario, { profile: checkProfile(values['teams-profile'], TEAMS_PROFILES) });
 const organization = teamsScenario.organizations[0]!.name;
 const dir = mkdtempSync(join(tmpdir(), 'vigil-demo-'));
 const drOperationTokenFile = join(dir, 'dr-operation-token');
