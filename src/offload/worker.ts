@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { toUpstreamError } from '../upstream/errors.js';
+import { ownedBuffers } from './transfer.js';
 import { TASKS, type TaskName } from './tasks.js';
 
 /** Entry of an offload worker thread: runs each task it is sent and answers with its result or error. */
@@ -9,7 +10,9 @@ if (!port) throw new Error('offload worker started outside a worker thread');
 port.on('message', (m: { id: number; name: TaskName; input: never }) => {
   try {
     const task = TASKS[m.name] as (input: unknown) => unknown;
-    port.postMessage({ id: m.id, ok: task(m.input) });
+    const ok = task(m.input);
+    // The result's own buffers (a rendered group's bytes) are moved to the main thread, not copied.
+    port.postMessage({ id: m.id, ok }, ownedBuffers(ok));
   } catch (e) {
     const err = toUpstreamError(e);
     // A bug in a task (not an upstream's fault) is `internal`, as on the main thread.
