@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { membersPoll } from '../../src/collectors/agent-members-poll.js';
 import { OffloadPool } from '../../src/offload/pool.js';
@@ -74,6 +75,14 @@ describe('the offload pool', () => {
     expect(ownedBuffers({ group, n: 1 })).toEqual([group[0]?.[1].bytes.buffer]);
     expect(ownedBuffers({ group: [group[0]] })).toEqual([]);
     expect(ownedBuffers({ b: Buffer.from('small') })).toEqual([]);
+  });
+
+  it.runIf(process.platform === 'linux')('runs its threads at a lower priority than the main thread, which answers scrapes', async () => {
+    await pool.run('agent-members', input(body(5)));
+    const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+    const threads = readdirSync('/proc/self/task').map((t) => ({ t, nice: nice(t) }));
+    const main = threads.find((x) => x.t === String(process.pid))?.nice ?? NaN;
+    expect(threads.filter((x) => x.nice === main + 10).length).toBeGreaterThanOrEqual(1);
   });
 
   it('never moves a slice of a shared buffer (it would take its neighbours along)', () => {
