@@ -7,7 +7,10 @@ import { UpstreamError } from '../../src/upstream/errors.js';
 import { memberPollFamilies } from '../../src/collectors/agent-members.js';
 import { encodeGroup, type EncodedLines } from '../../src/metrics/encoded-lines.js';
 import { renderGroup } from '../../src/metrics/render.js';
+import { holds } from '../../src/upstream/teams/team-resource.js';
+import { decodeTeamsPage } from '../../src/upstream/teams/teams-page.js';
 import { parseExposition } from '../helpers/exposition.js';
+import { fixture } from '../helpers/fixtures.js';
 
 const pool = new OffloadPool(2);
 afterAll(() => pool.close());
@@ -53,6 +56,17 @@ describe('the offload pool', () => {
     const buffers = new Set(offloaded.group.map(([, e]) => e.bytes.buffer));
     expect(buffers.size).toBe(1);
     expect([...buffers][0]?.byteLength).toBe(offloaded.group.reduce((n, [, e]) => n + e.bytes.byteLength, 0));
+  });
+
+  it('decodes a page of teams on a worker thread into the same teams as the main thread', async () => {
+    const page = () => Buffer.from(JSON.stringify(fixture('teams/page-1-of-3.json')));
+    const onMain = decodeTeamsPage({ body: page() });
+    const moved = page();
+    const offloaded = await pool.run('teams-page', { body: moved }, transferable(moved));
+    expect(offloaded).toEqual(onMain);
+    expect(offloaded.teams.length).toBeGreaterThan(0);
+    expect(offloaded.teams.some((t) => holds(t, 'manage-workspaces'))).toBe(true);
+    await expect(pool.run('teams-page', { body: Buffer.from('{"data": [{"id": ""}]}') })).rejects.toMatchObject({ reason: 'schema' });
   });
 
   it('brings a malformed answer back as the same failure with its reason', async () => {

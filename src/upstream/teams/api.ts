@@ -2,7 +2,7 @@ import type { UpstreamClient } from '../client.js';
 import { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
 import { showTeamResponse } from './show-team.js';
-import { ORGANIZATION_ACCESS, toTeam, type Team } from './team-resource.js';
+import { ORGANIZATION_ACCESS, carries, toTeam, type Team } from './team-resource.js';
 import { LIST, decodeTeamsPage, type TeamsPage } from './teams-page.js';
 
 /** The team-management endpoints vigil calls, each returning typed, validated values. */
@@ -122,7 +122,7 @@ export async function showTeam(client: UpstreamClient, id: string, token: string
   return toTeam(parseBody(showTeamResponse, res.body, SHOW).data);
 }
 
-const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !t.access.has(k));
+const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !carries(t, k));
 
 /**
  * List answers leave out the newest organization-access flags; a show answer has them. Shows each
