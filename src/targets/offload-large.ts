@@ -3,11 +3,19 @@ import { transferable } from '../offload/transfer.js';
 import type { BuildContext } from './context.js';
 
 /**
- * Answers at least this large are decoded (and, for a gossip pool, rendered) on a worker thread.
- * Below it the main thread does it in one turn of a few milliseconds, cheaper than the hand-over
- * (~1,000 gossip members; a page of 100 teams is ~270 kB and goes to the worker).
+ * A gossip pool answer at least this large (~1,000 members) is decoded and rendered on a worker
+ * thread. Below it the main thread does it in one turn of a few milliseconds, cheaper than the
+ * hand-over.
  */
 export const OFFLOAD_BYTES = 192 * 1024;
+
+/**
+ * A page of teams is decoded on a worker thread from this size. A page of 100 teams is ~270 kB,
+ * decoded on the main thread in a turn of its own in a few milliseconds: measured at 3x (300 pages
+ * per collection), handing each page to the worker and its teams back cost more CPU and no shorter
+ * stall. Only pages far larger than the service's (huge attributes) go to the worker.
+ */
+export const TEAMS_PAGE_OFFLOAD_BYTES = 1024 * 1024;
 
 /**
  * Runs a task on an answer's body: moved to a worker thread when the body is large, on the main
@@ -18,8 +26,9 @@ export async function decodeBody<N extends TaskName>(
   name: N,
   body: Buffer,
   input: TaskInput<N>,
+  threshold = OFFLOAD_BYTES,
 ): Promise<TaskOutput<N>> {
-  if (body.length >= OFFLOAD_BYTES) return ctx.offload.run(name, input, transferable(body));
+  if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body));
   await ctx.turns.take();
   return (TASKS[name] as (i: TaskInput<N>) => TaskOutput<N>)(input);
 }
