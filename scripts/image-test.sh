@@ -32,6 +32,7 @@ run() {
   local name=$1; shift
   local opts=() ; while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
   containers+=("$name")
+  podman rm -f -t 0 "$name" >/dev/null 2>&1 || true # left over by an interrupted run
   podman run -d --name "$name" --network host --runtime runc "${podman_extra[@]}" "${opts[@]}" "$image" "$@" \
     >/dev/null 2>>"$work/podman.log" || { bad "podman run $name failed: $(grep -v timer "$work/podman.log" | tail -1)"; return 0; }
 }
@@ -58,13 +59,21 @@ buildah build --quiet --format docker --pull=never --layers --runtime runc \
   -v "$cache/npm:/root/.npm" -t "$image" . >"$work/build.log" 2>&1 || { tail -40 "$work/build.log"; exit 1; }
 echo "built $image on $base in $((SECONDS - start)) s"
 
-# Some sandboxes refuse runc's setting of the container's rlimits (RLIMIT_NPROC/NOFILE) without
-# CAP_SYS_RESOURCE in the bounding set; vigil runs as uid 1000 and gets no effective capability.
+# Some sandboxes refuse runc's setting of the container's rlimits (RLIMIT_NPROC/NOFILE): podman's
+# default ulimits ask runc to set them. Then the containers keep the limits they inherit
+# (containers.conf `default_ulimits = []`), or, where setting them needs CAP_SYS_RESOURCE in the
+# bounding set, get that capability (vigil runs as uid 1000 and has no effective capability).
 podman_extra=()
-if ! podman run --rm --runtime runc --entrypoint true "$image" 2>"$work/probe.log"; then
-  if grep -q 'error setting rlimit' "$work/probe.log"; then
+probe() { podman run --rm --runtime runc "$@" --entrypoint true "$image" 2>>"$work/probe.log"; }
+if ! probe; then
+  grep -q 'error setting rlimit' "$work/probe.log" || { cat "$work/probe.log"; exit 1; }
+  printf '[containers]\ndefault_ulimits = []\n' >"$work/containers.conf"
+  if CONTAINERS_CONF="$work/containers.conf" probe; then
+    export CONTAINERS_CONF="$work/containers.conf"
+    echo "runc may not set rlimits here: containers keep the limits they inherit (default_ulimits = [])"
+  elif probe --cap-add SYS_RESOURCE; then
     podman_extra=(--cap-add SYS_RESOURCE)
-    echo "runc may not set rlimits here: containers get --cap-add SYS_RESOURCE (uid 1000 has no effective capabilities)"
+    echo "runc may not set rlimits here: containers get --cap-add SYS_RESOURCE"
   else
     cat "$work/probe.log"; exit 1
   fi
@@ -155,13 +164,18 @@ curl -fsS -H "authorization: Bearer $(cat "$work/etc/sink-token")" "$url/api/v1/
   || bad "the stored alert is gone after a restart"
 podman stop -t 2 vigil-it-d >/dev/null 2>&1 || true
 
-step "a root-owned /var/lib/vigil names the fix"
+step "a root-owned /var/lib/vigil names the fix; the sink alone waits for it"
 mkdir -p "$work/rootdata"; chown 0:0 "$work/rootdata"; chmod 0755 "$work/rootdata"
 run vigil-it-e -v "$work/etc:/etc/vigil:ro" -v "$work/rootdata:/var/lib/vigil" --
-status=$(podman wait vigil-it-e 2>/dev/null || echo unknown)
-podman logs vigil-it-e >"$work/rootlog" 2>&1
-[ "$status" != 0 ] && grep -q 'chown -R 1000:1000' "$work/rootlog" && ok "exits $status and says: $(grep -o 'not writable[^;]*' "$work/rootlog" | head -1)" \
-  || { bad "exit $status without the fix:"; tail -5 "$work/rootlog"; }
+wait_http "$url/healthz" 60 || bad "not serving with an unwritable store directory"
+curl -sS "$url/readyz" >"$work/rootready" 2>&1 || true
+grep -q 'chown -R 1000:1000' "$work/rootready" && ok "/readyz says: $(grep -o 'not writable[^;]*' "$work/rootready" | head -1)" \
+  || { bad "/readyz does not name the fix:"; head -c 600 "$work/rootready"; echo; }
+curl -fsS -o /dev/null "$url/metrics" && ok "/metrics still served while the sink waits" || bad "/metrics not served"
+podman logs vigil-it-e 2>&1 | grep -q 'chown -R 1000:1000' && ok "the log names the fix" || bad "the log does not name the fix"
+chown 1000:1000 "$work/rootdata"
+wait_http "$url/readyz" 60 && ok "ready by itself once the directory is given to uid 1000" || bad "not ready after the chown"
+podman stop -t 2 vigil-it-e >/dev/null 2>&1 || true
 
 step "SIGTERM at any moment stops it within 2 s with exit 0 (podman stop -t 2 would SIGKILL: 137)"
 for delay in 0 0.05 0.1 0.2 0.3 0.5 1 ready; do

@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   });
   await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
 
-  process.on('SIGHUP', () => {
+  stopSignals.onReload(() => {
     log.info('SIGHUP: reloading configuration');
     reload().catch(() => undefined);
   });

@@ -9,6 +9,11 @@ export type StopAction = (signal: NodeJS.Signals) => void;
 export interface StopSignals {
   /** What a stop does from now on (closing the server, stopping the daemon); runs at most once. */
   onStop(action: StopAction): void;
+  /**
+   * What SIGHUP does once vigil runs. A SIGHUP that arrived while it was starting (whose default
+   * action would have killed it) is not lost: it runs the reload as soon as one is set.
+   */
+  onReload(action: () => void): void;
 }
 
 export function installStopSignals(proc: Pick<NodeJS.Process, 'on' | 'exit'> = process): StopSignals {
@@ -19,7 +24,19 @@ export function installStopSignals(proc: Pick<NodeJS.Process, 'on' | 'exit'> = p
     stopping = true;
     action(signal);
   };
+  let reload: (() => void) | undefined;
+  let reloadPending = false;
   proc.on('SIGTERM', () => stop('SIGTERM'));
   proc.on('SIGINT', () => stop('SIGINT'));
-  return { onStop: (next) => void (action = next) };
+  proc.on('SIGHUP', () => (reload ? reload() : void (reloadPending = true)));
+  return {
+    onStop: (next) => void (action = next),
+    onReload: (next) => {
+      reload = next;
+      if (reloadPending) {
+        reloadPending = false;
+        next();
+      }
+    },
+  };
 }

@@ -25,11 +25,23 @@ export function secretsDashboard() {
     ] })
     .timeseries({ title: 'Open attempt age', description: 'How long the open DR operation token attempt has been open since vigil first saw it; SecretsDROperationTokenAttemptOpenLong pages above 30m.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_dr_operation_token_attempt_first_seen_timestamp_seconds{${T}}`, legend: '{{target}}' }] })
       .row('Connections')
-    .timeseries({ title: 'Connected secondaries', description: '1 while a known secondary is connected to its primary, 0 when it is not.', unit: 'bool', queries: [{ expr: `secrets_replication_secondary_connected{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' }] })
+    .timeseries({ title: 'Connected secondaries', description: '1 while a known secondary is connected to its primary, 0 when it is not; absent when the primary does not report connections (before 1.5: secrets_replication_secondaries_reported is 0).', unit: 'bool', queries: [{ expr: `secrets_replication_secondary_connected{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' }] })
     .timeseries({ title: "Secondaries' view of their primary", description: '1 while a secondary reports its primary connected.', unit: 'bool', queries: [{ expr: `secrets_replication_primary_connected{${T}}`, legend: '{{target}} ← {{primary_cluster_address}} ({{kind}})' }] })
     .timeseries({ title: 'Heartbeat age', description: 'Seconds since each side last heard the other; SecretsReplicationHeartbeatStale fires above 30 s.', unit: 's', queries: [
       { expr: `time() - secrets_replication_secondary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard {{secondary_id}}' },
       { expr: `time() - secrets_replication_primary_last_heartbeat_timestamp_seconds{${T}}`, legend: '{{target}} heard primary' },
+    ] })
+    .timeseries({ title: 'Replication delay (canary age)', description: "Age of the newest replication canary a secondary has applied, as its primary and as the secondary itself report it: the service's own measure of replication delay. Absent before the servers send it.", unit: 's', mayBeEmpty: true, queries: [
+      { expr: `secrets_replication_secondary_primary_canary_age_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} ({{kind}})' },
+      { expr: `secrets_replication_primary_canary_age_seconds{${T}}`, legend: '{{target}} ← {{primary_cluster_address}} ({{kind}})' },
+    ] })
+    .timeseries({ title: 'Clock skew and heartbeat round trip', description: 'Clock skew between a primary and each secondary, and how long the last heartbeat took. Absent before the servers send them.', unit: 's', mayBeEmpty: true, queries: [
+      { expr: `secrets_replication_secondary_clock_skew_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} skew ({{kind}})' },
+      { expr: `secrets_replication_secondary_last_heartbeat_duration_seconds{${T}}`, legend: '{{target}} → {{secondary_id}} heartbeat ({{kind}})' },
+    ] })
+    .timeseries({ title: 'gRPC connection state', description: 'The replication connection state that is current (ready is healthy; transient_failure and connecting are not), as primaries report it per secondary and secondaries report it for their primary. Absent before the servers send it.', unit: 'bool', mayBeEmpty: true, queries: [
+      { expr: `secrets_replication_secondary_connection_state{${T}} == 1`, legend: '{{target}} → {{secondary_id}} {{state}} ({{kind}})' },
+      { expr: `secrets_replication_connection_state{${T}} == 1`, legend: '{{target}} {{state}} ({{kind}})' },
     ] })
       .row('Write-ahead log')
     .timeseries({ title: 'WAL lag', description: 'WAL entries a configured secondary is behind its configured primary; SecretsReplicationWALLagHigh fires above 1000 for 10m.', unit: 'short', queries: [{ expr: `secrets_replication_wal_lag{primary=~"$target"}`, legend: '{{primary}} → {{secondary}} ({{kind}})' }] })
@@ -39,9 +51,11 @@ export function secretsDashboard() {
       { expr: `secrets_replication_merkle_tree_corrupted{${T}}`, legend: '{{target}} status ({{kind}})' },
       { expr: `secrets_merkle_corrupted_root{${T}}`, legend: '{{target}} merkle-check root' },
     ] })
-    .timeseries({ title: 'Corrupted trees and pages', description: 'Trees with a corrupted subtree root or page, and corrupted pages per tree, from the merkle check.', unit: 'short', mayBeEmpty: true, queries: [
+    .timeseries({ title: 'Corrupted trees, pages and subpages', description: 'Trees with a corrupted subtree root, page or subpage, and corrupted pages and subpages per tree, from the merkle check.', unit: 'short', mayBeEmpty: true, queries: [
       { expr: `secrets_merkle_corrupted_trees{${T}} > 0`, legend: '{{target}} {{tree_type}} trees' },
       { expr: `secrets_merkle_corrupted_pages{${T}} > 0`, legend: '{{target}} tree {{tree}} pages' },
+      { expr: `secrets_merkle_corrupted_subpages{${T}} > 0`, legend: '{{target}} tree {{tree}} subpages' },
     ] })
-    .timeseries({ title: 'Time since the last corruption check', description: 'Seconds since the cluster last checked its merkle tree.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_replication_last_corruption_check_timestamp_seconds{${T}}`, legend: '{{target}} ({{kind}})' }] });
+    .timeseries({ title: 'Time since the last corruption check', description: 'Seconds since the cluster last checked its merkle tree.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_replication_last_corruption_check_timestamp_seconds{${T}}`, legend: '{{target}} ({{kind}})' }] })
+    .timeseries({ title: 'Time since the last reindex', description: 'Seconds since the cluster last reindexed its merkle tree; absent when it never has or does not say.', unit: 's', mayBeEmpty: true, queries: [{ expr: `time() - secrets_replication_last_reindex_timestamp_seconds{${T}}`, legend: '{{target}} ({{kind}})' }] });
 }

@@ -6,10 +6,13 @@ import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
 import type { AclPolicy } from './scenario.js';
 import { selfBody } from './self.js';
+import { selfInProfile, type AgentProfile } from './profiles.js';
 
 export interface ApiContext {
   agent: AgentModel;
   acl: Acl;
+  /** The release whose shapes the agent answers in. */
+  profile: AgentProfile;
   /** Another agent of the simulator by node name or node ID ('leader' for the region's leader). */
   find(id: string): AgentModel | undefined;
 }
@@ -91,7 +94,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   },
   '/v1/agent/servers': { GET: listServers, POST: updateServers, PUT: updateServers },
   '/v1/agent/self': {
-    GET: { acl: 'agent:read', answer: ({ agent, acl }, _q, res) => sendJson(res, 200, selfBody(agent, acl.enabled)) },
+    GET: { acl: 'agent:read', answer: ({ agent, acl, profile }, _q, res) => sendJson(res, 200, selfInProfile(selfBody(agent, acl.enabled), profile)) },
   },
   '/v1/agent/host': { GET: { acl: 'agent:read', answer: sendHost } },
   '/v1/agent/join': { POST: join, PUT: join },

@@ -5,11 +5,13 @@ import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import type { AgentModel } from './agent.js';
 import { handleApi } from './api.js';
 import { buildAgents } from './cluster.js';
+import type { AgentProfile } from './profiles.js';
 import { parseAgentScenario, type AgentScenario } from './scenario.js';
 
 export { demoAgentScenario, parseAgentScenario } from './scenario.js';
 export type { AclPolicy, AgentRole, AgentScenario, AgentSpec } from './scenario.js';
 export { CLIENT_NOT_SERVER } from './api.js';
+export { AGENT_PROFILES, type AgentProfile } from './profiles.js';
 
 export interface SimulatedAgent {
   readonly name: string;
@@ -27,7 +29,10 @@ export interface AgentSimulator {
 }
 
 /** Starts one HTTP listener per agent of the scenario; every agent has its own faults. */
-export async function startAgentSimulator(scenario: AgentScenario, opts: { host?: string; tls?: ServeTls } = {}): Promise<AgentSimulator> {
+export async function startAgentSimulator(
+  scenario: AgentScenario,
+  opts: { host?: string; tls?: ServeTls; profile?: AgentProfile } = {},
+): Promise<AgentSimulator> {
   const checked = parseAgentScenario(scenario);
   const acl = new Acl(checked.acl);
   const models = buildAgents(checked);
@@ -43,7 +48,7 @@ export async function startAgentSimulator(scenario: AgentScenario, opts: { host?
   try {
     for (const [i, agent] of models.entries()) {
       const faults = noFaults();
-      const apiCtx = { agent, acl, find: (id: string) => find(id, agent) };
+      const apiCtx = { agent, acl, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
       const server = await listen(
         async (req, res) => {
           if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults }, req, res);

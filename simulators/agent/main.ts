@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { simulatorArgs } from '../common/args.js';
-import { demoAgentScenario, parseAgentScenario, startAgentSimulator, type AgentScenario } from './index.js';
+import { checkProfile } from '../common/profile.js';
+import { AGENT_PROFILES, demoAgentScenario, parseAgentScenario, startAgentSimulator, type AgentScenario } from './index.js';
 
 /**
  * Runs the agent simulator alone:
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
     ...loaded,
     agents: loaded.agents.map((a, i) => ({ ...a, port: a.port ?? (args.port === 0 ? 0 : args.port + i) })),
   };
-  const sim = await startAgentSimulator(scenario, { host: args.host, ...(args.tls ? { tls: args.tls } : {}) });
+  const profile = checkProfile(args.profile, AGENT_PROFILES);
+  const sim = await startAgentSimulator(scenario, { host: args.host, profile, ...(args.tls ? { tls: args.tls } : {}) });
   // Tokens are cluster-wide; printing them on each agent's line keeps a line self-sufficient for scripts.
   const tokens = scenario.acl?.enabled
     ? `read-token=${sim.readToken} management-token=${sim.managementToken}`

@@ -6,7 +6,7 @@ import { agentStats } from './stats.js';
 const SECOND_NS = 1_000_000_000;
 
 /** The body of GET /agent/self: the agent's configuration, its own pool member and its stats. */
-export function selfBody(agent: AgentModel, aclEnabled: boolean): unknown {
+export function selfBody(agent: AgentModel, aclEnabled: boolean): Record<string, unknown> {
   return {
     config: agentConfig(agent, aclEnabled),
     member: agent.pool?.local ?? NO_MEMBER,

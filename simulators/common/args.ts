@@ -3,13 +3,17 @@ import { parseArgs } from 'node:util';
 import type { ServeTls } from './http.js';
 
 /** Command-line options every simulator takes: where to listen, an optional scenario file, and TLS. */
-export function simulatorArgs(argv: string[], defaultPort: number): { port: number; host: string; scenario?: string; tls?: ServeTls } {
+export function simulatorArgs(
+  argv: string[],
+  defaultPort: number,
+): { port: number; host: string; scenario?: string; tls?: ServeTls; profile?: string } {
   const { values } = parseArgs({
     args: argv,
     options: {
       port: { type: 'string', default: String(defaultPort) },
       host: { type: 'string', default: '127.0.0.1' },
       scenario: { type: 'string' },
+      profile: { type: 'string' },
       'tls-cert-file': { type: 'string' },
       'tls-key-file': { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -17,7 +21,7 @@ export function simulatorArgs(argv: string[], defaultPort: number): { port: numb
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --tls-cert-file=PEM --tls-key-file=PEM\n');
+    process.stdout.write('options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --profile=NAME (older release shapes) --tls-cert-file=PEM --tls-key-file=PEM\n');
     process.exit(0);
   }
   const port = Number(values.port);
@@ -32,5 +36,11 @@ export function simulatorArgs(argv: string[], defaultPort: number): { port: numb
     process.exit(2);
   }
   const tls = certFile && keyFile ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : undefined;
-  return { port, host: values.host ?? '127.0.0.1', ...(values.scenario ? { scenario: values.scenario } : {}), ...(tls ? { tls } : {}) };
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(values.scenario ? { scenario: values.scenario } : {}),
+    ...(values.profile ? { profile: values.profile } : {}),
+    ...(tls ? { tls } : {}),
+  };
 }

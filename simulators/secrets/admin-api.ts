@@ -186,7 +186,7 @@ function keySharesView(cluster: ClusterModel): Record<string, unknown> {
 
 function quirksView(cluster: ClusterModel): Record<string, boolean> {
   const q = cluster.quirks;
-  return { omit_state: q.omitState, numbers_as_strings: q.numbersAsStrings, extra_fields: q.extraFields };
+  return { omit_state: q.omitState, numbers_as_strings: q.numbersAsStrings, extra_fields: q.extraFields, omit_peer_lists: q.omitPeerLists };
 }
 
 function setQuirks(cluster: ClusterModel, body: Body): Reply {
@@ -194,6 +194,7 @@ function setQuirks(cluster: ClusterModel, body: Body): Reply {
   q.omitState = optionalBool(body, 'omit_state') ?? q.omitState;
   q.numbersAsStrings = optionalBool(body, 'numbers_as_strings') ?? q.numbersAsStrings;
   q.extraFields = optionalBool(body, 'extra_fields') ?? q.extraFields;
+  q.omitPeerLists = optionalBool(body, 'omit_peer_lists') ?? q.omitPeerLists;
   return ok(quirksView(cluster));
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { noFaults, type Faults } from '../common/faults.js';
+import { quirksOf } from './profiles.js';
 
 export type Kind = 'performance' | 'dr';
 export const KINDS: readonly Kind[] = ['performance', 'dr'];
@@ -13,6 +14,8 @@ export interface Quirks {
   numbersAsStrings: boolean;
   /** Fields the spec does not list but real servers send. */
   extraFields: boolean;
+  /** Before 1.5: no `secondaries` list on a primary, no `primaries` list on a secondary. */
+  omitPeerLists: boolean;
 }
 
 /** The replication link between one primary and one secondary id, seen from both ends. */
@@ -141,7 +144,7 @@ export function createCluster(name: string): ClusterModel {
     rootToken,
     tokens: new Map([[rootToken, { sudo: true }]]),
     sealed: false,
-    quirks: { omitState: false, numbersAsStrings: false, extraFields: true },
+    quirks: quirksOf('current'),
     faults: noFaults(),
     keys: newKeyShares(),
     operationTokens: new Set(),

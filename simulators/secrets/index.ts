@@ -3,11 +3,13 @@ import { createCluster, type ClusterModel } from './cluster.js';
 import { clusterHandler } from './cluster-server.js';
 import { Fleet } from './fleet.js';
 import { anyOperationToken } from './operation-token.js';
+import { quirksOf, type SecretsProfile } from './profiles.js';
 import { applyReplication, parseScenario, type SecretsScenario } from './scenario.js';
 
 export { demoSecretsScenario, loadScenarioFile, parseScenario } from './scenario.js';
 export type { ReplicationLink, SecretsScenario } from './scenario.js';
 export { decodeOperationToken } from './operation-token.js';
+export { SECRETS_PROFILES, type SecretsProfile } from './profiles.js';
 
 export interface SimulatedCluster {
   readonly name: string;
@@ -31,6 +33,8 @@ export interface SecretsSimulatorOptions {
   walTickMs?: number;
   /** Serve every cluster over HTTPS with this certificate and key. */
   tls?: ServeTls;
+  /** Answer in the shapes of an older release (see profiles.ts); default `current`. */
+  profile?: SecretsProfile;
 }
 
 function simulated(model: ClusterModel): SimulatedCluster {
@@ -54,6 +58,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   try {
     for (const spec of valid.clusters) {
       const model = createCluster(spec.name);
+      Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);
       model.url = server.url;

@@ -1,5 +1,6 @@
 import { simulatorArgs } from '../common/args.js';
-import { demoSecretsScenario, loadScenarioFile, startSecretsSimulator, type SecretsScenario } from './index.js';
+import { checkProfile } from '../common/profile.js';
+import { demoSecretsScenario, loadScenarioFile, SECRETS_PROFILES, startSecretsSimulator, type SecretsScenario } from './index.js';
 
 /** Clusters without a port take consecutive ports from --port, like a row of real servers. */
 function withPorts(scenario: SecretsScenario, firstPort: number): SecretsScenario {
@@ -9,7 +10,8 @@ function withPorts(scenario: SecretsScenario, firstPort: number): SecretsScenari
 
 const args = simulatorArgs(process.argv.slice(2), 8200);
 const scenario = args.scenario ? await loadScenarioFile(args.scenario) : demoSecretsScenario();
-const simulator = await startSecretsSimulator(withPorts(scenario, args.port), { host: args.host, ...(args.tls ? { tls: args.tls } : {}) });
+const profile = checkProfile(args.profile, SECRETS_PROFILES);
+const simulator = await startSecretsSimulator(withPorts(scenario, args.port), { host: args.host, profile, ...(args.tls ? { tls: args.tls } : {}) });
 for (const cluster of simulator.clusters.values()) {
   process.stdout.write(`${cluster.name} ${cluster.url} root_token=${cluster.rootToken}\n`);
 }

@@ -51,14 +51,18 @@ function primaryData(cluster: ClusterModel, kind: Kind, role: PrimaryRole): Json
     last_corruption_check_epoch: corruptionCheckEpoch(state),
     mode: 'primary',
     primary_cluster_addr: role.primaryClusterAddr,
-    secondaries: listed.map((link) => ({
-      api_address: link.secondary.url,
-      cluster_address: link.secondary.clusterAddr,
-      connection_status: connectionStatus(link),
-      last_heartbeat: link.lastHeartbeat.toISOString(),
-      node_id: link.secondaryId,
-      ...linkExtras(cluster),
-    })),
+    ...(cluster.quirks.omitPeerLists
+      ? {}
+      : {
+          secondaries: listed.map((link) => ({
+            api_address: link.secondary.url,
+            cluster_address: link.secondary.clusterAddr,
+            connection_status: connectionStatus(link),
+            last_heartbeat: link.lastHeartbeat.toISOString(),
+            node_id: link.secondaryId,
+            ...linkExtras(cluster),
+          })),
+        }),
     ...(cluster.quirks.omitState ? {} : { state: 'running' }),
     ...(cluster.quirks.extraFields
       ? {
@@ -81,7 +85,9 @@ function secondaryData(cluster: ClusterModel, kind: Kind, role: SecondaryRole): 
     last_remote_wal: walNumber(cluster, role.lastRemoteWal),
     merkle_root: merkleRoot(role.dataOrigin, role.lastRemoteWal),
     mode: 'secondary',
-    primaries: link
+    primaries: cluster.quirks.omitPeerLists
+      ? undefined
+      : link
       ? [
           {
             api_address: link.primaryApiAddr,

@@ -6,6 +6,7 @@ import type { Organization, Principal, Team } from './model.js';
 import { pageRequest, paginate } from './pagination.js';
 import { includedResources, parseInclude, teamResource } from './team-resource.js';
 import { validateTeamBody } from './validation.js';
+import { teamInProfile } from './profiles.js';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -73,7 +74,7 @@ async function listTeams(call: Call, orgName: string): Promise<Reply> {
   return {
     status: 200,
     body: {
-      data: items.map((t) => teamResource(t, org, 'list', owner)),
+      data: items.map((t) => teamInProfile(teamResource(t, org, 'list', owner), ctx.profile)),
       ...(include.size > 0 ? { included: includedResources(items, org, include) } : {}),
       links,
       meta,
@@ -90,7 +91,7 @@ async function createTeam(call: Call, orgName: string): Promise<Reply> {
   const result = validateTeamBody(read.body, undefined, (name) => store.isNameTaken(org, name));
   if (!result.ok) return unprocessable(result.errors);
   const team = store.insertTeam(org, { ...result.changes, name: result.changes.name ?? '' });
-  return { status: 200, body: { data: teamResource(team, org, 'show', true) } };
+  return { status: 200, body: { data: teamInProfile(teamResource(team, org, 'show', true), call.ctx.profile) } };
 }
 
 /** The team behind an id, if the caller may see it (and, with `manage`, change it). */
@@ -111,7 +112,7 @@ function showTeam(call: Call, id: string): Reply {
   return {
     status: 200,
     body: {
-      data: teamResource(team, org, 'show', isOwner(call.principal, org.name)),
+      data: teamInProfile(teamResource(team, org, 'show', isOwner(call.principal, org.name)), call.ctx.profile),
       ...(include.size > 0 ? { included: includedResources([team], org, include) } : {}),
     },
   };
@@ -127,7 +128,7 @@ async function updateTeam(call: Call, id: string): Promise<Reply> {
   const result = validateTeamBody(read.body, team, (name) => store.isNameTaken(org, name, team.id));
   if (!result.ok) return unprocessable(result.errors);
   store.updateTeam(team, result.changes);
-  return { status: 200, body: { data: teamResource(team, org, 'show', true) } };
+  return { status: 200, body: { data: teamInProfile(teamResource(team, org, 'show', true), call.ctx.profile) } };
 }
 
 function deleteTeam(call: Call, id: string): Reply {

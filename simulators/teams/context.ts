@@ -4,6 +4,7 @@ import { populateOrganization } from './generate.js';
 import { RateLimiter } from './rate-limit.js';
 import type { TeamsScenario } from './scenario.js';
 import { TeamStore } from './store.js';
+import type { TeamsProfile } from './profiles.js';
 
 /** A fault bound to one page number of the team list. */
 export interface PageFault {
@@ -20,6 +21,8 @@ export interface SimulatorContext {
   readonly maxPageSize: number;
   /** API requests seen, by path (query left out). */
   readonly requests: Map<string, number>;
+  /** The release whose shapes the service answers in. */
+  readonly profile: TeamsProfile;
 }
 
 export const DEFAULT_RATE_PER_SECOND = 30;
@@ -31,13 +34,14 @@ export function addOrganization(store: TeamStore, name: string, teams: number, s
   return org.ownerToken;
 }
 
-export function createContext(scenario: TeamsScenario): SimulatorContext {
+export function createContext(scenario: TeamsScenario, profile: TeamsProfile = 'current'): SimulatorContext {
   const store = new TeamStore();
   for (const spec of scenario.organizations) addOrganization(store, spec.name, spec.teams, spec.seed);
   return {
     store,
     faults: noFaults(),
     pageFaults: new Map(),
+    profile,
     limiter: new RateLimiter(scenario.rateLimit?.perSecond ?? DEFAULT_RATE_PER_SECOND),
     maxPageSize: scenario.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     requests: new Map(),

@@ -4,6 +4,8 @@ import { handleAdmin } from './admin-api.js';
 import { handleApi } from './api.js';
 import { createContext } from './context.js';
 import { parseScenario, type TeamsScenario } from './scenario.js';
+import type { TeamsProfile } from './profiles.js';
+export { TEAMS_PROFILES, type TeamsProfile } from './profiles.js';
 
 export { demoTeamsScenario, parseScenario } from './scenario.js';
 export type { OrganizationSpec, TeamsScenario } from './scenario.js';
@@ -21,9 +23,9 @@ export interface TeamsSimulator {
 /** One listener for every organization, like the hosted service. */
 export async function startTeamsSimulator(
   scenario: TeamsScenario,
-  opts: { host?: string; port?: number; tls?: ServeTls } = {},
+  opts: { host?: string; port?: number; tls?: ServeTls; profile?: TeamsProfile } = {},
 ): Promise<TeamsSimulator> {
-  const ctx = createContext(parseScenario(scenario));
+  const ctx = createContext(parseScenario(scenario), opts.profile);
   const server = await listen(
     async (req, res) => {
       const request = route(req);

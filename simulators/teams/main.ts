@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { simulatorArgs } from '../common/args.js';
-import { demoTeamsScenario, parseScenario, startTeamsSimulator } from './index.js';
+import { checkProfile } from '../common/profile.js';
+import { demoTeamsScenario, parseScenario, startTeamsSimulator, TEAMS_PROFILES } from './index.js';
 
 const args = simulatorArgs(process.argv.slice(2), 8300);
 const scenario = args.scenario ? parseScenario(JSON.parse(await readFile(args.scenario, 'utf8'))) : demoTeamsScenario();
-const sim = await startTeamsSimulator(scenario, { host: args.host, port: args.port, ...(args.tls ? { tls: args.tls } : {}) });
+const profile = checkProfile(args.profile, TEAMS_PROFILES);
+const sim = await startTeamsSimulator(scenario, { host: args.host, port: args.port, profile, ...(args.tls ? { tls: args.tls } : {}) });
 
 process.stdout.write(`teams simulator listening on ${sim.url} (API ${sim.url}/api/v2, admin ${sim.url}/_sim)\n`);
 for (const org of scenario.organizations) {

@@ -13,6 +13,9 @@ const corruptedPages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples
  * corrupted subpage, so the tree is corrupted.
  */
 const corruptedSubpages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).reduce((n, p) => n + (p.subpages?.length ?? 0), 0);
+/** One sample per tree the report lists, valued by `count`. */
+const perTree = (count: (t: MerkleTree) => number) => (r: MerkleReport) =>
+  Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({ labels: { tree, tree_type: t.tree_type }, value: count(t) }));
 
 export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
@@ -51,11 +54,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     type: 'gauge',
     area: 'secrets',
     labels: ['target', 'tree', 'tree_type'],
-    samples: (r) =>
-      Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({
-        labels: { tree, tree_type: t.tree_type },
-        value: corruptedPages(t),
-      })),
+    samples: perTree(corruptedPages),
   }),
   family<MerkleReport>({
     name: 'secrets_merkle_corrupted_subpages',
@@ -63,11 +62,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     type: 'gauge',
     area: 'secrets',
     labels: ['target', 'tree', 'tree_type'],
-    samples: (r) =>
-      Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({
-        labels: { tree, tree_type: t.tree_type },
-        value: corruptedSubpages(t),
-      })),
+    samples: perTree(corruptedSubpages),
   }),
   family<MerkleReport>({
     name: 'secrets_merkle_last_check_timestamp_seconds',

@@ -23,31 +23,38 @@ function perSecondary(s: ReplicationStatus, value: (p: ReplicationPeer) => numbe
 
 const ms = (v: number | undefined) => (v === undefined ? undefined : v / 1000);
 
+/** How a secondary names the primary it follows. */
+export const primaryAddress = (p: ReplicationPeer): string => p.cluster_address ?? p.api_address ?? '';
+
+/** One sample per primary a secondary lists that has the field. */
+function perPrimary(s: ReplicationStatus, value: (p: ReplicationPeer) => number | undefined): Sample[] {
+  if (s.mode !== 'secondary') return [];
+  return s.primaries.flatMap((p) => {
+    const v = value(p);
+    return v === undefined ? [] : [{ labels: { primary_cluster_address: primaryAddress(p) }, value: v }];
+  });
+}
+
+/** A millisecond field of each peer, in seconds: per secondary on a primary, per primary on a secondary. */
+const peerSeconds = (side: 'secondary' | 'primary', name: string, help: string, field: (p: ReplicationPeer) => number | undefined) =>
+  family<ReplicationStatus>({
+    name: `secrets_replication_${side}_${name}`,
+    help: `${help}; ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, side === 'secondary' ? 'secondary_id' : 'primary_cluster_address'],
+    samples: (s) => (side === 'secondary' ? perSecondary : perPrimary)(s, (p) => ms(field(p))),
+  });
+
+const CANARY = "the service's own measure of replication delay";
+
 export const peerFamilies: readonly Family<ReplicationStatus>[] = [
-  family<ReplicationStatus>({
-    name: 'secrets_replication_secondary_primary_canary_age_seconds',
-    help: `Age of the last replication canary the primary wrote that a secondary has applied: the service's own measure of replication delay; ${FROM_POLL}.`,
-    type: 'gauge',
-    area: 'secrets',
-    labels: [...TK, 'secondary_id'],
-    samples: (s) => perSecondary(s, (p) => ms(p.replication_primary_canary_age_ms)),
-  }),
-  family<ReplicationStatus>({
-    name: 'secrets_replication_secondary_clock_skew_seconds',
-    help: `Clock difference between the primary and a secondary; ${FROM_POLL}.`,
-    type: 'gauge',
-    area: 'secrets',
-    labels: [...TK, 'secondary_id'],
-    samples: (s) => perSecondary(s, (p) => ms(p.clock_skew_ms)),
-  }),
-  family<ReplicationStatus>({
-    name: 'secrets_replication_secondary_last_heartbeat_duration_seconds',
-    help: `How long the last heartbeat between the primary and a secondary took; ${FROM_POLL}.`,
-    type: 'gauge',
-    area: 'secrets',
-    labels: [...TK, 'secondary_id'],
-    samples: (s) => perSecondary(s, (p) => ms(p.last_heartbeat_duration_ms)),
-  }),
+  peerSeconds('secondary', 'primary_canary_age_seconds', `Age of the last replication canary the primary wrote that a secondary has applied, as the primary reports it: ${CANARY}`, (p) => p.replication_primary_canary_age_ms),
+  peerSeconds('secondary', 'clock_skew_seconds', 'Clock difference between the primary and a secondary', (p) => p.clock_skew_ms),
+  peerSeconds('secondary', 'last_heartbeat_duration_seconds', 'How long the last heartbeat between the primary and a secondary took', (p) => p.last_heartbeat_duration_ms),
+  peerSeconds('primary', 'canary_age_seconds', `Age of the last replication canary of its primary that a secondary has applied, as the secondary reports it: ${CANARY}`, (p) => p.replication_primary_canary_age_ms),
+  peerSeconds('primary', 'clock_skew_seconds', 'Clock difference between a secondary and its primary, as the secondary reports it', (p) => p.clock_skew_ms),
+  peerSeconds('primary', 'last_heartbeat_duration_seconds', 'How long the last heartbeat between a secondary and its primary took, as the secondary reports it', (p) => p.last_heartbeat_duration_ms),
   family<ReplicationStatus>({
     name: 'secrets_replication_secondary_connection_state',
     help: `The gRPC connection state of a secondary's stream, one series per state, 1 for the current one; ${FROM_POLL}.`,
@@ -60,6 +67,14 @@ export const peerFamilies: readonly Family<ReplicationStatus>[] = [
           ? stateSet('state', GRPC_STATES, p.connection_state.toLowerCase()).map((x) => ({ ...x, labels: { ...x.labels, secondary_id: p.node_id! } }))
           : [],
       ),
+  }),
+  family<ReplicationStatus>({
+    name: 'secrets_replication_connection_state',
+    help: `A secondary's gRPC connection to its primary, one series per state, 1 for the current one (connection_state); ${FROM_POLL}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: [...TK, 'state'],
+    samples: (s) => (s.mode === 'secondary' && s.connection_state !== undefined ? stateSet('state', GRPC_STATES, s.connection_state.toLowerCase()) : []),
   }),
   family<ReplicationStatus>({
     name: 'secrets_replication_last_reindex_timestamp_seconds',

@@ -1,5 +1,5 @@
 import { family, single, stateSet, upFamily, type Family, type Sample } from '../metrics/family.js';
-import { peerFamilies } from './secrets-replication-peers.js';
+import { peerFamilies, primaryAddress } from './secrets-replication-peers.js';
 import type { ReplicationPeer, ReplicationStatus } from '../upstream/secrets/replication-status.js';
 
 /** Replication status of one cluster, one kind: pure mapping from the parsed status to samples. */
@@ -28,7 +28,6 @@ export const replicationUp = upFamily({
 });
 
 const isPrimary = (s: ReplicationStatus) => s.mode === 'primary';
-const primaryAddress = (p: ReplicationPeer) => p.cluster_address ?? p.api_address ?? '';
 
 /** Last heartbeat of each peer that has one, labelled by the peer's identity. */
 function heartbeats(peers: readonly ReplicationPeer[], label: string, id: (p: ReplicationPeer) => string | undefined): Sample[] {
@@ -104,8 +103,14 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     labels: [...TK, 'secondary_id'],
     samples: (s) => {
       if (!isPrimary(s) || s.secondaries === undefined) return [];
-      const connected = new Set(s.secondaries.filter((p) => p.connection_status === 'connected').map((p) => p.node_id));
-      return s.known_secondaries.map((id) => ({ labels: { secondary_id: id }, value: connected.has(id) ? 1 : 0 }));
+      const listed = new Map(s.secondaries.map((p) => [p.node_id, p.connection_status]));
+      // An entry without a node id could be any unlisted secondary: their connections are unknown.
+      const unlistedUnknown = listed.has(undefined);
+      // Listed without a status: its connection is unknown, so no series (unknown is not disconnected).
+      return s.known_secondaries.flatMap((id) => {
+        const known = listed.has(id) ? listed.get(id) !== undefined : !unlistedUnknown;
+        return known ? [{ labels: { secondary_id: id }, value: listed.get(id) === 'connected' ? 1 : 0 }] : [];
+      });
     },
   }),
   family<ReplicationStatus>({
@@ -124,10 +129,9 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     labels: [...TK, 'primary_cluster_address'],
     samples: (s) =>
       isSecondary(s)
-        ? s.primaries.map((p) => ({
-            labels: { primary_cluster_address: primaryAddress(p) },
-            value: p.connection_status === 'connected' ? 1 : 0,
-          }))
+        ? s.primaries.flatMap((p) =>
+            p.connection_status === undefined ? [] : [{ labels: { primary_cluster_address: primaryAddress(p) }, value: p.connection_status === 'connected' ? 1 : 0 }],
+          )
         : [],
   }),
   family<ReplicationStatus>({

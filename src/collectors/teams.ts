@@ -65,7 +65,7 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     area: 'teams',
     labels: [...TO, 'team'],
-    samples: (l) => tracked(l).map((t) => ({ labels: { team: t.name }, value: t.usersCount })),
+    samples: (l) => tracked(l).flatMap((t) => (t.usersCount === undefined ? [] : [{ labels: { team: t.name }, value: t.usersCount }])),
   }),
   family<TeamsListing>({
     name: 'teams_team_info',

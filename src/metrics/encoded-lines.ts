@@ -53,3 +53,8 @@ export function encodeGroup(group: Iterable<readonly [string, string]>): Array<[
     return [name, { bytes, lines: countLines(text) }];
   });
 }
+
+/** The lines as text (tools and tests; the store keeps bytes). */
+export function linesText(lines: GroupLines): string {
+  return typeof lines === 'string' ? lines : asBuffer(lines.bytes).toString();
+}

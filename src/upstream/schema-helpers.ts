@@ -51,18 +51,39 @@ export function goDurationSeconds(v: unknown): number | undefined {
 
 export const statDuration = z.unknown().optional().transform(goDurationSeconds);
 
+/**
+ * A field that costs only its own series when it is missing, null or of an unexpected type: the
+ * value when `schema` accepts it, else undefined. For every key that is not essential to the answer.
+ */
+export const lenient = <S extends z.ZodType>(schema: S) =>
+  z
+    .unknown()
+    // Optional before the transform, or a missing key fails the object (see statNumber).
+    .optional()
+    .transform((v): z.output<S> | undefined => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : undefined;
+  });
+
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);
 
 /** The zero time of the upstream's language: "never happened". */
 const ZERO_EPOCH_SECONDS = -62135596800;
 
+/** ISO 8601 text as epoch seconds, keeping the sub-millisecond digits Date.parse drops (`.44956`). */
+function isoSeconds(v: string): number {
+  const fraction = /T\d{2}:\d{2}:\d{2}(\.\d+)/.exec(v)?.[1];
+  if (fraction === undefined) return Date.parse(v) / 1000;
+  return Date.parse(v.replace(fraction, '')) / 1000 + Number(`0${fraction}`);
+}
+
 /**
  * A point in time as epoch seconds: ISO 8601 text, epoch seconds as number or string. The zero
  * time (`"-62135596800"`, `0001-01-01T00:00:00Z`) and other pre-1970 values mean "never": undefined.
  */
 export const instant = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const n = typeof v === 'number' ? v : /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Date.parse(v) / 1000;
+  const n = typeof v === 'number' ? v : /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : isoSeconds(v);
   if (Number.isNaN(n)) {
     ctx.addIssue({ code: 'custom', message: `not a time: "${String(v)}"` });
     return z.NEVER;

@@ -1,12 +1,18 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../e2e/processes.js';
 
-const BIN = '/usr/lib/postgresql/15/bin';
-const INSTALL = 'apt-get install postgresql-15';
+/** Debian installs each major version under /usr/lib/postgresql/<major>; the newest is used. */
+function newestBin(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).map(Number) : [];
+  return join(root, String(majors.length ? Math.max(...majors) : 15), 'bin');
+}
+const BIN = newestBin();
+const INSTALL = 'apt-get install postgresql';
 export const APP_USER = 'vigil';
 export const APP_PASSWORD = 'app-secret-Zq7';
 const ADMIN_PASSWORD = 'admin-secret-Kp2';

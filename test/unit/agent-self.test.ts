@@ -126,11 +126,23 @@ describe('stats and config variations', () => {
   });
 });
 
+describe('self sections that cannot be read', () => {
+  const b = leaderBody();
+  it('a stats section that is not a map drops only its series', () => {
+    const s = parse({ ...b, stats: { ...b.stats, raft: 'Leader' } });
+    expect(s.raft).toBeUndefined();
+    expect(s.serf).toEqual(parse(b).serf);
+  });
+  it('a config that cannot be read leaves the identity to the member', () => {
+    const s = parse({ ...b, config: { ...b.config, Server: { Enabled: 'yes' } } });
+    expect(s.name).toBe('nomad-server-1.global');
+    expect(s.raft).toEqual(parse(b).raft);
+  });
+});
+
 describe('self bodies that do not fit', () => {
   const b = leaderBody();
   it.each([
-    ['a stats section that is not a map', { ...b, stats: { ...b.stats, raft: 'Leader' } }, 'stats.raft'],
-    ['Server.Enabled that is not a boolean', { ...b, config: { ...b.config, Server: { Enabled: 'yes' } } }, 'config.Server.Enabled'],
     ['a body that is a list', [], '(body)'],
   ])('%s is a schema failure naming the field', (_what, body, field) => {
     const err = parseFailure(() => parse(body));

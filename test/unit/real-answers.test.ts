@@ -9,15 +9,15 @@ import { parseBody } from '../../src/upstream/parse.js';
 import { merkleCheckResponse } from '../../src/upstream/secrets/merkle-check.js';
 import { replicationStatusResponse } from '../../src/upstream/secrets/replication-status.js';
 import { series, seriesOf } from '../helpers/exposition.js';
-import { fixture } from '../helpers/fixtures.js';
+import { realAnswer } from '../helpers/real-corpus.js';
 import { renderSamples } from '../helpers/render.js';
 
-/** Bodies real servers send (test/fixtures/real/README.md says where each comes from). */
-const real = (name: string) => fixture(`real/${name}`);
+/** Bodies of the corpus of real answers (each file says where it comes from). */
+const real = (name: string) => realAnswer(name).body;
 const DR = { target: 't', kind: 'dr' };
 
 describe('a primary before 1.5: known_secondaries and no secondaries list', () => {
-  const s = renderSamples(replicationFamilies, parseBody(replicationStatusResponse, real('secrets-dr-primary-pre-1.5.json'), 'dr/status').data, DR);
+  const s = renderSamples(replicationFamilies, parseBody(replicationStatusResponse, real('secrets/dr-primary-1.5-without-secondaries.json'), 'dr/status').data, DR);
 
   it('exports no connection series at all: unknown is not disconnected, so no page', () => {
     expect(seriesOf(s, 'secrets_replication_secondary_connected').size).toBe(0);
@@ -31,7 +31,7 @@ describe('a primary before 1.5: known_secondaries and no secondaries list', () =
 });
 
 describe('a current primary (1.16+ fields)', () => {
-  const s = renderSamples(replicationFamilies, parseBody(replicationStatusResponse, real('secrets-dr-primary-current.json'), 'dr/status').data, DR);
+  const s = renderSamples(replicationFamilies, parseBody(replicationStatusResponse, real('secrets/dr-primary-current.json'), 'dr/status').data, DR);
   const SEC = { ...DR, secondary_id: '4ca6b639-046b-5bb1-8043-6788ddf09121' };
 
   it('reports the connection of its one secondary', () => {
@@ -62,7 +62,7 @@ describe('a null secondaries list is reported, none connected', () => {
 });
 
 describe('a merkle report whose only corruption is a subpage', () => {
-  const report = parseBody(merkleCheckResponse, real('secrets-merkle-check-subpage.json'), 'merkle-check').data.merkle_corruption_report;
+  const report = parseBody(merkleCheckResponse, real('secrets/merkle-check-current.json'), 'merkle-check').data.merkle_corruption_report;
   const s = renderSamples(merkleFamilies, report, { target: 't' });
   const TREE = { target: 't', tree: '1', tree_type: 'replicated' };
 
@@ -74,15 +74,15 @@ describe('a merkle report whose only corruption is a subpage', () => {
 });
 
 describe('GET /v1/agent/host answered locally, without the envelope', () => {
-  const s = renderSamples(hostFamilies, parseBody(agentHostResponse, real('agent-host-local.json'), 'agent/host'), { target: 'a' });
+  const s = renderSamples(hostFamilies, parseBody(agentHostResponse, real('agent/host-local-latest.json'), 'agent/host'), { target: 'a' });
   it('reads the disks', () => {
-    expect(s.get(series('scheduler_agent_host_disk_size_bytes', { target: 'a', mount: '/' }))).toBe(51200 * 1024 * 1024);
-    expect(s.get(series('scheduler_agent_host_disk_used_bytes', { target: 'a', mount: '/var/lib/nomad' }))).toBe(10240 * 1024 * 1024);
+    expect(s.get(series('scheduler_agent_host_disk_size_bytes', { target: 'a', mount: '/' }))).toBe(7876 * 1024 * 1024);
+    expect(s.get(series('scheduler_agent_host_disk_used_bytes', { target: 'a', mount: '/' }))).toBe(4287 * 1024 * 1024);
   });
 });
 
 describe('GET /v1/agent/self of an older server missing stats', () => {
-  const s = renderSamples(selfFamilies, parseBody(agentSelfResponse, real('agent-self-old-no-health-score.json'), 'agent/self'), { target: 'a' });
+  const s = renderSamples(selfFamilies, parseBody(agentSelfResponse, real('agent/self-server-without-health-score.json'), 'agent/self'), { target: 'a' });
   const A = { target: 'a' };
   it('keeps every series a present stat feeds', () => {
     expect(s.get(series('scheduler_agent_raft_commit_index', A))).toBe(144);

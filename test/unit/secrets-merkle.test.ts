@@ -4,7 +4,7 @@ import { renderGroup } from '../../src/metrics/render.js';
 import { parseBody } from '../../src/upstream/parse.js';
 import { merkleCheckResponse } from '../../src/upstream/secrets/merkle-check.js';
 import { fixture } from '../helpers/fixtures.js';
-import { parseExposition, series } from '../helpers/exposition.js';
+import { parseExposition, series, seriesOf } from '../helpers/exposition.js';
 
 const samples = (body: unknown) => {
   const report = parseBody(merkleCheckResponse, body, 'dr/secondary/merkle-check').data.merkle_corruption_report;
@@ -39,7 +39,12 @@ describe('POST sys/replication/dr/secondary/merkle-check', () => {
     expect(clean.get(series('secrets_merkle_corrupted_root', { target: 's' }))).toBe(0);
   });
 
-  it('rejects a report without corrupted_root', () => {
-    expect(() => samples({ data: { merkle_corruption_report: { corrupted_tree_map: {} } } })).toThrow(/corrupted_root/);
+  it('reads a report without corrupted_root, without its series', () => {
+    const s = samples({ data: { merkle_corruption_report: { corrupted_tree_map: {} } } });
+    expect(seriesOf(s, 'secrets_merkle_corrupted_root').size).toBe(0);
+  });
+
+  it('rejects an answer without a report', () => {
+    expect(() => samples({ data: {} })).toThrow(/merkle_corruption_report/);
   });
 });

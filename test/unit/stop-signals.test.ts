@@ -25,4 +25,17 @@ describe('stop signals', () => {
     expect(seen).toEqual(['SIGINT']);
     expect(f.exits).toEqual([]);
   });
+
+  it('a SIGHUP during start-up is kept and runs the reload once one is set; later ones run at once', () => {
+    const f = fakeProcess();
+    const signals = installStopSignals(f.proc);
+    let reloads = 0;
+    f.events.emit('SIGHUP');
+    f.events.emit('SIGHUP');
+    expect(f.exits).toEqual([]);
+    signals.onReload(() => void reloads++);
+    expect(reloads).toBe(1);
+    f.events.emit('SIGHUP');
+    expect(reloads).toBe(2);
+  });
 });

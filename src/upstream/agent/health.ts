@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { boolish } from '../schema-helpers.js';
+import { boolish, lenient } from '../schema-helpers.js';
 
 /**
  * `GET /v1/agent/health`: one part per mode the agent runs. An unhealthy agent answers 500 with the
  * same body (possibly as text/plain), so the caller passes 500 as a data status.
  */
-const healthPart = z.object({ ok: boolish, message: z.string().default('') });
+const healthPart = lenient(z.object({ ok: boolish, message: lenient(z.string()).transform((m) => m ?? '') }));
 
+/** A part without a readable `ok` is dropped (that role's series only); a body with no part is no health answer. */
 export const agentHealthResponse = z
-  .object({ client: healthPart.optional(), server: healthPart.optional() })
+  .object({ client: healthPart, server: healthPart })
   // A body with neither part is not a health answer (e.g. another error shaped as JSON).
   .refine((h) => h.client !== undefined || h.server !== undefined, 'expected a client or a server part');
 

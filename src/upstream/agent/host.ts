@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { numberish } from '../schema-helpers.js';
+import { lenient, numberish } from '../schema-helpers.js';
 
 /**
  * `GET /v1/agent/host`: only the disks are used (sizes in MB). The rest (environment, network)
  * is never read, so whatever it holds cannot leak into a metric.
  */
-const size = numberish.nullish().transform((v) => v ?? undefined);
-const disk = z.object({ DiskMB: size, UsedMB: size });
+const size = lenient(numberish);
+const disk = lenient(z.object({ DiskMB: size, UsedMB: size }));
 
+/** A disk entry that is no object is dropped, alone. */
 const hostData = z.object({
-  Disk: z
-    .record(z.string(), disk)
-    .nullish()
-    .transform((v) => v ?? {}),
+  Disk: lenient(z.record(z.string(), disk)).transform((v) =>
+    Object.fromEntries(Object.entries(v ?? {}).flatMap(([mount, d]) => (d === undefined ? [] : [[mount, d]]))),
+  ),
 });
 
 /**
@@ -22,7 +22,7 @@ const hostData = z.object({
  */
 export const agentHostResponse = z.preprocess(
   (v) => (v !== null && typeof v === 'object' && !('HostData' in v) ? { HostData: v } : v),
-  z.object({ AgentID: z.string().optional(), HostData: hostData }),
+  z.object({ AgentID: lenient(z.string()), HostData: hostData }),
 );
 
 export type AgentHost = z.output<typeof agentHostResponse>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolish, statDuration, statNumber, statText } from '../schema-helpers.js';
+import { boolish, lenient, statDuration, statNumber, statText } from '../schema-helpers.js';
 
 /**
  * `GET /v1/agent/self`: the agent's identity (from its config, falling back to its own pool member)
@@ -32,12 +32,8 @@ const member = z.object({
     .transform((v) => v ?? {}),
 });
 
-/** A stats section that may be missing (its mode is off) or null. */
-const section = <S extends z.ZodRawShape>(shape: S) =>
-  z
-    .object(shape)
-    .nullish()
-    .transform((v) => v ?? undefined);
+/** A stats section that may be missing (its mode is off), null, or not a section: absent. */
+const section = <S extends z.ZodRawShape>(shape: S) => lenient(z.object(shape));
 
 const schedulerSection = section({ server: statText, leader: statText, leader_addr: statText });
 
@@ -67,9 +63,10 @@ function versionText(c: z.output<typeof config> | undefined): string | undefined
 
 export const agentSelfResponse = z
   .object({
-    config: config.nullish(),
-    member: member.nullish(),
-    stats: z.preprocess((v) => v ?? {}, stats),
+    // None of the three is essential: an unreadable one drops only the series it feeds.
+    config: lenient(config),
+    member: lenient(member),
+    stats: lenient(stats).transform((v) => v ?? stats.parse({})),
   })
   .transform(({ config: c, member: m, stats: s }) => {
     const scheduler = s.nomad ?? s.scheduler;

@@ -1,20 +1,22 @@
 import { z } from 'zod';
-import { boolish, instant } from '../schema-helpers.js';
+import { boolish, instant, lenient } from '../schema-helpers.js';
 
 /** `POST /v1/sys/replication/dr/secondary/merkle-check`: the corruption report of a DR secondary. */
-const page = z.object({ corrupted: boolish.default(false), subpages: z.array(z.number()).nullish() });
+const flag = lenient(boolish).transform((v) => v ?? false);
+const page = z.object({ corrupted: flag, subpages: lenient(z.array(z.number())) });
 
 const tree = z.object({
-  corrupted_index_tuples_map: z.record(z.string(), page).nullish().transform((v) => v ?? {}),
-  corrupted_subtree_root: boolish.default(false),
-  root_hash: z.string().optional(),
-  tree_type: z.string().default('unknown'),
+  corrupted_index_tuples_map: lenient(z.record(z.string(), page)).transform((v) => v ?? {}),
+  corrupted_subtree_root: flag,
+  root_hash: lenient(z.string()),
+  tree_type: lenient(z.string()).transform((v) => v ?? 'unknown'),
 });
 
+/** Only the report itself is essential; a field that cannot be read drops the series it feeds. */
 export const merkleReport = z.object({
-  corrupted_root: boolish,
-  corrupted_tree_map: z.record(z.string(), tree).nullish().transform((v) => v ?? {}),
-  last_corruption_check_epoch: instant.optional(),
+  corrupted_root: lenient(boolish),
+  corrupted_tree_map: lenient(z.record(z.string(), tree)).transform((v) => v ?? {}),
+  last_corruption_check_epoch: lenient(instant),
 });
 
 export const merkleCheckResponse = z.object({ data: z.object({ merkle_corruption_report: merkleReport }) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolish, numberish } from '../schema-helpers.js';
+import { boolish, lenient, numberish } from '../schema-helpers.js';
 
 /** The organization-access flags of the spec, in its order. */
 export const ORGANIZATION_ACCESS = [
@@ -24,24 +24,24 @@ export type OrganizationAccess = (typeof ORGANIZATION_ACCESS)[number];
  * `organization-access` as sent: each known flag true, false or absent (older releases and list
  * responses leave some out); flags the spec does not list are dropped.
  */
-const flag = boolish.nullish();
-const organizationAccess = z
-  .object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>)
-  .nullish()
+const flag = lenient(boolish);
+const organizationAccess = lenient(z.object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>))
   .transform((a) => accessFlags(a ?? {}));
 
 /**
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and
- * `allow-member-token-management` may be missing, unknown attributes pass.
+ * `allow-member-token-management` may be missing, unknown attributes pass. Its id, type and name
+ * are essential (a team without them cannot be counted or named); any other attribute that cannot
+ * be read drops only the series it feeds.
  */
 export const teamResource = z.object({
   id: z.string().min(1),
   type: z.literal('teams'),
   attributes: z.object({
     name: z.string().min(1),
-    'sso-team-id': z.string().nullish(),
-    'users-count': numberish.pipe(z.number().int().min(0)),
-    visibility: z.string().min(1),
+    'sso-team-id': lenient(z.string()),
+    'users-count': lenient(numberish.pipe(z.number().int().min(0))),
+    visibility: lenient(z.string().min(1)).transform((v) => v ?? ''),
     'organization-access': organizationAccess,
   }),
 });
@@ -51,7 +51,8 @@ export interface Team {
   name: string;
   /** '' when the team is not mapped to an SSO group or the release does not say. */
   ssoTeamId: string;
-  usersCount: number;
+  /** Undefined when the answer does not say. */
+  usersCount: number | undefined;
   visibility: string;
   access: AccessFlags;
 }

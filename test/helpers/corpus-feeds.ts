@@ -1,0 +1,148 @@
+/**
+ * Which series each key of an answer feeds, per endpoint, written from the catalog's help texts and
+ * the upstream specs (not from the code under test). A pattern is a dotted key path; `*` stands for
+ * one key or array index, and a trailing `.**` for the key and everything under it. A key that no
+ * pattern names feeds nothing: changing it must change no series.
+ *
+ * `essential` keys are those without which an answer cannot be understood at all: changing one may
+ * fail the part, with reason `schema` and no other. Every other key costs at most its own series.
+ */
+export interface Feeds {
+  essential: string[];
+  feeds: Record<string, string[]>;
+}
+
+const RS = 'secrets_replication_';
+const SECONDARY = ['secondary_connected', 'secondary_last_heartbeat_timestamp_seconds', 'secondary_primary_canary_age_seconds', 'secondary_clock_skew_seconds', 'secondary_last_heartbeat_duration_seconds', 'secondary_connection_state'].map((n) => RS + n);
+const PRIMARY = ['primary_connected', 'primary_last_heartbeat_timestamp_seconds', 'primary_canary_age_seconds', 'primary_clock_skew_seconds', 'primary_last_heartbeat_duration_seconds'].map((n) => RS + n);
+
+const status: Feeds = {
+  essential: ['data', 'data.mode'],
+  feeds: {
+    'data.cluster_id': [`${RS}info`],
+    'data.state': [`${RS}state`],
+    'data.known_secondaries.**': [`${RS}known_secondaries`, `${RS}secondary_connected`],
+    'data.last_wal': [`${RS}last_wal`],
+    'data.last_remote_wal': [`${RS}last_remote_wal`],
+    'data.corrupted_merkle_tree': [`${RS}merkle_tree_corrupted`],
+    'data.last_corruption_check_epoch': [`${RS}last_corruption_check_timestamp_seconds`],
+    'data.last_reindex_epoch': [`${RS}last_reindex_timestamp_seconds`],
+    'data.connection_state': [`${RS}connection_state`],
+    'data.secondaries': [`${RS}secondaries_reported`, ...SECONDARY],
+    // An entry that is no object makes the list unreadable: connections not reported, not "disconnected".
+    'data.secondaries.*': [`${RS}secondaries_reported`, ...SECONDARY],
+    'data.secondaries.*.node_id': SECONDARY,
+    'data.secondaries.*.connection_status': [`${RS}secondary_connected`],
+    'data.secondaries.*.last_heartbeat': [`${RS}secondary_last_heartbeat_timestamp_seconds`],
+    'data.secondaries.*.replication_primary_canary_age_ms': [`${RS}secondary_primary_canary_age_seconds`],
+    'data.secondaries.*.clock_skew_ms': [`${RS}secondary_clock_skew_seconds`],
+    'data.secondaries.*.last_heartbeat_duration_ms': [`${RS}secondary_last_heartbeat_duration_seconds`],
+    'data.secondaries.*.connection_state': [`${RS}secondary_connection_state`],
+    'data.primaries.**': PRIMARY,
+  },
+};
+
+const stat = (section: string, key: string, family: string) => ({ [`stats.${section}.${key}`]: [`scheduler_agent_${family}`] });
+const RAFT = ['raft_leader', 'raft_peers', 'raft_commit_index', 'raft_applied_index', 'raft_last_log_index', 'raft_last_contact_seconds'].map((n) => `scheduler_agent_${n}`);
+const SERF = ['serf_members', 'serf_failed', 'serf_left', 'serf_health_score'].map((n) => `scheduler_agent_${n}`);
+const INFO = ['scheduler_agent_info'];
+
+const self: Feeds = {
+  essential: [],
+  feeds: {
+    'config.**': INFO,
+    'member.**': INFO,
+    stats: [...INFO, ...RAFT, ...SERF, 'scheduler_agent_raft_leader_known', 'scheduler_agent_client_allocations', 'scheduler_agent_runtime_goroutines'],
+    // Without a config, whether the agent runs a server is read from the raft and scheduler sections.
+    'stats.raft': [...RAFT, ...INFO],
+    ...stat('raft', 'state', 'raft_leader'),
+    ...stat('raft', 'num_peers', 'raft_peers'),
+    ...stat('raft', 'commit_index', 'raft_commit_index'),
+    ...stat('raft', 'applied_index', 'raft_applied_index'),
+    ...stat('raft', 'last_log_index', 'raft_last_log_index'),
+    ...stat('raft', 'last_contact', 'raft_last_contact_seconds'),
+    'stats.serf': SERF,
+    ...stat('serf', 'members', 'serf_members'),
+    ...stat('serf', 'failed', 'serf_failed'),
+    ...stat('serf', 'left', 'serf_left'),
+    ...stat('serf', 'health_score', 'serf_health_score'),
+    'stats.client.**': ['scheduler_agent_client_allocations'],
+    'stats.runtime.**': ['scheduler_agent_runtime_goroutines'],
+    'stats.nomad': [...INFO, 'scheduler_agent_raft_leader_known'],
+    'stats.nomad.server': INFO,
+    'stats.nomad.leader_addr': ['scheduler_agent_raft_leader_known'],
+  },
+};
+
+const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
+const MEMBERS = ['scheduler_agent_members', 'scheduler_agent_member_status', 'scheduler_agent_member_info'];
+const TEAM = ['teams_organization_teams', 'teams_team_users', 'teams_team_info', 'teams_organization_access_teams', 'teams_organization_access_reported_teams', 'teams_team_access_inconsistent'];
+const ACCESS = ['teams_organization_access_teams', 'teams_organization_access_reported_teams', 'teams_team_access_inconsistent'];
+const team = (prefix: string): Record<string, string[]> => ({
+  [`${prefix}.attributes.users-count`]: ['teams_team_users'],
+  [`${prefix}.attributes.visibility`]: ['teams_organization_teams', 'teams_team_info'],
+  [`${prefix}.attributes.sso-team-id`]: ['teams_team_info'],
+  [`${prefix}.attributes.organization-access.**`]: ACCESS,
+});
+const TEAM_ESSENTIAL = (p: string) => [p, `${p}.id`, `${p}.type`, `${p}.attributes`, `${p}.attributes.name`];
+
+export const FEEDS: Record<string, Feeds> = {
+  'dr/status': status,
+  'performance/status': status,
+  'merkle-check': {
+    essential: ['data', 'data.merkle_corruption_report'],
+    feeds: {
+      'data.merkle_corruption_report.corrupted_root': ['secrets_merkle_corrupted_root'],
+      'data.merkle_corruption_report.corrupted_tree_map.**': ['secrets_merkle_corrupted_trees', 'secrets_merkle_corrupted_pages', 'secrets_merkle_corrupted_subpages'],
+      'data.merkle_corruption_report.last_corruption_check_epoch': ['secrets_merkle_last_check_timestamp_seconds'],
+    },
+  },
+  // A body with neither a client nor a server part is no health answer.
+  'agent/health': { essential: ['client', 'server'], feeds: { 'client.**': ['scheduler_agent_health_ok'], 'server.**': ['scheduler_agent_health_ok'] } },
+  'agent/members': {
+    // A member without a name cannot be told apart; without a status it cannot be counted.
+    essential: ['Members', 'Members.*', 'Members.*.Name', 'Members.*.Status'],
+    feeds: { Members: MEMBERS, 'Members.*': MEMBERS, 'Members.*.Addr': ['scheduler_agent_member_info'], 'Members.*.Tags.**': ['scheduler_agent_member_info'] },
+  },
+  // A list of addresses with one that is not an address is not understood (and must not read as fewer servers).
+  'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
+  'agent/self': self,
+  'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
+  'teams/list': {
+    // Pagination is essential: a misread page link would end the listing early and undercount teams.
+    essential: ['data', ...TEAM_ESSENTIAL('data.*'), 'links.**', 'meta.**'],
+    feeds: { ...team('data.*'), 'data.*': TEAM, 'links.**': ['teams_listing_pages'], 'meta.**': ['teams_listing_pages'] },
+  },
+  'teams/show': { essential: TEAM_ESSENTIAL('data'), feeds: { ...team('data'), data: TEAM } },
+};
+
+/** Whether `path` (dotted) matches `pattern`. */
+export function matches(pattern: string, path: string): boolean {
+  const p = pattern.split('.');
+  const k = path.split('.');
+  const deep = p[p.length - 1] === '**';
+  const head = deep ? p.slice(0, -1) : p;
+  if (deep ? k.length < head.length : k.length !== head.length) return false;
+  return head.every((seg, i) => seg === '*' || seg === k[i]);
+}
+
+export const fedBy = (f: Feeds, path: string): Set<string> =>
+  new Set(Object.entries(f.feeds).flatMap(([pattern, families]) => (matches(pattern, path) ? families : [])));
+
+export const isEssential = (f: Feeds, path: string): boolean => f.essential.some((p) => matches(p, path));
+
+/**
+ * Mutations that are themselves a real answer with its own meaning, so the page they cause is right:
+ * `secondaries: null` is Go's empty list, sent by a primary none of whose secondaries is connected.
+ */
+export const MEANINGFUL = new Set(['data.secondaries null']);
+
+/** Series whose value would page: a disconnection, an unhealthy agent, a failed member, a corruption. */
+export function alarming(key: string, value: number): boolean {
+  if (/^secrets_replication_(secondary|primary)_connected\{/.test(key)) return value === 0;
+  if (key.startsWith('scheduler_agent_health_ok{')) return value === 0;
+  if (key.startsWith('scheduler_agent_known_servers')) return value === 0;
+  if (key.startsWith('scheduler_agent_member_status{') && key.includes('status="failed"')) return value === 1;
+  if (/^secrets_(merkle_corrupted|replication_merkle_tree_corrupted)/.test(key)) return value > 0;
+  return false;
+}
