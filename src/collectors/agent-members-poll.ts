@@ -1,8 +1,9 @@
+import { encodeGroup, type EncodedLines } from '../metrics/encoded-lines.js';
 import type { Labels } from '../metrics/family.js';
 import { renderGroup } from '../metrics/render.js';
 import { agentMembersResponse } from '../upstream/agent/members.js';
 import { decode } from '../upstream/client.js';
-import { parseBody } from '../upstream/parse.js';
+import { parseBody, textOf } from '../upstream/parse.js';
 import { limitMembers, memberPollFamilies } from './agent-members.js';
 
 /** One `/agent/members` answer as received, and what rendering it needs. */
@@ -13,9 +14,12 @@ export interface MembersPollInput {
   context: Labels;
 }
 
-/** What one poll renders (its lines, by family), and the counts the target's job keeps across polls. */
+/**
+ * What one poll renders (its lines by family, encoded into one buffer that a worker thread moves
+ * back rather than copies), and the counts the target's job keeps across polls.
+ */
 export interface MembersPoll {
-  group: Array<[string, string]>;
+  group: Array<[string, EncodedLines]>;
   members: number;
   dropped: number;
 }
@@ -27,9 +31,8 @@ const ENDPOINT = 'agent/members';
  * on a worker thread and a small one on the main thread with the same result.
  */
 export function membersPoll(input: MembersPollInput): MembersPoll {
-  const text = Buffer.from(input.body.buffer, input.body.byteOffset, input.body.byteLength).toString('utf8');
-  const m = parseBody(agentMembersResponse, decode(text, ENDPOINT), ENDPOINT);
+  const m = parseBody(agentMembersResponse, decode(textOf(input.body), ENDPOINT), ENDPOINT);
   const { kept, dropped } = limitMembers(m.Members, input.max);
   const group = renderGroup(memberPollFamilies, { members: m.Members, kept, droppedTotal: 0 }, input.context);
-  return { group: [...group], members: m.Members.length, dropped };
+  return { group: encodeGroup(group), members: m.Members.length, dropped };
 }

@@ -1,3 +1,4 @@
+import { encodeLines, joinLines, type GroupLines } from '../metrics/encoded-lines.js';
 import type { Family, Labels, Sample } from '../metrics/family.js';
 import type { Turns } from '../scheduler/turns.js';
 import { mergeGroups, renderGroup, renderSamples, type RenderedGroup } from '../metrics/render.js';
@@ -67,7 +68,7 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
     return { part: spec.part, group: upGroup(false), error: err };
   }
   await spec.turns?.take();
-  let group: Map<string, string>;
+  let group: Map<string, GroupLines>;
   try {
     group = spec.turns ? await renderInTurns(spec.families, value, spec.context, spec.turns) : renderGroup(spec.families, value, spec.context);
     if (spec.rendered) group = mergeGroups(spec.rendered(value), group);
@@ -86,9 +87,10 @@ const LINES_PER_TURN = 2_000;
 /**
  * `renderGroup` in steps of at most LINES_PER_TURN samples, taking a turn between steps: an
  * organization of thousands of teams would otherwise hold the event loop for tens of milliseconds.
+ * Each step's lines are encoded as they are rendered, so the commit has nothing left to encode.
  */
-export async function renderInTurns<I>(families: readonly Family<I>[], input: I, context: Labels, turns: Turns): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+export async function renderInTurns<I>(families: readonly Family<I>[], input: I, context: Labels, turns: Turns): Promise<Map<string, GroupLines>> {
+  const steps = new Map<string, GroupLines[]>();
   let sinceTurn = 0;
   for (const f of families) {
     const samples = [...f.samples(input)];
@@ -99,9 +101,9 @@ export async function renderInTurns<I>(families: readonly Family<I>[], input: I,
         sinceTurn = 0;
       }
       const text = renderSamples(f as Family<never>, step as Sample[], context);
-      if (text) out.set(f.name, (out.get(f.name) ?? '') + text);
+      if (text) steps.set(f.name, [...(steps.get(f.name) ?? []), encodeLines(text)]);
       sinceTurn += step.length;
     }
   }
-  return out;
+  return new Map([...steps].map(([name, parts]) => [name, parts.length === 1 ? parts[0]! : joinLines(parts)]));
 }

@@ -1,5 +1,5 @@
 import { family, single, type Family } from '../metrics/family.js';
-import { ORGANIZATION_ACCESS, holds, type OrganizationAccess, type Team } from '../upstream/teams/team-resource.js';
+import { ORGANIZATION_ACCESS, carries, holds, type OrganizationAccess, type Team } from '../upstream/teams/team-resource.js';
 
 /** One organization's teams from one complete listing: pure mapping to samples. */
 export interface TeamsListing {
@@ -99,7 +99,7 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     area: 'teams',
     labels: [...TO, 'permission'],
     samples: (l) =>
-      [...countBy(ORGANIZATION_ACCESS, l.teams, (t, k) => t.access.has(k))].map(([permission, value]) => ({ labels: { permission }, value })),
+      [...countBy(ORGANIZATION_ACCESS, l.teams, carries)].map(([permission, value]) => ({ labels: { permission }, value })),
   }),
   family<TeamsListing>({
     name: 'teams_team_access_inconsistent',

@@ -1,3 +1,4 @@
+import { joinLines, type GroupLines } from './encoded-lines.js';
 import type { AnyFamily, Family, HistogramSample, Labels, Sample } from './family.js';
 
 /** Text exposition format 0.0.4 (what Prometheus and promtool read). */
@@ -67,8 +68,8 @@ export function renderSamples(f: AnyFamily, samples: Iterable<Sample> | Iterable
     : scalarLines(f as AnyFamily, context, samples as Iterable<Sample>);
 }
 
-/** The rendered lines of one group of samples, keyed by family name. */
-export type RenderedGroup = ReadonlyMap<string, string>;
+/** The rendered lines of one group of samples, keyed by family name (as text, or already encoded). */
+export type RenderedGroup = ReadonlyMap<string, GroupLines>;
 
 /** Renders a list of families over one input into a group, skipping families with no samples. */
 export function renderGroup<I>(families: readonly Family<I>[], input: I, context: Labels): Map<string, string> {
@@ -81,8 +82,8 @@ export function renderGroup<I>(families: readonly Family<I>[], input: I, context
 }
 
 /** Joins several rendered groups into one (used when one collection part yields more than one). */
-export function mergeGroups(...groups: RenderedGroup[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const g of groups) for (const [k, v] of g) out.set(k, (out.get(k) ?? '') + v);
-  return out;
+export function mergeGroups(...groups: RenderedGroup[]): Map<string, GroupLines> {
+  const parts = new Map<string, GroupLines[]>();
+  for (const g of groups) for (const [k, v] of g) parts.set(k, [...(parts.get(k) ?? []), v]);
+  return new Map([...parts].map(([k, v]) => [k, v.length === 1 ? v[0]! : joinLines(v)]));
 }

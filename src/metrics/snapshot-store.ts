@@ -1,83 +1,24 @@
-import { gzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import type { AnyFamily } from './family.js';
+import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
 import { header, type RenderedGroup } from './render.js';
+import { joinRuns, type Runs } from './runs.js';
+import { Chunk, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
-const gzipAsync = promisify(gzip);
+export { Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
-/** How pieces are compressed: one gzip member each. */
-export type Compress = (bytes: Buffer) => Promise<Buffer>;
-export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
-
-/**
- * A piece of the body smaller than this is joined with its neighbours into one run of at least this
- * size; a larger one (a gossip pool's member series, an organization's teams) stands alone. Each
- * piece is one gzip member, compressed once and reused by every snapshot that holds it unchanged.
- */
-const RUN_BYTES = 64 * 1024;
-
-let nextChunkId = 0;
-
-/** The classic text format (0.0.4) or OpenMetrics 1.0 (without its `# EOF`, which the server adds after the runtime metrics). */
-export type ExpositionFormat = 'text' | 'openmetrics';
-
-/** Bytes of the body, encoded once, with their gzip member built once on first demand. */
-class Chunk {
-  readonly id = nextChunkId++;
-  private gz?: Promise<Buffer>;
-  constructor(
-    readonly bytes: Buffer,
-    readonly series: number,
-  ) {}
-  gzipped(compress: Compress): Promise<Buffer> {
-    this.gz ??= compress(this.bytes);
-    return this.gz;
-  }
-}
-
-/**
- * One /metrics body: the pieces to write in order, built when a batch of changes is committed.
- * Its gzip form is the pieces' gzip members one after the other, which every gzip reader joins.
- */
-export class Snapshot {
-  private gz?: Promise<Buffer>;
-  private decoded?: string;
-  /** Body length in bytes. */
-  readonly bytes: number;
-  constructor(
-    private readonly pieces: readonly Chunk[],
-    readonly renderedAt: number,
-    readonly series: number,
-    private readonly compress: Compress = gzipMember,
-  ) {
-    this.bytes = pieces.reduce((n, p) => n + p.bytes.length, 0);
-  }
-  /** The body as buffers to write one after the other (never joined into one copy). */
-  buffers(): Buffer[] {
-    return this.pieces.map((p) => p.bytes);
-  }
-  /** The body as text (tests and tools; the server writes `buffers()`). */
-  get text(): string {
-    this.decoded ??= Buffer.concat(this.buffers()).toString();
-    return this.decoded;
-  }
-  /**
-   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
-   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
-   */
-  gzipped(): Promise<Buffer> {
-    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
-    return this.gz;
-  }
-}
+const NO_RUNS: Runs = { pieces: [], runs: new Map(), series: 0 };
 
 /**
  * The one place that holds exported samples. Each collection part swaps its whole group at once, so
  * a scrape sees either all of a target's new samples or all of its old ones, never a mix. A group's
- * lines are encoded once when committed (kept as they were if unchanged); the body is assembled
- * from them once per batch of changes (on the next turn of the event loop), never per scrape, and
- * assembling it copies only the small pieces around the part that changed.
+ * lines are encoded once (where they were rendered, or when committed) and kept as they were if
+ * unchanged; the body is assembled from them once per batch of changes (on the next turn of the
+ * event loop), never per scrape.
+ *
+ * Assembling costs what changed, not the size of the body: each family's groups are laid out into
+ * pieces (small ones joined into runs) only when one of them changed, and the body joins the
+ * families' pieces with their headers, again reusing every run whose parts did not change.
  */
 export class SnapshotStore {
   /** family name → (group key → its lines) */
@@ -86,10 +27,13 @@ export class SnapshotStore {
   private readonly groups = new Map<string, readonly string[]>();
   /** Each family's HELP/TYPE lines, per format (the samples are the same in both). */
   private readonly headers: Readonly<Record<ExpositionFormat, ReadonlyMap<string, Chunk>>>;
-  /** The runs of small pieces of the last snapshots, by the ids of what they hold, for reuse. */
-  private runs = new Map<string, Chunk>();
+  /** Each family's samples laid out as pieces, kept until one of its groups changes. */
+  private readonly familyRuns = new Map<string, Runs>();
+  /** Families changed since the last assembly. */
+  private readonly changed = new Set<string>();
+  /** The body's runs of the last snapshot in each format, for reuse. */
+  private bodyRuns: Record<ExpositionFormat, ReadonlyMap<string, Chunk>> = { text: new Map(), openmetrics: new Map() };
   private current: Record<ExpositionFormat, Snapshot> = { text: new Snapshot([], Date.now(), 0), openmetrics: new Snapshot([], Date.now(), 0) };
-  private dirty = false;
   private scheduled = false;
 
   constructor(
@@ -107,14 +51,24 @@ export class SnapshotStore {
     const chunks = new Map<string, Chunk>();
     for (const [name, lines] of group) {
       const before = this.byFamily.get(name)?.get(key);
-      const bytes = Buffer.from(lines);
+      const encoded = encodeLines(lines);
+      const bytes = asBuffer(encoded.bytes);
       // Unchanged lines keep their chunk, and with it the gzip member already made of them.
-      chunks.set(name, before?.bytes.equals(bytes) ? before : new Chunk(bytes, countLines(lines)));
+      chunks.set(name, before?.bytes.equals(bytes) ? before : new Chunk(bytes, encoded.lines));
     }
-    this.remove(key);
-    for (const [name, chunk] of chunks) this.byFamily.get(name)?.set(key, chunk);
+    // In place: a group keeps its position in each family, so unchanged neighbours keep their runs.
+    for (const n of this.groups.get(key) ?? []) {
+      if (!chunks.has(n) && this.byFamily.get(n)?.delete(key)) this.changed.add(n);
+    }
+    for (const [name, chunk] of chunks) {
+      const family = this.byFamily.get(name);
+      if (family?.get(key) === chunk) continue;
+      family?.set(key, chunk);
+      this.changed.add(name);
+    }
     if (chunks.size) this.groups.set(key, [...chunks.keys()]);
-    this.markDirty();
+    else this.groups.delete(key);
+    this.scheduleAssembly();
   }
 
   /**
@@ -124,13 +78,13 @@ export class SnapshotStore {
   replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void {
     for (const key of [...this.groups.keys()]) if (key.startsWith(prefix) && !groups.has(key)) this.remove(key);
     for (const [key, g] of groups) this.replace(key, g);
-    this.markDirty();
+    this.scheduleAssembly();
   }
 
   /** Removes every group whose key starts with `prefix` (a target that left the config). */
   removePrefix(prefix: string): void {
     for (const key of [...this.groups.keys()]) if (key.startsWith(prefix)) this.remove(key);
-    this.markDirty();
+    this.scheduleAssembly();
   }
 
   keys(): string[] {
@@ -139,76 +93,53 @@ export class SnapshotStore {
 
   /** The latest body in a format; assembles both first if a change has not been assembled yet. */
   snapshot(format: ExpositionFormat = 'text'): Snapshot {
-    if (this.dirty) this.assemble();
+    if (this.changed.size) this.assemble();
     return this.current[format];
   }
 
   private remove(key: string): void {
     const names = this.groups.get(key);
     if (!names) return;
-    for (const n of names) this.byFamily.get(n)?.delete(key);
+    for (const n of names) if (this.byFamily.get(n)?.delete(key)) this.changed.add(n);
     this.groups.delete(key);
-    this.dirty = true;
   }
 
-  private markDirty(): void {
-    this.dirty = true;
-    if (this.scheduled) return;
+  private scheduleAssembly(): void {
+    if (this.scheduled || !this.changed.size) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.dirty) this.assemble();
+      if (this.changed.size) this.assemble();
     });
   }
 
   private assemble(): void {
-    const runs = new Map<string, Chunk>();
-    const now = Date.now();
-    this.current = { text: this.layOut('text', runs, now), openmetrics: this.layOut('openmetrics', runs, now) };
-    this.runs = runs;
-    this.dirty = false;
-  }
-
-  /** Lays out the pieces in catalog order: large chunks alone, small ones joined into runs. */
-  private layOut(format: ExpositionFormat, runs: Map<string, Chunk>, now: number): Snapshot {
-    const pieces: Chunk[] = [];
-    let run: Chunk[] = [];
-    let runBytes = 0;
-    let series = 0;
-    const closeRun = () => {
-      if (!run.length) return;
-      const id = run.map((c) => c.id).join(',');
-      const joined = run.length === 1 ? run[0]! : (this.runs.get(id) ?? new Chunk(Buffer.concat(run.map((c) => c.bytes)), 0));
-      runs.set(id, joined);
-      pieces.push(joined);
-      run = [];
-      runBytes = 0;
-    };
-    const add = (c: Chunk) => {
-      series += c.series;
-      if (c.bytes.length >= RUN_BYTES) {
-        closeRun();
-        pieces.push(c);
-        return;
-      }
-      run.push(c);
-      runBytes += c.bytes.length;
-      if (runBytes >= RUN_BYTES) closeRun();
-    };
-    for (const f of this.families) {
-      const groups = this.byFamily.get(f.name);
-      if (!groups?.size) continue;
-      const head = this.headers[format].get(f.name);
-      if (head) add(head);
-      for (const c of groups.values()) add(c);
+    for (const name of this.changed) {
+      const groups = this.byFamily.get(name);
+      if (groups?.size) this.familyRuns.set(name, joinRuns(groups.values(), this.familyRuns.get(name)?.runs ?? new Map()));
+      else this.familyRuns.delete(name);
     }
-    closeRun();
-    return new Snapshot(pieces, now, series, this.compress);
+    this.changed.clear();
+    const now = Date.now();
+    this.current = { text: this.layOut('text', now), openmetrics: this.layOut('openmetrics', now) };
   }
-}
 
-function countLines(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
-  return n;
+  /** The body in catalog order: each family's header, then its pieces. */
+  private layOut(format: ExpositionFormat, now: number): Snapshot {
+    const families = this.families;
+    const headers = this.headers[format];
+    const familyRuns = this.familyRuns;
+    function* chunks(): Generator<Chunk> {
+      for (const f of families) {
+        const laid = familyRuns.get(f.name) ?? NO_RUNS;
+        if (!laid.pieces.length) continue;
+        const head = headers.get(f.name);
+        if (head) yield head;
+        yield* laid.pieces;
+      }
+    }
+    const body = joinRuns(chunks(), this.bodyRuns[format]);
+    this.bodyRuns[format] = body.runs;
+    return new Snapshot(body.pieces, now, body.series, this.compress);
+  }
 }

@@ -115,11 +115,3 @@ export class OffloadPool {
 export function defaultPoolSize(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
-
-/**
- * Whether a buffer can be moved to a worker as it is: it must own its whole ArrayBuffer (a slice
- * of Node's shared small-buffer pool would take its neighbours along).
- */
-export function transferable(b: Buffer): ArrayBuffer[] {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : [];
-}

@@ -1,4 +1,5 @@
 import { membersPoll } from '../collectors/agent-members-poll.js';
+import { decodeTeamsPage } from '../upstream/teams/teams-page.js';
 
 /**
  * The tasks a worker thread runs: pure functions from a structured-cloneable input to a
@@ -6,6 +7,7 @@ import { membersPoll } from '../collectors/agent-members-poll.js';
  */
 export const TASKS = {
   'agent-members': membersPoll,
+  'teams-page': decodeTeamsPage,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

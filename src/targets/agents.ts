@@ -8,7 +8,7 @@ import { serversFamilies } from '../collectors/agent-servers.js';
 import { collectPart, type Job, type PartOutcome } from '../collectors/collection.js';
 import type { AgentTarget } from '../config/schema.js';
 import type { Family } from '../metrics/family.js';
-import { renderGroup } from '../metrics/render.js';
+import { renderGroup, type RenderedGroup } from '../metrics/render.js';
 import {
   fetchHealth,
   fetchHost,
@@ -44,7 +44,7 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
       fetch: (auth: AgentAuth) => Promise<T>,
       families: readonly Family<T>[],
       notApplicable?: (err: UpstreamError) => boolean,
-      rendered?: (value: T) => ReadonlyMap<string, string>,
+      rendered?: (value: T) => RenderedGroup,
     ): Array<Promise<PartOutcome>> =>
       t[name]
         ? [

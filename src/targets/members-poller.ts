@@ -1,19 +1,13 @@
-import { membersPoll, type MembersPoll } from '../collectors/agent-members-poll.js';
 import type { AgentTarget } from '../config/schema.js';
-import { transferable } from '../offload/pool.js';
+import type { RenderedGroup } from '../metrics/render.js';
 import { fetchMembersBytes, type AgentAuth } from '../upstream/agent/api.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { BuildContext } from './context.js';
-
-/**
- * Answers at least this large are decoded, validated and rendered on a worker thread. Below it the
- * main thread does it in one turn of a few milliseconds, cheaper than the hand-over (~1,000 members).
- */
-export const OFFLOAD_BYTES = 192 * 1024;
+import { decodeBody } from './offload-large.js';
 
 /** One poll's lines, and the members left out by `max_members` summed over the target's polls. */
 export interface MembersResult {
-  readonly group: ReadonlyMap<string, string>;
+  readonly group: RenderedGroup;
   readonly droppedTotal: number;
 }
 
@@ -28,14 +22,7 @@ export function membersPoller(t: AgentTarget, ctx: Pick<BuildContext, 'offload' 
 
   return async (client: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<MembersResult> => {
     const body = await fetchMembersBytes(client, auth, signal);
-    const input = { body, max: t.max_members, context };
-    let poll: MembersPoll;
-    if (body.length >= OFFLOAD_BYTES) {
-      poll = await ctx.offload.run('agent-members', input, transferable(body));
-    } else {
-      await ctx.turns.take();
-      poll = membersPoll(input);
-    }
+    const poll = await decodeBody(ctx, 'agent-members', body, { body, max: t.max_members, context });
     droppedTotal += poll.dropped;
     if (poll.dropped > 0 && !reported) {
       reported = true;

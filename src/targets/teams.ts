@@ -8,6 +8,7 @@ import { MAX_RATE_LIMIT_WAIT_MS } from '../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../upstream/retry.js';
 import { completeAccess, listTeams } from '../upstream/teams/api.js';
 import { clientFor, spacerFor, type BuildContext } from './context.js';
+import { TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from './offload-large.js';
 import { readSecretFile } from './secret-file.js';
 
 /**
@@ -42,6 +43,7 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
       pageSize: t.page_size,
       maxPages: t.max_pages,
       signal,
+      decodePage: (body) => decodeBody(ctx, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES),
     });
     const teams = t.complete_access ? await completeAccess(client, listing.teams, token, signal) : listing.teams;
     return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams, ownersTeam: t.owners_team };

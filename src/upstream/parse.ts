@@ -10,3 +10,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, endpoin
   if (!res.success) throw new UpstreamError('schema', printable(schemaMessage(endpoint, res.error)));
   return res.data;
 }
+
+/** A body's bytes as UTF-8 text (whatever view of a buffer they arrive in: a worker gets a plain Uint8Array). */
+export function textOf(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}

@@ -1,4 +1,5 @@
 import { CATALOG } from '../../src/metrics/catalog.js';
+import { linesText } from '../../src/metrics/encoded-lines.js';
 import { header, type RenderedGroup } from '../../src/metrics/render.js';
 
 /**
@@ -12,7 +13,7 @@ export function mergedExposition(groups: readonly RenderedGroup[]): string {
     for (const [name, text] of g) {
       const set = lines.get(name) ?? new Set<string>();
       lines.set(name, set);
-      for (const line of text.split('\n')) if (line) set.add(line.replace(/target="[^"]*"/, `target="s${i}"`));
+      for (const line of linesText(text).split('\n')) if (line) set.add(line.replace(/target="[^"]*"/, `target="s${i}"`));
     }
   });
   const unknown = [...lines.keys()].filter((n) => !CATALOG.some((f) => f.name === n));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { family, single } from '../../src/metrics/family.js';
+import { encodeGroup } from '../../src/metrics/encoded-lines.js';
 import { header, renderGroup } from '../../src/metrics/render.js';
 import { SnapshotStore, gzipMember } from '../../src/metrics/snapshot-store.js';
 
@@ -100,6 +101,70 @@ describe('snapshot store', () => {
       expect(snap.buffers().length).toBeGreaterThan(1);
       expect(gunzipSync(await snap.gzipped()).toString()).toBe(snap.text);
       expect(snap.series).toBe(6000);
+    });
+  });
+
+  describe('assembled family by family, a body is the same as assembled in one piece', () => {
+    const families = [g, c, family<number>({ name: 'x_other', help: 'Other.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) })];
+    const groupOf = (t: string, n: number) => renderGroup(n % 3 === 0 ? families.slice(0, 2) : families, n, { target: t });
+
+    it('after many small changes, each assembled in between, plain, OpenMetrics and gzip', async () => {
+      // A fixed walk over 400 groups: replaced, changed, emptied of a family, removed
+      const walk = (s: SnapshotStore, between: (i: number) => Promise<unknown>) =>
+        (async () => {
+          for (let i = 0; i < 4_000; i++) {
+            const key = `t${(i * 7919) % 400}`;
+            const n = (i * 31) % 11;
+            if (n === 10) s.removePrefix(key);
+            else s.replace(key, groupOf(key, n));
+            await between(i);
+          }
+        })();
+      const stepped = new SnapshotStore(families);
+      await walk(stepped, (i) => (i % 97 === 0 ? (i % 2 ? stepped.snapshot('openmetrics') : stepped.snapshot()).gzipped() : Promise.resolve()));
+      // The same changes, assembled once at the end
+      const whole = new SnapshotStore(families);
+      await walk(whole, () => Promise.resolve());
+      for (const format of ['text', 'openmetrics'] as const) {
+        const a = stepped.snapshot(format);
+        const b = whole.snapshot(format);
+        expect(a.text).toBe(b.text);
+        expect(a.series).toBe(b.series);
+        expect(gunzipSync(await a.gzipped()).toString()).toBe(b.text);
+      }
+      expect(stepped.snapshot().text).toContain('# TYPE x_other gauge');
+      expect(stepped.snapshot().series).toBeGreaterThan(500);
+    });
+
+    it('takes lines encoded elsewhere as they are, the same as text', () => {
+      const text = new SnapshotStore(families);
+      const encoded = new SnapshotStore(families);
+      for (let i = 0; i < 50; i++) {
+        text.replace(`t${i}`, groupOf(`t${i}`, i));
+        encoded.replace(`t${i}`, new Map(encodeGroup(groupOf(`t${i}`, i))));
+      }
+      expect(encoded.snapshot().text).toBe(text.snapshot().text);
+      expect(encoded.snapshot().series).toBe(text.snapshot().series);
+    });
+
+    it('copies and compresses only the runs around a small group that changed', async () => {
+      const compressed: number[] = [];
+      const s = new SnapshotStore([g, c], (bytes) => {
+        compressed.push(bytes.length);
+        return gzipMember(bytes);
+      });
+      for (let i = 0; i < 5_000; i++) s.replace(`t${i}`, group(`t${i}`, i));
+      const before = s.snapshot();
+      await before.gzipped();
+      compressed.length = 0;
+      s.replace('t2500', group('t2500', -1));
+      const after = s.snapshot();
+      expect(gunzipSync(await after.gzipped()).toString()).toBe(after.text);
+      expect(after.text).toContain('x_value{target="t2500"} -1\n');
+      // The body is ~500 kB; what changed is two runs of ~64 kB (one per family), not the body
+      expect(after.bytes).toBeGreaterThan(400_000);
+      expect(compressed.length).toBeLessThanOrEqual(4);
+      expect(compressed.reduce((a, b) => a + b, 0)).toBeLessThan(4 * 70 * 1024);
     });
   });
 

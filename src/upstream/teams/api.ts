@@ -1,9 +1,9 @@
 import type { UpstreamClient } from '../client.js';
 import { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
-import { listTeamsResponse, type ListTeamsPage } from './list-teams.js';
 import { showTeamResponse } from './show-team.js';
-import { ORGANIZATION_ACCESS, toTeam, type Team } from './team-resource.js';
+import { ORGANIZATION_ACCESS, carries, toTeam, type Team } from './team-resource.js';
+import { LIST, decodeTeamsPage, type TeamsPage } from './teams-page.js';
 
 /** The team-management endpoints vigil calls, each returning typed, validated values. */
 export interface ListingRequest {
@@ -13,6 +13,8 @@ export interface ListingRequest {
   /** Bound on pages, against a server whose pagination never ends. */
   maxPages: number;
   signal: AbortSignal;
+  /** How a page's body becomes its teams (off the main thread for a large page); decoded here by default. */
+  decodePage?: (body: Buffer) => Promise<TeamsPage>;
 }
 
 export interface TeamListing {
@@ -21,13 +23,12 @@ export interface TeamListing {
   pages: number;
 }
 
-const LIST = 'organizations/teams';
 const SHOW = 'teams/show';
 
 const headers = (token: string) => ({ accept: 'application/vnd.api+json', authorization: `Bearer ${token}` });
 
-async function fetchPage(client: UpstreamClient, req: ListingRequest, number: number): Promise<ListTeamsPage> {
-  const res = await client.json({
+async function fetchPage(client: UpstreamClient, req: ListingRequest, number: number): Promise<TeamsPage> {
+  const res = await client.bytes({
     endpoint: LIST,
     path: `/api/v2/organizations/${encodeURIComponent(req.organization)}/teams`,
     // URLSearchParams sends the brackets percent-encoded, as the service asks.
@@ -35,14 +36,14 @@ async function fetchPage(client: UpstreamClient, req: ListingRequest, number: nu
     headers: headers(req.token),
     signal: req.signal,
   });
-  return parseBody(listTeamsResponse, res.body, LIST);
+  return req.decodePage ? req.decodePage(res.body) : decodeTeamsPage({ body: res.body });
 }
 
 /**
  * The page after `current`: meta.pagination's next-page when the answer has pagination meta, else
  * the page number in links.next; undefined on the last page.
  */
-export function nextPageNumber(page: ListTeamsPage, current: number): number | undefined {
+export function nextPageNumber(page: Pick<TeamsPage, 'links' | 'meta'>, current: number): number | undefined {
   const meta = page.meta?.pagination;
   if (meta && meta['next-page'] !== undefined) return meta['next-page'] ?? undefined;
   const next = page.links?.next;
@@ -80,10 +81,10 @@ async function onePass(client: UpstreamClient, req: ListingRequest): Promise<Tea
     } else if (count !== undefined && total !== undefined && count !== total) {
       throw new ListingChanged(`total-count went from ${total} to ${count}`);
     }
-    for (const r of page.data) {
-      if (ids.has(r.id)) throw new ListingChanged(`team ${r.id} on two pages`);
-      ids.add(r.id);
-      teams.push(toTeam(r));
+    for (const t of page.teams) {
+      if (ids.has(t.id)) throw new ListingChanged(`team ${t.id} on two pages`);
+      ids.add(t.id);
+      teams.push(t);
     }
     const next = nextPageNumber(page, number);
     if (next === undefined) {
@@ -121,7 +122,7 @@ export async function showTeam(client: UpstreamClient, id: string, token: string
   return toTeam(parseBody(showTeamResponse, res.body, SHOW).data);
 }
 
-const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !t.access.has(k));
+const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !carries(t, k));
 
 /**
  * List answers leave out the newest organization-access flags; a show answer has them. Shows each

@@ -26,14 +26,7 @@ export type OrganizationAccess = (typeof ORGANIZATION_ACCESS)[number];
  */
 const flag = lenient(boolish);
 const organizationAccess = lenient(z.object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>))
-  .transform((a) => {
-    const sent = new Map<OrganizationAccess, boolean>();
-    for (const k of ORGANIZATION_ACCESS) {
-      const v = a?.[k];
-      if (v !== undefined) sent.set(k, v);
-    }
-    return sent;
-  });
+  .transform((a) => accessFlags(a ?? {}));
 
 /**
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and
@@ -61,9 +54,35 @@ export interface Team {
   /** Undefined when the answer does not say. */
   usersCount: number | undefined;
   visibility: string;
-  /** The flags the answer carried; a flag not in the map was not sent. */
-  access: ReadonlyMap<OrganizationAccess, boolean>;
+  access: AccessFlags;
 }
+
+/**
+ * The flags an answer carried (`sent`) and, of those, the ones set (`held`): one bit each, in the
+ * order of ORGANIZATION_ACCESS. Compact on purpose: tens of thousands of teams are kept for a
+ * listing and moved between threads, and a map per team was most of their weight.
+ */
+export interface AccessFlags {
+  readonly sent: number;
+  readonly held: number;
+}
+
+const bit = (k: OrganizationAccess) => 1 << ORGANIZATION_ACCESS.indexOf(k);
+
+export function accessFlags(flags: Partial<Record<OrganizationAccess, boolean | null | undefined>>): AccessFlags {
+  let sent = 0;
+  let held = 0;
+  for (const k of ORGANIZATION_ACCESS) {
+    const v = flags[k];
+    if (v === undefined || v === null) continue;
+    sent |= bit(k);
+    if (v) held |= bit(k);
+  }
+  return { sent, held };
+}
+
+/** Whether the answer carried a flag at all. */
+export const carries = (t: Team, k: OrganizationAccess): boolean => (t.access.sent & bit(k)) !== 0;
 
 export function toTeam(r: z.output<typeof teamResource>): Team {
   const a = r.attributes;
@@ -78,4 +97,4 @@ export function toTeam(r: z.output<typeof teamResource>): Team {
 }
 
 /** Whether a team holds a flag: a flag the answer did not carry counts as not held. */
-export const holds = (t: Team, k: OrganizationAccess): boolean => t.access.get(k) === true;
+export const holds = (t: Team, k: OrganizationAccess): boolean => (t.access.held & bit(k)) !== 0;

@@ -1,0 +1,27 @@
+/** What can be moved between threads rather than copied (postMessage's transfer list). */
+
+/**
+ * Whether a buffer can be moved to a worker as it is: it must own its whole ArrayBuffer (a slice
+ * of Node's shared small-buffer pool would take its neighbours along).
+ */
+export function transferable(b: Uint8Array): ArrayBuffer[] {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : [];
+}
+
+/**
+ * The ArrayBuffers that views in a task's result fill together, whole (views into one buffer of
+ * their own, as `encodeGroup` makes): those can be moved. A view into a shared buffer is copied.
+ */
+export function ownedBuffers(value: unknown): ArrayBuffer[] {
+  const views = new Map<ArrayBuffer, number>();
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 4 || v === null || typeof v !== 'object') return;
+    if (v instanceof Uint8Array) {
+      if (v.buffer instanceof ArrayBuffer) views.set(v.buffer, (views.get(v.buffer) ?? 0) + v.byteLength);
+      return;
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+  return [...views].filter(([buffer, covered]) => covered === buffer.byteLength).map(([buffer]) => buffer);
+}
