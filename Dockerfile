@@ -19,8 +19,12 @@ RUN npm ci --no-audit --no-fund \
       && rm -rf /var/lib/apt/lists/* && npm ci --no-audit --no-fund; }
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY ui ./ui
 COPY scripts/image-prune.mjs ./scripts/
+# The status pages' script and style are built here as `npm run build:ui` does, without a source map.
 RUN npx tsc -p tsconfig.build.json --sourceMap false \
+ && npx esbuild ui/app.ts --bundle --format=esm --target=es2020 --minify --outfile=dist/ui/app.js \
+ && cp ui/style.css ui/favicon.svg dist/ui/ \
  && npm prune --omit=dev --no-audit --no-fund \
  && node scripts/image-prune.mjs /app
 

@@ -129,7 +129,7 @@ mounts=(-v "$work/etc:/etc/vigil:ro" -v "$work/data:/var/lib/vigil")
 run vigil-it-a "${mounts[@]}" --read-only --read-only-tmpfs=false --
 url=http://127.0.0.1:$port
 if wait_http "$url/readyz" 60; then
-  for path in /healthz /readyz /metrics; do
+  for path in /healthz /readyz /metrics / /ui/app.js /ui/style.css; do
     curl -fsS -o /dev/null "$url$path" && ok "GET $path" || bad "GET $path"
   done
   ok "starts with a read-only root filesystem"
