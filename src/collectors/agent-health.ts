@@ -14,10 +14,13 @@ export const agentUp = upFamily({
 export const healthFamilies: readonly Family<AgentHealth>[] = [
   family<AgentHealth>({
     name: 'scheduler_agent_health_ok',
-    help: `1 when the agent reports this part (role) healthy, else 0; absent for a role the agent does not run; ${fromPoll('health')}.`,
+    help: `1 when the agent reports this part (role) healthy, else 0; absent for a role the agent does not run or whose ok it does not say; ${fromPoll('health')}.`,
     type: 'gauge',
     area: 'scheduler',
     labels: ['target', 'role'],
-    samples: (h) => HEALTH_ROLES.flatMap((role) => (h[role] ? [{ labels: { role }, value: Number(h[role].ok) }] : [])),
+    samples: (h) => HEALTH_ROLES.flatMap((role) => {
+      const ok = h[role]?.ok;
+      return ok === undefined ? [] : [{ labels: { role }, value: Number(ok) }];
+    }),
   }),
 ];

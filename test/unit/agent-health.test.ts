@@ -40,12 +40,20 @@ describe('a health part that cannot be read', () => {
     expect(s.has(ok('client'))).toBe(false);
     expect(s.get(ok('server'))).toBe(1);
   });
+
+  it.each([
+    ['ok not a boolean', { server: { ok: 'maybe', message: 'x' } }],
+    ['ok missing', { client: { message: 'ok' } }],
+    ['ok null', { client: { ok: null, message: 'ok' } }],
+  ])('keeps an answer whose only part has %s: the agent answered, only that role goes unsaid', (_what, body) => {
+    const s = samples(body);
+    expect(seriesOf(s, 'scheduler_agent_health_ok').size).toBe(0);
+  });
 });
 
 describe('health bodies that do not fit', () => {
   it.each([
     ['neither part (another JSON error)', { error: 'rpc error' }, 'expected a client or a server part'],
-    ['its only part unreadable (ok not a boolean)', { server: { ok: 'maybe', message: 'x' } }, 'expected a client or a server part'],
     ['its only part not an object', { client: 'ok' }, 'expected a client or a server part'],
     ['an empty body', undefined, '(body)'],
   ])('%s is a schema failure naming the field', (_what, body, field) => {
