@@ -15,7 +15,7 @@ const corruptedPages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples
 const corruptedSubpages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).reduce((n, p) => n + (p.subpages?.length ?? 0), 0);
 /** One sample per tree the report lists, valued by `count`. */
 const perTree = (count: (t: MerkleTree) => number) => (r: MerkleReport) =>
-  Object.entries(r.corrupted_tree_map).map(([tree, t]) => ({ labels: { tree, tree_type: t.tree_type }, value: count(t) }));
+  Object.entries(r.corrupted_tree_map ?? {}).map(([tree, t]) => ({ labels: { tree, tree_type: t.tree_type }, value: count(t) }));
 
 export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
@@ -35,11 +35,12 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
   }),
   family<MerkleReport>({
     name: 'secrets_merkle_corrupted_trees',
-    help: `Number of merkle trees whose subtree root, any page or any subpage is corrupted, by tree type; ${FROM_CHECK}.`,
+    help: `Number of merkle trees whose subtree root, any page or any subpage is corrupted, by tree type; absent when the report carries no readable tree map; ${FROM_CHECK}.`,
     type: 'gauge',
     area: 'secrets',
     labels: ['target', 'tree_type'],
     samples: (r) => {
+      if (r.corrupted_tree_map === undefined) return [];
       const counts = new Map<string, number>(KNOWN_TREE_TYPES.map((t) => [t, 0]));
       for (const t of Object.values(r.corrupted_tree_map)) {
         const bad = t.corrupted_subtree_root || corruptedPages(t) > 0 || corruptedSubpages(t) > 0;

@@ -44,6 +44,21 @@ describe('POST sys/replication/dr/secondary/merkle-check', () => {
     expect(seriesOf(s, 'secrets_merkle_corrupted_root').size).toBe(0);
   });
 
+  it('reads a report without a tree map, without the tree series (not "no tree corrupted")', () => {
+    const s = samples({ data: { merkle_corruption_report: { corrupted_root: false } } });
+    expect(s.get(series('secrets_merkle_corrupted_root', { target: 's' }))).toBe(0);
+    for (const name of ['secrets_merkle_corrupted_trees', 'secrets_merkle_corrupted_pages', 'secrets_merkle_corrupted_subpages']) {
+      expect(seriesOf(s, name).size, name).toBe(0);
+    }
+    const unreadable = samples({ data: { merkle_corruption_report: { corrupted_tree_map: 'n/a' } } });
+    expect(seriesOf(unreadable, 'secrets_merkle_corrupted_trees').size).toBe(0);
+  });
+
+  it('reads a null tree map as a report that lists no tree', () => {
+    const s = samples({ data: { merkle_corruption_report: { corrupted_root: false, corrupted_tree_map: null } } });
+    expect(s.get(series('secrets_merkle_corrupted_trees', { target: 's', tree_type: 'local' }))).toBe(0);
+  });
+
   it('rejects an answer without a report', () => {
     expect(() => samples({ data: {} })).toThrow(/merkle_corruption_report/);
   });

@@ -15,7 +15,12 @@ const tree = z.object({
 /** Only the report itself is essential; a field that cannot be read drops the series it feeds. */
 export const merkleReport = z.object({
   corrupted_root: lenient(boolish),
-  corrupted_tree_map: lenient(z.record(z.string(), tree)).transform((v) => v ?? {}),
+  // Absent or unreadable: the trees are not reported (no series, not "0 corrupted"). `null` is how
+  // the service's encoder writes an empty map: no tree listed.
+  corrupted_tree_map: z
+    .unknown()
+    .optional()
+    .transform((v) => (v === null ? {} : lenient(z.record(z.string(), tree)).parse(v))),
   last_corruption_check_epoch: lenient(instant),
 });
 
