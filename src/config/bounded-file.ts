@@ -25,6 +25,13 @@ export class FileReadError extends Error {
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
+/** A file longer than its stat said (or a size-0 special file): twice the room, never more than the cap + 1. */
+function grown(buf: Buffer, maxBytes: number): Buffer {
+  const next = Buffer.alloc(Math.min(Math.max(buf.length * 2, 4096), maxBytes + 1));
+  buf.copy(next);
+  return next;
+}
+
 function checkStat(st: { isFile(): boolean; size: number }, maxBytes: number): void {
   if (!st.isFile()) throw new FileReadError('not a regular file');
   if (st.size > maxBytes) throw new FileReadError(`larger than ${maxBytes} bytes`);
@@ -39,11 +46,13 @@ export async function readBoundedFile(path: string, maxBytes: number, timeoutMs 
   const read = (async () => {
     const fh = await open(path, FLAGS);
     try {
-      checkStat(await fh.stat(), maxBytes);
-      // One byte more than allowed tells a file that grew since stat from one that fits.
-      const buf = Buffer.alloc(maxBytes + 1);
+      const st = await fh.stat();
+      checkStat(st, maxBytes);
+      // One byte more than the file had tells a file that grew since stat (read on, up to the cap).
+      let buf: Buffer = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
       let n = 0;
       for (;;) {
+        if (n === buf.length) buf = grown(buf, maxBytes);
         const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
         if (bytesRead === 0) break;
         n += bytesRead;
@@ -66,10 +75,12 @@ export async function readBoundedFile(path: string, maxBytes: number, timeoutMs 
 export function readBoundedFileSync(path: string, maxBytes: number): Buffer {
   const fd = openSync(path, FLAGS);
   try {
-    checkStat(fstatSync(fd), maxBytes);
-    const buf = Buffer.alloc(maxBytes + 1);
+    const st = fstatSync(fd);
+    checkStat(st, maxBytes);
+    let buf: Buffer = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
     let n = 0;
     for (;;) {
+      if (n === buf.length) buf = grown(buf, maxBytes);
       const bytesRead = readSync(fd, buf, n, buf.length - n, n);
       if (bytesRead === 0) break;
       n += bytesRead;

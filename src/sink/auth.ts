@@ -85,12 +85,16 @@ export class SinkAuth {
     return this.ownCredentials || this.reader !== undefined;
   }
 
-  /** The read API takes the read token, or the webhook's own credentials. */
+  /**
+   * The read API takes the read token, or the webhook's own credentials. A browser cannot send a
+   * bearer token, so the read token is also taken as the password of HTTP basic auth (any user
+   * name): the status pages' history then opens with the browser's own login prompt.
+   */
   async checkRead(header: string | undefined): Promise<AuthOutcome> {
     if (!this.readProtected) return 'ok';
     if (this.reader) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-      if (m && sameDigest(sha256(m[1] as string), await this.reader.digest())) return 'ok';
+      const token = readTokenIn(header ?? '');
+      if (token !== undefined && sameDigest(sha256(token), await this.reader.digest())) return 'ok';
     }
     if (!this.ownCredentials) return header ? 'wrong' : 'missing';
     return this.check(header);
@@ -99,6 +103,12 @@ export class SinkAuth {
   /** For WWW-Authenticate on a 401. */
   challenges(): string[] {
     return [...(this.bearer || this.reader ? ['Bearer realm="vigil"'] : []), ...(this.basic ? ['Basic realm="vigil", charset="UTF-8"'] : [])];
+  }
+
+  /** For WWW-Authenticate on a 401 of the read API: with a read token, browsers are offered basic auth. */
+  readChallenges(): string[] {
+    const own = this.challenges();
+    return this.reader && !this.basic ? [...own, 'Basic realm="vigil alert history", charset="UTF-8"'] : own;
   }
 
   async check(header: string | undefined): Promise<AuthOutcome> {
@@ -111,4 +121,14 @@ export class SinkAuth {
     const presented = scheme === 'bearer' ? (m[2] as string) : Buffer.from(m[2] as string, 'base64').toString('utf8');
     return sameDigest(sha256(presented), await file.digest()) ? 'ok' : 'wrong';
   }
+}
+
+/** The read token a request presents: as a bearer token, or as the password of basic auth. */
+function readTokenIn(header: string): string | undefined {
+  const m = /^(Bearer|Basic)\s+(\S+)\s*$/i.exec(header);
+  if (!m) return undefined;
+  if ((m[1] as string).toLowerCase() === 'bearer') return m[2] as string;
+  const decoded = Buffer.from(m[2] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
 }

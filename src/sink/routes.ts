@@ -140,7 +140,7 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       return answer(req, res, 500, { error: 'cannot check credentials' });
     }
     if (outcome === 'ok') return next();
-    answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.challenges() });
+    answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.readChallenges() });
   });
 
   const read = sinkRead(deps.store, deps.limits, deps.health);

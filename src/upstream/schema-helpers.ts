@@ -61,9 +61,11 @@ export const lenient = <S extends z.ZodType>(schema: S) =>
     // Optional before the transform, or a missing key fails the object (see statNumber).
     .optional()
     .transform((v): z.output<S> | undefined => {
-    const r = schema.safeParse(v);
-    return r.success ? r.data : undefined;
-  });
+      // Absent is the common case (older servers): skip a parse that would build an error to discard.
+      if (v === undefined || v === null) return undefined;
+      const r = schema.safeParse(v);
+      return r.success ? r.data : undefined;
+    });
 
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);

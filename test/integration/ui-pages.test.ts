@@ -51,6 +51,20 @@ describe('every page', () => {
     }
   });
 
+  it('opens the history in a browser with the read token as the basic-auth password, and offers that login', async () => {
+    const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+    const refused = await fetch(`${v.url}/alerts`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('Basic realm="vigil alert history"');
+    expect((await fetch(`${v.url}/alerts`, { headers: basic('anyone', READ_TOKEN) })).status).toBe(200);
+    expect((await fetch(`${v.url}/api/v1/alerts`, { headers: basic('', READ_TOKEN) })).status).toBe(200);
+    expect((await fetch(`${v.url}/alerts`, { headers: basic('anyone', 'wrong') })).status).toBe(401);
+    expect((await fetch(`${v.url}/alerts`, { headers: basic(READ_TOKEN, '') })).status).toBe(401);
+    // The webhook takes no such thing: Alertmanager's credentials are its bearer token only.
+    const webhook = await post(v.url, notification({ groupKey: 'basic-read-token', alerts: [{ fingerprint: 'basic' }] }), { headers: basic('anyone', READ_TOKEN) });
+    expect(webhook.status).toBe(401);
+  });
+
   it('never shows a credential', async () => {
     for (const path of ['/', '/alerts', '/alerts/evil', '/api/v1/estate', '/api/v1/alert-path']) {
       const { text } = await get(path);

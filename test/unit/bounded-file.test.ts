@@ -28,6 +28,16 @@ describe('readBoundedFile', () => {
     expect(readBoundedFileSync(p, 100).toString()).toBe('token\n');
   });
 
+  it('reads all of a file whose stat says less than it holds (size 0 in /proc), and a long one', async () => {
+    expect((await readBoundedFile('/proc/self/status', 64 * 1024)).toString()).toMatch(/^Name:[\s\S]*\nPid:[\s\S]*\n$/);
+    expect(readBoundedFileSync('/proc/self/status', 64 * 1024).toString()).toMatch(/^Name:[\s\S]*\nPid:[\s\S]*\n$/);
+    const long = 'x'.repeat(70_000);
+    const p = join(dir, 'long');
+    writeFileSync(p, long);
+    expect((await readBoundedFile(p, 100_000)).toString()).toBe(long);
+    expect(readBoundedFileSync(p, 100_000).toString()).toBe(long);
+  });
+
   it.each([
     ['a FIFO', () => fifo],
     ['/dev/zero', () => '/dev/zero'],
