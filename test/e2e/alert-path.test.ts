@@ -10,7 +10,7 @@ import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams
 import { tempFile } from '../helpers/daemon.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { substituteGrafanaVariables } from '../helpers/promql.js';
-import { freePort, startService, waitFor, type Service } from './processes.js';
+import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
 
 /**
  * The whole path with real parts: a fault in a simulated upstream → vigil's metric → a real
@@ -119,25 +119,11 @@ beforeAll(async () => {
   await vigil.waitFor(/"msg":"vigil listening"/);
 
   const tokenFile = tempFile('am-token', SINK_TOKEN);
-  alertmanager = await startService({
-    name: 'alertmanager',
-    binary: 'prometheus-alertmanager',
-    install: 'apt-get install prometheus-alertmanager',
-    files: () => ({ 'alertmanager.yml': alertmanagerConfig(pagerUrl, tokenFile) }),
-    args: (dir, p) => ['--config.file=alertmanager.yml', `--storage.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, '--cluster.listen-address='],
-    ready: '/-/ready',
-  });
+  alertmanager = await startAlertmanager(alertmanagerConfig(pagerUrl, tokenFile));
   const amPort = Number(new URL(alertmanager.url).port);
-  prometheus = await startService({
-    name: 'prometheus',
-    binary: 'prometheus',
-    install: 'apt-get install prometheus',
-    files: () => ({ 'prometheus.yml': prometheusConfig(amPort, `127.0.0.1:${port}`) }),
-    // Prometheus drops the first notifications it evaluates before it has discovered Alertmanager and
-    // resends a firing alert only every resend-delay (1m by default): 2s gets the Watchdog through promptly.
-    args: (dir, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, '--rules.alert.resend-delay=2s'],
-    ready: '/-/ready',
-  });
+  // Prometheus drops the first notifications it evaluates before it has discovered Alertmanager and
+  // resends a firing alert only every resend-delay (1m by default): 2s gets the Watchdog through promptly.
+  prometheus = await startPrometheus(prometheusConfig(amPort, `127.0.0.1:${port}`), ['--rules.alert.resend-delay=2s']);
 }, 120_000);
 
 afterAll(async () => {

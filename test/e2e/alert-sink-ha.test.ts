@@ -9,7 +9,7 @@ import { parse, stringify } from 'yaml';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
-import { freePort, startService, waitFor, type Service } from './processes.js';
+import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
 
 /**
  * The HA alert path with real parts: a simulator fault → two vigil replicas (sharing one real
@@ -102,41 +102,29 @@ beforeAll(async () => {
   const cluster = [await freePort(), await freePort()];
   for (const i of [0, 1]) {
     alertmanagers.push(
-      await startService({
-        name: `alertmanager-${i}`,
-        binary: 'prometheus-alertmanager',
-        install: 'apt-get install prometheus-alertmanager',
-        files: () => ({ 'alertmanager.yml': alertmanagerConfig(urls) }),
-        args: (d, p) => [
-          '--config.file=alertmanager.yml',
-          `--storage.path=${d}/data`,
-          `--web.listen-address=127.0.0.1:${p}`,
+      await startAlertmanager(
+        alertmanagerConfig(urls),
+        [
           `--cluster.listen-address=127.0.0.1:${cluster[i]}`,
           `--cluster.peer=127.0.0.1:${cluster[1 - i]}`,
           '--cluster.peer-timeout=2s',
           '--cluster.gossip-interval=100ms',
           '--cluster.pushpull-interval=2s',
         ],
-        ready: '/-/ready',
-      }),
+        `alertmanager-${i}`,
+      ),
     );
   }
   const rules = shortRules();
-  prometheus = await startService({
-    name: 'prometheus',
-    binary: 'prometheus',
-    install: 'apt-get install prometheus',
-    files: () => ({
-      'prometheus.yml': {
-        global: { scrape_interval: '1s', evaluation_interval: '1s' },
-        rule_files: [rules],
-        alerting: { alertmanagers: [{ static_configs: [{ targets: alertmanagers.map((a) => new URL(a.url).host) }] }] },
-        scrape_configs: [{ job_name: 'vigil', static_configs: [{ targets: urls.map((u) => new URL(u).host) }] }],
-      },
-    }),
-    args: (d, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${d}/data`, `--web.listen-address=127.0.0.1:${p}`, '--rules.alert.resend-delay=2s'],
-    ready: '/-/ready',
-  });
+  prometheus = await startPrometheus(
+    {
+      global: { scrape_interval: '1s', evaluation_interval: '1s' },
+      rule_files: [rules],
+      alerting: { alertmanagers: [{ static_configs: [{ targets: alertmanagers.map((a) => new URL(a.url).host) }] }] },
+      scrape_configs: [{ job_name: 'vigil', static_configs: [{ targets: urls.map((u) => new URL(u).host) }] }],
+    },
+    ['--rules.alert.resend-delay=2s'],
+  );
 }, 180_000);
 
 afterAll(async () => {

@@ -71,6 +71,30 @@ export async function startService(opts: {
   return { url, output: () => out, stop };
 }
 
+/** A real Prometheus on loopback with `config` as its prometheus.yml; `extra` flags after the usual ones. */
+export function startPrometheus(config: unknown, extra: string[] = []): Promise<Service> {
+  return startService({
+    name: 'prometheus',
+    binary: 'prometheus',
+    install: 'apt-get install prometheus',
+    files: () => ({ 'prometheus.yml': config }),
+    args: (dir, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, ...extra],
+    ready: '/-/ready',
+  });
+}
+
+/** A real Alertmanager on loopback with `config` as its alertmanager.yml; alone (no cluster) unless `cluster` flags are given. */
+export function startAlertmanager(config: unknown, cluster: string[] = ['--cluster.listen-address='], name = 'alertmanager'): Promise<Service> {
+  return startService({
+    name,
+    binary: 'prometheus-alertmanager',
+    install: 'apt-get install prometheus-alertmanager',
+    files: () => ({ 'alertmanager.yml': config }),
+    args: (dir, p) => ['--config.file=alertmanager.yml', `--storage.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, ...cluster],
+    ready: '/-/ready',
+  });
+}
+
 /** Polls `check` until it returns a value (not undefined) or the time runs out. */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 500): Promise<T> {
   const deadline = Date.now() + timeoutMs;

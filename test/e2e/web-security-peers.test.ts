@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
-import { startService, waitFor, type Service } from './processes.js';
+import { startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
 
 /**
  * vigil behind mTLS and basic auth with its real peers: Debian's Prometheus 2.42 scrapes it
@@ -48,39 +48,25 @@ basic_auth_users:
   });
   const target = new URL(vigil.url).host;
   const tlsConfig = (c: CertFiles) => ({ ca_file: ca.cert, cert_file: c.cert, key_file: c.key });
-  prometheus = await startService({
-    name: 'prometheus',
-    binary: 'prometheus',
-    install: 'apt-get install prometheus',
-    files: () => ({
-      'prometheus.yml': {
-        global: { scrape_interval: '1s', scrape_timeout: '1s' },
-        scrape_configs: [
-          { job_name: 'vigil', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: PASSWORD }, static_configs: [{ targets: [target] }] },
-          { job_name: 'vigil-wrong-password', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: 'wrong' }, static_configs: [{ targets: [target] }] },
-        ],
-      },
-    }),
-    args: (d, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${d}/data`, `--web.listen-address=127.0.0.1:${p}`],
-    ready: '/-/ready',
-  });
+  prometheus = await startPrometheus(
+    {
+      global: { scrape_interval: '1s', scrape_timeout: '1s' },
+      scrape_configs: [
+        { job_name: 'vigil', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: PASSWORD }, static_configs: [{ targets: [target] }] },
+        { job_name: 'vigil-wrong-password', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: 'wrong' }, static_configs: [{ targets: [target] }] },
+      ],
+    },
+  );
   const webhook = (name: string, tokenFile: string) => ({
     name,
     webhook_configs: [{ url: `${vigil.url}/webhook/alertmanager`, send_resolved: true, http_config: { authorization: { credentials_file: tokenFile }, tls_config: tlsConfig(amClient) } }],
   });
-  alertmanager = await startService({
-    name: 'alertmanager',
-    binary: 'prometheus-alertmanager',
-    install: 'apt-get install prometheus-alertmanager',
-    files: () => ({
-      'alertmanager.yml': {
-        route: { receiver: 'vigil', group_by: ['alertname'], group_wait: '0s', group_interval: '1s', repeat_interval: '1h', routes: [{ matchers: ['auth="wrong"'], receiver: 'vigil-wrong-token' }] },
-        receivers: [webhook('vigil', join(dir, 'sink-token')), webhook('vigil-wrong-token', join(dir, 'wrong-token'))],
-      },
-    }),
-    args: (d, p) => ['--config.file=alertmanager.yml', `--storage.path=${d}/data`, `--web.listen-address=127.0.0.1:${p}`, '--cluster.listen-address='],
-    ready: '/-/ready',
-  });
+  alertmanager = await startAlertmanager(
+    {
+      route: { receiver: 'vigil', group_by: ['alertname'], group_wait: '0s', group_interval: '1s', repeat_interval: '1h', routes: [{ matchers: ['auth="wrong"'], receiver: 'vigil-wrong-token' }] },
+      receivers: [webhook('vigil', join(dir, 'sink-token')), webhook('vigil-wrong-token', join(dir, 'wrong-token'))],
+    },
+  );
 }, 120_000);
 
 afterAll(async () => {

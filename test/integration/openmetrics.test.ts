@@ -3,7 +3,7 @@ import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
 import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
-import { startService, waitFor, type Service } from '../e2e/processes.js';
+import { startPrometheus, waitFor, type Service } from '../e2e/processes.js';
 
 /** What Prometheus 2.42 sends when it scrapes (scrape/scrape.go, acceptHeader). */
 const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -24,14 +24,7 @@ beforeAll(async () => {
     `agents:\n${agentTargets}teams:\n  - name: acme\n    address: ${teams.url}\n    organization: acme\n    token_file: ${tempFile('t', teams.ownerToken('acme'))}\n    schedule: "${NEVER}"\n`,
   );
   const target = new URL(d.url).host;
-  prometheus = await startService({
-    name: 'prometheus',
-    binary: 'prometheus',
-    install: 'apt-get install prometheus',
-    files: () => ({ 'prometheus.yml': { global: { scrape_interval: '1s' }, scrape_configs: [{ job_name: 'vigil', static_configs: [{ targets: [target] }] }] } }),
-    args: (dir, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`],
-    ready: '/-/ready',
-  });
+  prometheus = await startPrometheus({ global: { scrape_interval: '1s' }, scrape_configs: [{ job_name: 'vigil', static_configs: [{ targets: [target] }] }] });
 }, 90_000);
 
 afterAll(async () => {
