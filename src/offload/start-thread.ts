@@ -7,11 +7,19 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * compiled JS in `dist/`; under the tests the TypeScript source, loaded through tsx (a
  * development dependency) registered in the thread first.
  */
-export function startThread(base: string, name: string, opts: WorkerOptions = {}): Worker {
+export function startThread(base: string, name: string, workerOpts: WorkerOptions = {}): Worker {
+  const opts = { ...workerOpts, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB, ...workerOpts.resourceLimits } };
   if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), opts);
   const entry = new URL(`./${name}.ts`, base).href;
   return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { ...opts, eval: true });
 }
+
+/**
+ * The young generation of vigil's other threads, in MiB (V8's default is up to 48). A pause of
+ * theirs holds no scrape, so they collect more often in less memory: measured at 3x, 8 MiB kept
+ * RSS 32 MiB lower after the first collection (64 MiB after load) at the same collection CPU.
+ */
+export const THREAD_YOUNG_GENERATION_MB = 8;
 
 /** How much lower than the main thread vigil's other threads run (nice, Linux). */
 export const THREAD_NICE = 10;
