@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
     : NO_WEB_CONFIG;
 
   const log = createLogger(flags.logLevel, flags.logFormat);
-  const daemon = new Daemon(log);
+  const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
   const address = flags.listenAddress ?? config.web.listen_address;
   const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION }) });
   const telemetry = new HttpTelemetry(daemon.store);

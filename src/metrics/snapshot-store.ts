@@ -8,6 +8,9 @@ import { Chunk, Snapshot, gzipMember, type Compress, type ExpositionFormat } fro
 export { Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
 const NO_RUNS: Runs = { pieces: [], runs: new Map(), series: 0 };
+const FORMATS: readonly ExpositionFormat[] = ['text', 'openmetrics'];
+/** A format asked for within this long is laid out as soon as a commit changes the body. */
+const EAGER_FORMAT_MS = 5 * 60_000;
 
 /**
  * The one place that holds exported samples. Each collection part swaps its whole group at once, so
@@ -35,6 +38,10 @@ export class SnapshotStore {
   private bodyRuns: Record<ExpositionFormat, ReadonlyMap<string, Chunk>> = { text: new Map(), openmetrics: new Map() };
   private current: Record<ExpositionFormat, Snapshot> = { text: new Snapshot([], Date.now(), 0), openmetrics: new Snapshot([], Date.now(), 0) };
   private scheduled = false;
+  private assembledAt = Date.now();
+  /** When each format was last asked for (performance.now()), and those not laid out since their families changed. */
+  private readonly askedAt: Record<ExpositionFormat, number> = { text: -Infinity, openmetrics: -Infinity };
+  private readonly stale = new Set<ExpositionFormat>();
 
   constructor(
     private readonly families: readonly AnyFamily[],
@@ -93,7 +100,9 @@ export class SnapshotStore {
 
   /** The latest body in a format; assembles both first if a change has not been assembled yet. */
   snapshot(format: ExpositionFormat = 'text'): Snapshot {
+    this.askedAt[format] = performance.now();
     if (this.changed.size) this.assemble();
+    if (this.stale.delete(format)) this.current[format] = this.layOut(format, this.assembledAt);
     return this.current[format];
   }
 
@@ -120,8 +129,14 @@ export class SnapshotStore {
       else this.familyRuns.delete(name);
     }
     this.changed.clear();
-    const now = Date.now();
-    this.current = { text: this.layOut('text', now), openmetrics: this.layOut('openmetrics', now) };
+    this.assembledAt = Date.now();
+    // A format nobody asked for lately is laid out when it is asked for, not at every commit: a
+    // Prometheus asks for OpenMetrics only, and laying out both doubled the copies of each commit.
+    const recent = performance.now() - EAGER_FORMAT_MS;
+    for (const format of FORMATS) {
+      if (this.askedAt[format] >= recent) this.current[format] = this.layOut(format, this.assembledAt);
+      else this.stale.add(format);
+    }
   }
 
   /** The body in catalog order: each family's header, then its pieces. */

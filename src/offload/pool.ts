@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { UpstreamError, type Reason } from '../upstream/errors.js';
+import { startThread } from './start-thread.js';
 import type { TaskName, TaskInput, TaskOutput } from './tasks.js';
 
 /**
@@ -24,15 +25,7 @@ interface Reply {
   error?: { reason: Reason; message: string; status?: number };
 }
 
-/**
- * The worker entry next to this module: compiled JS in `dist/`; under the tests the TypeScript
- * source, loaded through tsx (a development dependency) registered in the thread first.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url));
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
-}
+const startWorker = () => startThread(import.meta.url, 'worker');
 
 class Thread {
   readonly pending = new Map<number, Pending>();

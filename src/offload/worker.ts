@@ -1,7 +1,6 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { toUpstreamError } from '../upstream/errors.js';
+import { yieldToMainThread } from './start-thread.js';
 import { ownedBuffers } from './transfer.js';
 import { TASKS, type TaskName } from './tasks.js';
 
@@ -9,7 +8,6 @@ import { TASKS, type TaskName } from './tasks.js';
 const port = parentPort;
 if (!port) throw new Error('offload worker started outside a worker thread');
 
-const WORKER_NICE = 10;
 yieldToMainThread();
 
 port.on('message', (m: { id: number; name: TaskName; input: never }) => {
@@ -25,17 +23,3 @@ port.on('message', (m: { id: number; name: TaskName; input: never }) => {
     port.postMessage({ id: m.id, error: { reason, message: err.message, ...(err.status === undefined ? {} : { status: err.status }) } });
   }
 });
-
-/**
- * On a machine with fewer free cores than busy threads, the main thread (which answers scrapes)
- * must not wait for a core behind a worker's long task: the worker thread runs at a lower priority.
- * Linux only (a thread's own id, from /proc/thread-self, names just this thread); elsewhere, as is.
- */
-function yieldToMainThread(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (tid > 0) setPriority(tid, WORKER_NICE);
-  } catch {
-    // not Linux, or not allowed: the thread keeps the process's priority
-  }
-}

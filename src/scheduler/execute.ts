@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Job, PartOutcome } from '../collectors/collection.js';
-import type { SnapshotStore } from '../metrics/snapshot-store.js';
+import type { MetricsSink } from '../collection/engine.js';
 import { capText } from '../log/cap-text.js';
 import { toUpstreamError } from '../upstream/errors.js';
 import type { JobStats } from '../metrics/telemetry.js';
@@ -9,7 +9,7 @@ import type { Turns } from './turns.js';
 export const groupKey = (job: Pick<Job, 'collector' | 'target'>, part: string) => `${job.collector}/${job.target}/${part}`;
 
 export interface ExecuteDeps {
-  store: SnapshotStore;
+  store: MetricsSink;
   log: Logger;
   stats: (job: Job) => JobStats;
   /** Re-renders the job's own vigil_collector_* group after its stats changed. */

@@ -1,4 +1,4 @@
-import type { TargetView } from '../daemon.js';
+import type { TargetView } from '../collection/engine.js';
 import { parseExposition, type Sample } from './exposition.js';
 
 /**

@@ -1,6 +1,6 @@
 import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
 import type { Logger } from 'pino';
-import type { SnapshotStore } from '../metrics/snapshot-store.js';
+import type { MetricsSink } from '../collection/engine.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
 import { renderGroup } from '../metrics/render.js';
 import { tlsFamilies } from '../metrics/tls-families.js';
@@ -21,7 +21,7 @@ export interface TargetBase {
 
 /** What building the jobs of one area needs from the daemon; lives as long as one loaded config. */
 export interface BuildContext {
-  store: SnapshotStore;
+  store: MetricsSink;
   log: Logger;
   /** Upstream stats kept across reloads so counters do not reset for unchanged targets. */
   upstreamStats: Map<string, UpstreamStats>;

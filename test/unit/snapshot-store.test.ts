@@ -30,6 +30,27 @@ describe('snapshot store', () => {
     expect(s.snapshot().series).toBe(4);
   });
 
+  it('lays out the format nobody asked for when it is asked for, with every change since', async () => {
+    const s = new SnapshotStore([g, c]);
+    s.replace('t1', group('t1', 1));
+    expect(s.snapshot('text').text).toContain('x_value{target="t1"} 1');
+    // commits while only the text format is scraped, each assembled on its own turn
+    for (const n of [2, 3]) {
+      s.replace('t1', group('t1', n));
+      await new Promise((r) => setImmediate(r));
+    }
+    s.replace('t2', group('t2', 7));
+    const om = s.snapshot('openmetrics');
+    expect(om.text).toContain('x_value{target="t1"} 3\nx_value{target="t2"} 7\n');
+    expect(om.text).toContain('# TYPE x_events counter');
+    expect(om.series).toBe(4);
+    expect(gunzipSync(await om.gzipped()).toString()).toBe(om.text);
+    // and both stay current from then on
+    s.replace('t2', group('t2', 8));
+    await new Promise((r) => setImmediate(r));
+    for (const f of ['text', 'openmetrics'] as const) expect(s.snapshot(f).text).toContain('x_value{target="t2"} 8');
+  });
+
   it('swaps a group whole: no line of the old group survives a replace', () => {
     const s = new SnapshotStore([g, c]);
     s.replace('t1', group('t1', 1));

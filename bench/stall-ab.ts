@@ -1,0 +1,122 @@
+/**
+ * Two builds of vigil side by side on one estate: the longest event-loop stall of a full collection
+ * and the scrape latency (one gzip scraper, as Prometheus scrapes) idle and while collections run
+ * back to back. The builds take turns against the same simulators, round after round, so the
+ * machine's load falls on both alike; compare the two columns of one run, not runs of two days.
+ *
+ *   npm run build && node --import tsx bench/stall-ab.ts --a=/path/to/other/checkout --b=. [--scale=3] [--rounds=2]
+ *
+ * Each side is a checkout with `dist/` built (`npm run build`). Everything listens on 127.0.0.1 and
+ * is ended by PID, also on failure.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { CollectSummary } from '../src/daemon.js';
+import { Children, freePort } from './scale/children.js';
+import { vigilConfig, type Estate } from './scale/estate.js';
+import { printTable, type Row } from './scale/report.js';
+import { load } from './scale/wrk.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values: flags } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string', default: '.' },
+    scale: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '2' },
+    collections: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '8' },
+    // the simulators stand in for services on other machines: at a lower priority they do not take vigil's core
+    'simulators-nice': { type: 'string', default: '0' },
+  },
+  strict: true,
+});
+if (!flags.a) throw new Error('--a=<checkout with dist/ built> is required');
+const SIDES = { a: resolve(flags.a), b: resolve(flags.b) };
+const children = new Children();
+const scratch = mkdtempSync(join(tmpdir(), 'vigil-stall-ab-'));
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ok().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for vigil');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function collect(url: string): Promise<CollectSummary> {
+  const res = await fetch(`${url}/-/collect`, { method: 'POST' });
+  if (!res.ok) throw new Error(`POST /-/collect: HTTP ${res.status}`);
+  return (await res.json()) as CollectSummary;
+}
+
+interface Sample {
+  side: 'a' | 'b';
+  stalls: number[];
+  idleP99: number;
+  collectingP99: number;
+  collectingStall: number;
+}
+
+async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
+  const listen = `127.0.0.1:${await freePort()}`;
+  const config = join(scratch, `vigil-${side}.yml`);
+  writeFileSync(config, vigilConfig(estate, listen));
+  const args = ['dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'];
+  const vigil = children.start(`vigil ${side}`, process.execPath, args, { cwd: SIDES[side] });
+  const url = `http://${listen}`;
+  try {
+    await until(async () => (await fetch(`${url}/readyz`)).ok);
+    await collect(url); // the first collection grows every structure: not what a steady state costs
+    const stalls: number[] = [];
+    for (let i = 0; i < Number(flags.collections); i++) stalls.push(ms((await collect(url)).event_loop_delay_max_seconds));
+    const scrape = () => load(children, { url: `${url}/metrics`, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid });
+    // the first gzip scrape after a collection compresses what changed: warm that before the idle run
+    await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
+    const idle = await scrape();
+    let stop = false;
+    const during: CollectSummary[] = [];
+    const loop = (async () => {
+      while (!stop) during.push(await collect(url));
+    })();
+    const busy = await scrape().finally(() => (stop = true));
+    await loop;
+    const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
+    say(`  ${side}: stalls ${stalls.join(', ')} ms; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
+    return { side, stalls, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall };
+  } finally {
+    await children.stop(vigil);
+  }
+}
+
+try {
+  const sim = children.start('simulators', 'nice', ['-n', flags['simulators-nice'] ?? '0', process.execPath, '--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`], { cwd: ROOT });
+  const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
+  say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
+  const samples: Sample[] = [];
+  for (let r = 0; r < Number(flags.rounds); r++) {
+    // a, b, then b, a: neither side always runs on the warmer machine
+    for (const side of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) samples.push(await measure(side, estate));
+  }
+  const rows: Row[] = (['a', 'b'] as const).map((side) => {
+    const mine = samples.filter((s) => s.side === side);
+    return {
+      side,
+      'stall median ms': median(mine.flatMap((s) => s.stalls)),
+      'stall max ms': Math.max(...mine.flatMap((s) => s.stalls)),
+      'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
+      'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),
+      'collecting / idle': Math.round((median(mine.map((s) => s.collectingP99)) / median(mine.map((s) => s.idleP99))) * 10) / 10,
+    };
+  });
+  printTable(`stall and scrape p99, each side's median over ${flags.rounds} rounds (load ${readFileSync('/proc/loadavg', 'utf8').trim()})`, rows);
+} finally {
+  await children.stopAll();
+  rmSync(scratch, { recursive: true, force: true });
+}
