@@ -168,7 +168,12 @@ step "a root-owned /var/lib/vigil names the fix; the sink alone waits for it"
 mkdir -p "$work/rootdata"; chown 0:0 "$work/rootdata"; chmod 0755 "$work/rootdata"
 run vigil-it-e -v "$work/etc:/etc/vigil:ro" -v "$work/rootdata:/var/lib/vigil" --
 wait_http "$url/healthz" 60 || bad "not serving with an unwritable store directory"
-curl -sS "$url/readyz" >"$work/rootready" 2>&1 || true
+# /readyz answers from the start; the sink says what it lacks once it has tried its store
+for _ in $(seq 1 50); do
+  curl -sS "$url/readyz" >"$work/rootready" 2>&1 || true
+  grep -q 'chown -R 1000:1000' "$work/rootready" && break
+  sleep 0.2
+done
 grep -q 'chown -R 1000:1000' "$work/rootready" && ok "/readyz says: $(grep -o 'not writable[^;]*' "$work/rootready" | head -1)" \
   || { bad "/readyz does not name the fix:"; head -c 600 "$work/rootready"; echo; }
 curl -fsS -o /dev/null "$url/metrics" && ok "/metrics still served while the sink waits" || bad "/metrics not served"

@@ -123,15 +123,18 @@ export class Daemon {
     return next;
   }
 
-  /** Ready once a config is loaded and every job of it has run at least once. */
+  /**
+   * Ready once a config is loaded, every job of it has run at least once, and every component can
+   * do its work. What a component lacks is said from the start, config loaded or not: the fix for
+   * an unwritable store directory shows before the first collection.
+   */
   readiness(): { ready: boolean; pending: string[]; unavailable?: string[] } {
-    const pending = this.engine.pending();
-    if (!pending) return { ready: false, pending: ['configuration'] };
+    const pending = this.engine.pending() ?? ['configuration'];
     const unavailable = this.components.flatMap((c) => {
       const r = c.readiness?.();
       return r && !r.ready ? [r.reason ?? 'unavailable'] : [];
     });
-    return { ready: pending.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
+    return { ready: this.engine.pending() !== undefined && pending.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
   }
 
   snapshot(format: ExpositionFormat = 'text'): Snapshot {

@@ -64,7 +64,8 @@ interface Loaded {
 /**
  * The scheduler, the collectors and their telemetry for one loaded config at a time, swapped on
  * reload; everything they render goes to the sink. `onChange` hears of every change of what
- * `targets()` and `pending()` say.
+ * `targets()` and `pending()` say: of one job's view by its key, of all of them (a new config) by
+ * `undefined`.
  */
 export class CollectionEngine implements Engine {
   private readonly jobStats = new Map<string, JobStats>();
@@ -80,7 +81,7 @@ export class CollectionEngine implements Engine {
   constructor(
     private readonly store: MetricsSink,
     private readonly log: Logger,
-    private readonly onChange: () => void = () => undefined,
+    private readonly onChange: (jobKey?: string) => void = () => undefined,
   ) {}
 
   async applyJobs(config: Config): Promise<void> {
@@ -143,21 +144,29 @@ export class CollectionEngine implements Engine {
   }
 
   targets(): TargetView[] {
-    return (this.loaded?.jobs ?? []).map((job) => {
-      const s = this.statsOf(job);
-      const iso = (secs?: number) => (secs === undefined ? null : new Date(secs * 1000).toISOString());
-      return {
-        collector: job.collector,
-        target: job.target,
-        schedule: job.schedule,
-        up: s.up ?? null,
-        runs: s.runs,
-        lastRun: iso(s.lastRunSeconds),
-        lastSuccess: iso(s.lastSuccessSeconds),
-        lastDurationSeconds: s.lastDurationSeconds ?? null,
-        lastError: s.lastError ?? null,
-      };
-    });
+    return (this.loaded?.jobs ?? []).map((job) => this.viewOf(job));
+  }
+
+  /** The view of one job of the loaded config, by its key (`collector/target`). */
+  target(key: string): TargetView | undefined {
+    const job = this.loaded?.jobs.find((j) => jobKey(j) === key);
+    return job && this.viewOf(job);
+  }
+
+  private viewOf(job: Job): TargetView {
+    const s = this.statsOf(job);
+    const iso = (secs?: number) => (secs === undefined ? null : new Date(secs * 1000).toISOString());
+    return {
+      collector: job.collector,
+      target: job.target,
+      schedule: job.schedule,
+      up: s.up ?? null,
+      runs: s.runs,
+      lastRun: iso(s.lastRunSeconds),
+      lastSuccess: iso(s.lastSuccessSeconds),
+      lastDurationSeconds: s.lastDurationSeconds ?? null,
+      lastError: s.lastError ?? null,
+    };
   }
 
   /**
@@ -199,7 +208,7 @@ export class CollectionEngine implements Engine {
 
   private publishStats(job: Job): void {
     this.store.replace(statsGroup(jobKey(job)), renderGroup(jobFamilies, this.statsOf(job), { collector: job.collector, target: job.target }));
-    this.onChange();
+    this.onChange(jobKey(job));
   }
 
   /** Drops series, stats and derived state of jobs and targets the new config no longer has. */

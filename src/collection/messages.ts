@@ -23,7 +23,9 @@ export type Note =
   | { op: 'replace'; key: string; group: RenderedGroup }
   | { op: 'replaceAll'; prefix: string; groups: ReadonlyMap<string, RenderedGroup> }
   | { op: 'removePrefix'; prefix: string }
+  /** Every target's view (a new config), or only those that changed (`changed`), by their place in the last whole list. */
   | { op: 'state'; targets: TargetView[]; pending: string[] | undefined }
+  | { op: 'changed'; targets: TargetView[]; pending: string[] | undefined }
   /** A log line, formatted (and escaped) there, written here where the process's log goes. */
   | { op: 'log'; line: string }
   | { id: number; op: 'reply'; ok?: EngineCollect | null; error?: string };

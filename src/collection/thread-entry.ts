@@ -29,16 +29,24 @@ const sink: MetricsSink = {
   removePrefix: (prefix) => send({ op: 'removePrefix', prefix }),
 };
 
-let stateDue = false;
+/**
+ * The targets' state goes over once per turn, whatever number of jobs finished in it, and only the
+ * views that changed (a 3x estate has 130 jobs: the whole list per finished job was most of what
+ * the main thread had to read).
+ */
+let dirty: Set<string> | 'all' | undefined;
 const sendState = () => {
-  stateDue = false;
-  send({ op: 'state', targets: engine.targets(), pending: engine.pending() });
+  const changed = dirty;
+  dirty = undefined;
+  if (changed === undefined) return;
+  const pending = engine.pending();
+  if (changed === 'all') send({ op: 'state', targets: engine.targets(), pending });
+  else send({ op: 'changed', targets: [...changed].flatMap((k) => engine.target(k) ?? []), pending });
 };
-/** Many jobs finish in one turn: their state goes over once, at the end of it. */
-const stateChanged = () => {
-  if (stateDue) return;
-  stateDue = true;
-  setImmediate(() => stateDue && sendState());
+const stateChanged = (jobKey?: string) => {
+  if (dirty === undefined) setImmediate(sendState);
+  if (jobKey === undefined) dirty = 'all';
+  else if (dirty !== 'all') dirty = (dirty ?? new Set<string>()).add(jobKey);
 };
 
 const logLines = { write: (line: string) => (send({ op: 'log', line }), true) } as unknown as NodeJS.WritableStream;

@@ -104,6 +104,11 @@ export class CollectionThread implements Engine {
       case 'state':
         this.state = { targets: n.targets, pending: n.pending };
         return;
+      case 'changed': {
+        const at = new Map(n.targets.map((v) => [`${v.collector}/${v.target}`, v]));
+        this.state = { targets: this.state.targets.map((v) => at.get(`${v.collector}/${v.target}`) ?? v), pending: n.pending };
+        return;
+      }
       case 'reply': {
         const p = this.calls.get(n.id);
         this.calls.delete(n.id);

@@ -34,4 +34,16 @@ describe('daemon components', () => {
     await daemon.stop();
     expect(c.stopped).toBe(1);
   });
+
+  it('say what they lack from the start, before a config is loaded, and keep the daemon unready until then', async () => {
+    const daemon = new Daemon(createLogger('error', 'json', new PassThrough()));
+    let lacking: string | undefined = 'store directory not writable: chown -R 1000:1000 DIR';
+    daemon.use({ apply: async () => undefined, stop: async () => undefined, readiness: () => (lacking ? { ready: false, reason: lacking } : { ready: true }) });
+    expect(daemon.readiness()).toEqual({ ready: false, pending: ['configuration'], unavailable: [lacking] });
+    lacking = undefined;
+    expect(daemon.readiness()).toEqual({ ready: false, pending: ['configuration'] });
+    await daemon.apply(config(':9810'));
+    expect(daemon.readiness()).toEqual({ ready: true, pending: [] });
+    await daemon.stop();
+  });
 });
