@@ -31,6 +31,8 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '8' },
     // the simulators stand in for services on other machines: at a lower priority they do not take vigil's core
     'simulators-nice': { type: 'string', default: '0' },
+    // and the scraper at a higher one (negative: root only), so that its own wait for a core is not counted
+    'scraper-nice': { type: 'string' },
   },
   strict: true,
 });
@@ -76,7 +78,7 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
     await collect(url); // the first collection grows every structure: not what a steady state costs
     const stalls: number[] = [];
     for (let i = 0; i < Number(flags.collections); i++) stalls.push(ms((await collect(url)).event_loop_delay_max_seconds));
-    const scrape = () => load(children, { url: `${url}/metrics`, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid });
+    const scrape = () => load(children, { url: `${url}/metrics`, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
     // the first gzip scrape after a collection compresses what changed: warm that before the idle run
     await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
     const idle = await scrape();
