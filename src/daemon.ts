@@ -129,12 +129,13 @@ export class Daemon {
    * an unwritable store directory shows before the first collection.
    */
   readiness(): { ready: boolean; pending: string[]; unavailable?: string[] } {
-    const pending = this.engine.pending() ?? ['configuration'];
+    const jobs = this.engine.pending();
+    const pending = jobs ?? ['configuration'];
     const unavailable = this.components.flatMap((c) => {
       const r = c.readiness?.();
       return r && !r.ready ? [r.reason ?? 'unavailable'] : [];
     });
-    return { ready: this.engine.pending() !== undefined && pending.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
+    return { ready: jobs !== undefined && jobs.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
   }
 
   snapshot(format: ExpositionFormat = 'text'): Snapshot {

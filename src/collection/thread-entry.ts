@@ -31,8 +31,7 @@ const sink: MetricsSink = {
 
 /**
  * The targets' state goes over once per turn, whatever number of jobs finished in it, and only the
- * views that changed (a 3x estate has 130 jobs: the whole list per finished job was most of what
- * the main thread had to read).
+ * views that changed (a 3x estate has 130 jobs; the whole list each time was work for nothing).
  */
 let dirty: Set<string> | 'all' | undefined;
 const sendState = () => {
