@@ -97,6 +97,10 @@ describe('a collection in its own thread', () => {
     const warned = threaded.logs().filter((l) => l.level === 'warn' && l.target === 'perf-primary');
     expect(warned.length).toBeGreaterThan(0);
     expect(threaded.daemon.targets().find((v) => v.collector === 'secrets_replication' && v.target === 'perf-primary')?.up).toBe(false);
+    // the garbage fails that target alone
+    const others = threaded.daemon.targets().filter((v) => v.collector === 'secrets_replication' && v.target !== 'perf-primary');
+    expect(others.length).toBe(3);
+    expect(others.every((v) => v.up === true)).toBe(true);
     await threaded.collect();
     expect(threaded.daemon.targets().find((v) => v.collector === 'secrets_replication' && v.target === 'perf-primary')?.up).toBe(true);
   });
