@@ -1,9 +1,9 @@
 import { asBuffer } from '../metrics/encoded-lines.js';
 import { RUN_BYTES } from '../metrics/runs.js';
-import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
+import { Chunk, FORMATS, Snapshot, gzipMember, ownCopy, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
 
 /** A piece of the body: one the other side holds already (its id), or a new one with its bytes. */
-export type PieceNote = number | { id: number; series: number; bytes: Uint8Array };
+export type PieceNote = number | { id: number; series: number; bytes: Uint8Array; gzip?: Uint8Array };
 
 /** The collection's body in both formats, as the collection thread laid it out. */
 export interface BodyNote {
@@ -22,8 +22,9 @@ export interface BodySource {
  * The collection thread's side: sends the body whenever it changed, as the order of its pieces and
  * the bytes of only those pieces the main thread does not hold yet. A large piece's bytes are moved,
  * not copied (this side keeps no more than its length and digest); a small one is copied, since a
- * later run may join it again. The main thread then does no more with a collection's results than
- * take the new pieces in: encoding, comparing and laying out all happen here.
+ * later run may join it again. With `compress`, each new piece's gzip member is made here too and
+ * sent along. The main thread then does no more with a collection's results than take the new
+ * pieces in: encoding, comparing, laying out and compressing all happen here.
  */
 export class BodyPublisher {
   /** Pieces the other side holds: those of the last body sent. */
@@ -33,6 +34,7 @@ export class BodyPublisher {
   constructor(
     private readonly source: BodySource,
     private readonly send: (note: BodyNote, transfer: ArrayBuffer[]) => void,
+    private readonly compress?: (bytes: Buffer) => Uint8Array,
   ) {}
 
   /** Sends the body if it changed since it was last sent. */
@@ -46,9 +48,12 @@ export class BodyPublisher {
       const known = held.has(p.id) || this.held.has(p.id);
       held.add(p.id);
       if (known) return p.id;
+      const gzip = this.compress && ownCopy(this.compress(p.bytes));
       const bytes = p.length >= RUN_BYTES ? p.moveOut() : new Uint8Array(p.bytes);
       transfer.push(bytes.buffer as ArrayBuffer);
-      return { id: p.id, series: p.series, bytes };
+      if (!gzip) return { id: p.id, series: p.series, bytes };
+      transfer.push(gzip.buffer as ArrayBuffer);
+      return { id: p.id, series: p.series, bytes, gzip };
     };
     const [text, openmetrics] = snaps.map((s) => s.pieces.map(note));
     this.held = held;
@@ -74,6 +79,7 @@ export class BodyMirror implements BodySource {
     const piece = (p: PieceNote): Chunk => {
       if (typeof p !== 'number') {
         const c = new Chunk(asBuffer(p.bytes), p.series);
+        if (p.gzip) c.compressedAs(asBuffer(p.gzip));
         next.set(p.id, c);
         return c;
       }

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
 import { createLogger } from '../log/logger.js';
 import { COLLECTION_FAMILIES } from '../metrics/catalog.js';
-import { SnapshotStore } from '../metrics/snapshot-store.js';
+import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../offload/start-thread.js';
 import { BodyPublisher } from './body.js';
 import { CollectionEngine, type MetricsSink } from './engine.js';
@@ -21,7 +22,12 @@ yieldToMainThread();
 const send = (n: Note, transfer: ArrayBuffer[] = []) => port.postMessage(n, transfer);
 
 const store = new SnapshotStore(COLLECTION_FAMILIES);
-const body = new BodyPublisher(store, send);
+/**
+ * Each new piece's gzip member is made here, at this thread's lower priority and synchronously
+ * (not on libuv's pool, which is the whole process's and runs at the main thread's priority): the
+ * first gzip scrape after a change then compresses nothing.
+ */
+const body = new BodyPublisher(store, send, (bytes) => gzipSync(bytes, GZIP_MEMBER_OPTIONS));
 
 /**
  * How often, at most, the body and the targets' state go over while jobs finish: a 3x estate's 130

@@ -5,7 +5,7 @@ import { header, type RenderedGroup } from './render.js';
 import { RUN_BYTES, joinRuns, type Part, type Run, type Runs } from './runs.js';
 import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
-export { FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+export { FORMATS, GZIP_MEMBER_OPTIONS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
 /**
  * A family's lines small enough to be joined into runs, copied out of the group's buffer if they

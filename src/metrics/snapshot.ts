@@ -6,7 +6,8 @@ const gzipAsync = promisify(gzip);
 
 /** How pieces are compressed: one gzip member each. */
 export type Compress = (bytes: Buffer) => Promise<Buffer>;
-export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
+export const GZIP_MEMBER_OPTIONS = { level: 6 } as const;
+export const gzipMember: Compress = (bytes) => gzipAsync(bytes, GZIP_MEMBER_OPTIONS);
 
 /** The classic text format (0.0.4) or OpenMetrics 1.0 (without its `# EOF`, which the server adds after the runtime metrics). */
 export type ExpositionFormat = 'text' | 'openmetrics';
@@ -55,12 +56,22 @@ export class Chunk {
     const b = this.bytes;
     if (this.compared) this.digest = digestOf(b);
     this.own = undefined;
-    return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
+    return ownCopy(b);
   }
   gzipped(compress: Compress): Promise<Buffer> {
     this.gz ??= compress(this.bytes);
     return this.gz;
   }
+  /** Takes the gzip member made of these bytes elsewhere (where they were laid out), so none is made here. */
+  compressedAs(member: Buffer): this {
+    this.gz = Promise.resolve(member);
+    return this;
+  }
+}
+
+/** The bytes in a buffer of their own (as they are if they fill theirs): what can be moved to another thread alone. */
+export function ownCopy(b: Uint8Array): Uint8Array {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
 }
 
 /**
@@ -69,6 +80,7 @@ export class Chunk {
  */
 export class Snapshot {
   private gz?: Promise<Buffer>;
+  private members?: Promise<Buffer[]>;
   private decoded?: string;
   /** Body length in bytes. */
   readonly bytes: number;
@@ -94,11 +106,16 @@ export class Snapshot {
     return this.decoded;
   }
   /**
-   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
-   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
+   * The body gzipped: the pieces' gzip members one after the other, joined (tests and tools; the
+   * server writes `gzipMembers()`). Only pieces no earlier snapshot held are compressed.
    */
   gzipped(): Promise<Buffer> {
-    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
+    this.gz ??= this.gzipMembers().then((members) => Buffer.concat(members));
     return this.gz;
+  }
+  /** The pieces' gzip members, to write one after the other (as `buffers()` are). */
+  gzipMembers(): Promise<Buffer[]> {
+    this.members ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress)));
+    return this.members;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { BodyMirror, BodyPublisher, type BodyNote } from '../../src/collection/body.js';
 import { encodeGroup } from '../../src/metrics/encoded-lines.js';
 import { family, single } from '../../src/metrics/family.js';
@@ -24,12 +24,17 @@ function pool(target: string, members: number, up: number): RenderedGroup {
  */
 function wire() {
   const store = new SnapshotStore([g, m]);
-  const mirror = new BodyMirror();
+  // the gzip members are made on the collection side: the main side never compresses
+  const mirror = new BodyMirror(() => Promise.reject(new Error('compressed on the main side')));
   const sent: Array<{ fresh: number; bytes: number }> = [];
-  const publisher = new BodyPublisher(store, (note: BodyNote, transfer: ArrayBuffer[]) => {
-    sent.push({ fresh: transfer.length, bytes: transfer.reduce((n, b) => n + b.byteLength, 0) });
-    mirror.apply(structuredClone(note, { transfer }));
-  });
+  const publisher = new BodyPublisher(
+    store,
+    (note: BodyNote, transfer: ArrayBuffer[]) => {
+      sent.push({ fresh: transfer.length, bytes: note.text.concat(note.openmetrics).reduce((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0) });
+      mirror.apply(structuredClone(note, { transfer }));
+    },
+    (bytes) => gzipSync(bytes),
+  );
   return { store, mirror, publisher, sent };
 }
 
