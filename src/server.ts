@@ -75,7 +75,7 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
     const snap = deps.daemon.snapshot(format);
     const gzip = acceptsGzip(req);
     const tail = (await runtime())[format];
-    const body = gzip ? [...(await snap.gzipMembers()), tail.gzip] : [...snap.buffers(), tail.identity];
+    const body = gzip ? [await snap.gzipped(), tail.gzip] : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
       'content-type': format === 'openmetrics' ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE,
       vary: 'Accept, Accept-Encoding',

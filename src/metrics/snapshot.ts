@@ -80,7 +80,6 @@ export function ownCopy(b: Uint8Array): Uint8Array {
  */
 export class Snapshot {
   private gz?: Promise<Buffer>;
-  private members?: Promise<Buffer[]>;
   private decoded?: string;
   /** Body length in bytes. */
   readonly bytes: number;
@@ -106,16 +105,11 @@ export class Snapshot {
     return this.decoded;
   }
   /**
-   * The body gzipped: the pieces' gzip members one after the other, joined (tests and tools; the
-   * server writes `gzipMembers()`). Only pieces no earlier snapshot held are compressed.
+   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
+   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
    */
   gzipped(): Promise<Buffer> {
-    this.gz ??= this.gzipMembers().then((members) => Buffer.concat(members));
+    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
     return this.gz;
-  }
-  /** The pieces' gzip members, to write one after the other (as `buffers()` are). */
-  gzipMembers(): Promise<Buffer[]> {
-    this.members ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress)));
-    return this.members;
   }
 }

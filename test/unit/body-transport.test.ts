@@ -30,7 +30,7 @@ function wire() {
   const publisher = new BodyPublisher(
     store,
     (note: BodyNote, transfer: ArrayBuffer[]) => {
-      sent.push({ fresh: transfer.length, bytes: note.text.concat(note.openmetrics).reduce((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0) });
+      sent.push({ fresh: transfer.length, bytes: note.text.concat(note.openmetrics).reduce<number>((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0) });
       mirror.apply(structuredClone(note, { transfer }));
     },
     (bytes) => gzipSync(bytes),
