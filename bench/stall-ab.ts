@@ -61,6 +61,8 @@ async function collect(url: string): Promise<CollectSummary> {
 interface Sample {
   side: 'a' | 'b';
   stalls: number[];
+  /** CPU seconds of the process (every thread) per measured collection. */
+  cpu: number[];
   idleP99: number;
   collectingP99: number;
   collectingStall: number;
@@ -77,7 +79,12 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
     await until(async () => (await fetch(`${url}/readyz`)).ok);
     await collect(url); // the first collection grows every structure: not what a steady state costs
     const stalls: number[] = [];
-    for (let i = 0; i < Number(flags.collections); i++) stalls.push(ms((await collect(url)).event_loop_delay_max_seconds));
+    const cpu: number[] = [];
+    for (let i = 0; i < Number(flags.collections); i++) {
+      const c = await collect(url);
+      stalls.push(ms(c.event_loop_delay_max_seconds));
+      cpu.push(Math.round(c.cpu_seconds * 100) / 100);
+    }
     const scrape = () => load(children, { url: `${url}/metrics`, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
     // the first gzip scrape after a collection compresses what changed: warm that before the idle run
     await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
@@ -90,8 +97,8 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
     const busy = await scrape().finally(() => (stop = true));
     await loop;
     const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
-    say(`  ${side}: stalls ${stalls.join(', ')} ms; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
-    return { side, stalls, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall };
+    say(`  ${side}: stalls ${stalls.join(', ')} ms, CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
+    return { side, stalls, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall };
   } finally {
     await children.stop(vigil);
   }
@@ -112,6 +119,7 @@ try {
       side,
       'stall median ms': median(mine.flatMap((s) => s.stalls)),
       'stall max ms': Math.max(...mine.flatMap((s) => s.stalls)),
+      'collection CPU s': median(mine.flatMap((s) => s.cpu)),
       'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
       'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),
       'collecting / idle': Math.round((median(mine.map((s) => s.collectingP99)) / median(mine.map((s) => s.idleP99))) * 10) / 10,

@@ -1,10 +1,11 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { CollectionEngine, type Engine } from './collection/engine.js';
+import type { BodySource } from './collection/body.js';
 import { CollectionThread } from './collection/thread.js';
 import type { Config } from './config/schema.js';
 import type { LogFormat, LogLevel } from './log/logger.js';
-import { CATALOG } from './metrics/catalog.js';
+import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './metrics/catalog.js';
 import { renderGroup } from './metrics/render.js';
 import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import { daemonFamilies, type DaemonStats } from './metrics/telemetry.js';
@@ -53,8 +54,13 @@ export interface DaemonOptions {
  * into it, from the main thread or from its own.
  */
 export class Daemon {
-  readonly store = new SnapshotStore(CATALOG);
+  /** The series the main thread renders (the alert sink's, the HTTP server's, the daemon's own). */
+  readonly store = new SnapshotStore(DAEMON_FAMILIES);
   private readonly engine: Engine;
+  /** The collection's body, laid out where the collection runs. */
+  private readonly collected: BodySource;
+  /** The last body served in each format: the collection's, then the main thread's series. */
+  private readonly served: Partial<Record<ExpositionFormat, { head: Snapshot; tail: Snapshot; body: Snapshot }>> = {};
   private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private config_?: Config;
   private reloading: Promise<void> = Promise.resolve();
@@ -67,7 +73,15 @@ export class Daemon {
     opts: DaemonOptions = {},
   ) {
     const t = opts.collectionThread;
-    this.engine = t ? new CollectionThread(this.store, log, { level: t.level, format: t.format }, t.out) : new CollectionEngine(this.store, log);
+    if (t) {
+      const thread = new CollectionThread(log, { level: t.level, format: t.format }, t.out);
+      this.engine = thread;
+      this.collected = thread;
+    } else {
+      const store = new SnapshotStore(COLLECTION_FAMILIES);
+      this.engine = new CollectionEngine(store, log);
+      this.collected = store;
+    }
   }
 
   get config(): Config | undefined {
@@ -138,8 +152,15 @@ export class Daemon {
     return { ready: jobs !== undefined && jobs.length === 0 && unavailable.length === 0, pending, ...(unavailable.length ? { unavailable } : {}) };
   }
 
+  /** The body /metrics serves: the collection's series, then the main thread's (their families are the catalog's tail). */
   snapshot(format: ExpositionFormat = 'text'): Snapshot {
-    return this.store.snapshot(format);
+    const head = this.collected.snapshot(format);
+    const tail = this.store.snapshot(format);
+    const last = this.served[format];
+    if (last?.head === head && last.tail === tail) return last.body;
+    const body = head.followedBy(tail);
+    this.served[format] = { head, tail, body };
+    return body;
   }
 
   targets(): ReturnType<Engine['targets']> {
@@ -166,7 +187,7 @@ export class Daemon {
       cpu_seconds: (user + system) / 1e6,
       // The histogram records whole timer intervals: what exceeds the interval is the delay.
       event_loop_delay_max_seconds: delay.count ? Math.max(0, delay.max / 1e9 - LOOP_RESOLUTION_MS / 1000) : 0,
-      series: this.store.snapshot().series,
+      series: this.snapshot().series,
     };
   }
 

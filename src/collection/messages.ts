@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { LogFormat, LogLevel } from '../log/logger.js';
-import type { RenderedGroup } from '../metrics/render.js';
+import type { BodyNote } from './body.js';
 import type { EngineCollect, TargetView } from './engine.js';
 
 /** What the collection thread is started with. */
@@ -16,13 +16,11 @@ export type Call =
   | { id: number; call: 'stop' };
 
 /**
- * Collection thread → main thread, in the order they happened there: the store's changes, the
- * targets' state, and replies (a reply comes after every change the call made).
+ * Collection thread → main thread, in the order they happened there: the body, the targets' state,
+ * and replies (a reply comes after every change the call made).
  */
 export type Note =
-  | { op: 'replace'; key: string; group: RenderedGroup }
-  | { op: 'replaceAll'; prefix: string; groups: ReadonlyMap<string, RenderedGroup> }
-  | { op: 'removePrefix'; prefix: string }
+  | BodyNote
   /** Every target's view (a new config), or only those that changed (`changed`), by their place in the last whole list. */
   | { op: 'state'; targets: TargetView[]; pending: string[] | undefined }
   | { op: 'changed'; targets: TargetView[]; pending: string[] | undefined }

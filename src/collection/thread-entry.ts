@@ -1,14 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
 import { createLogger } from '../log/logger.js';
-import type { RenderedGroup } from '../metrics/render.js';
+import { COLLECTION_FAMILIES } from '../metrics/catalog.js';
+import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../offload/start-thread.js';
-import { ownedBuffers } from '../offload/transfer.js';
+import { BodyPublisher } from './body.js';
 import { CollectionEngine, type MetricsSink } from './engine.js';
 import type { Call, Note, ThreadData } from './messages.js';
 
 /**
- * Entry of the collection thread: runs the engine, and sends every change of the store and of the
- * targets' state to the main thread, which serves them.
+ * Entry of the collection thread: runs the engine and its snapshot store, and sends the main
+ * thread, which serves them, every change of the body and of the targets' state.
  */
 const port = parentPort;
 if (!port) throw new Error('collection thread started outside a worker thread');
@@ -18,23 +20,35 @@ const data = workerData as ThreadData;
 yieldToMainThread();
 
 const send = (n: Note, transfer: ArrayBuffer[] = []) => port.postMessage(n, transfer);
+
+const store = new SnapshotStore(COLLECTION_FAMILIES);
 /**
- * A rendered group's bytes are moved to the main thread, not copied: once committed, nothing here
- * reads them again (a job's outcomes are done with after its commit).
+ * Each new piece's gzip member is made here, at this thread's lower priority and synchronously
+ * (not on libuv's pool, which is the whole process's and runs at the main thread's priority): the
+ * first gzip scrape after a change then compresses nothing.
  */
-const bytesOf = (groups: Iterable<RenderedGroup>) => ownedBuffers([...groups].flatMap((g) => [...g.values()]));
-const sink: MetricsSink = {
-  replace: (key, group) => send({ op: 'replace', key, group }, bytesOf([group])),
-  replaceAll: (prefix, groups) => send({ op: 'replaceAll', prefix, groups }, bytesOf(groups.values())),
-  removePrefix: (prefix) => send({ op: 'removePrefix', prefix }),
-};
+const body = new BodyPublisher(store, send, (bytes) => gzipSync(bytes, GZIP_MEMBER_OPTIONS));
 
 /**
- * The targets' state goes over once per turn, whatever number of jobs finished in it, and only the
- * views that changed (a 3x estate has 130 jobs; the whole list each time was work for nothing).
+ * How often, at most, the body and the targets' state go over while jobs finish: a 3x estate's 130
+ * jobs finishing one by one each changed the same runs (the jobs' own series), and sending each
+ * change moved ~30 MB a collection where one send per interval moves a tenth of it. A call's
+ * reply still comes after everything it changed (`sendChanges` runs first).
+ */
+const SEND_INTERVAL_MS = 200;
+
+/**
+ * The body first, so a target's state never says more than the body served with it. Only the
+ * targets' views that changed are sent.
  */
 let dirty: Set<string> | 'all' | undefined;
-const sendState = () => {
+let timer: NodeJS.Timeout | undefined;
+let sentAt = -Infinity;
+const sendChanges = () => {
+  clearTimeout(timer);
+  timer = undefined;
+  sentAt = performance.now();
+  body.publish();
   const changed = dirty;
   dirty = undefined;
   if (changed === undefined) return;
@@ -42,10 +56,18 @@ const sendState = () => {
   if (changed === 'all') send({ op: 'state', targets: engine.targets(), pending });
   else send({ op: 'changed', targets: [...changed].flatMap((k) => engine.target(k) ?? []), pending });
 };
+const soon = () => {
+  timer ??= setTimeout(sendChanges, Math.max(0, sentAt + SEND_INTERVAL_MS - performance.now()));
+};
 const stateChanged = (jobKey?: string) => {
-  if (dirty === undefined) setImmediate(sendState);
+  soon();
   if (jobKey === undefined) dirty = 'all';
   else if (dirty !== 'all') dirty = (dirty ?? new Set<string>()).add(jobKey);
+};
+const sink: MetricsSink = {
+  replace: (key, group) => (store.replace(key, group), soon()),
+  replaceAll: (prefix, groups) => (store.replaceAll(prefix, groups), soon()),
+  removePrefix: (prefix) => (store.removePrefix(prefix), soon()),
 };
 
 const logLines = { write: (line: string) => (send({ op: 'log', line }), true) } as unknown as NodeJS.WritableStream;
@@ -71,7 +93,7 @@ async function answer(c: Call): Promise<Note> {
 port.on('message', (c: Call) => {
   void answer(c).then((reply) => {
     // What the call changed is known to the main thread before it hears the call is done.
-    sendState();
+    sendChanges();
     send(reply);
   });
 });

@@ -2,7 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { startThread } from '../offload/start-thread.js';
-import type { Engine, EngineCollect, MetricsSink, TargetView } from './engine.js';
+import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
+import { BodyMirror, type BodySource } from './body.js';
+import type { Engine, EngineCollect, TargetView } from './engine.js';
 import type { Call, Note, ThreadData } from './messages.js';
 
 type Pending = { resolve: (v: EngineCollect | null) => void; reject: (e: Error) => void };
@@ -12,16 +14,21 @@ type Request = Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> 
 const RESTART_DELAY_MS = 1000;
 
 /**
- * The engine in a thread of its own. Decoding, checking and rendering upstream answers then happen
- * off the main thread, whose event loop only commits rendered bytes to the store and answers
- * scrapes: a scrape never waits behind a collection, however big its answers. The thread sends
- * the store's changes and the targets' state as they happen; this side applies them in order.
+ * The engine and its snapshot store in a thread of their own. Decoding, checking, rendering and
+ * laying out the body then happen off the main thread, whose event loop only takes in the new
+ * pieces of the body and answers scrapes: a scrape never waits behind a collection, however big
+ * its answers. The thread sends the body's changes and the targets' state as they happen; this
+ * side applies them in order.
  *
  * Should the thread die (a bug, out of memory), it is logged and a new one starts on the last
- * config: the series stay as they were meanwhile, and the restart shows in the logs.
+ * config: the body it last sent is served until the new one has run every job once, and the
+ * restart shows in the logs.
  */
-export class CollectionThread implements Engine {
+export class CollectionThread implements Engine, BodySource {
   private worker: Worker;
+  private serving = new BodyMirror();
+  /** A restarted thread's body, served once each of its jobs has run. */
+  private filling: BodyMirror | undefined;
   private readonly calls = new Map<number, Pending>();
   private nextId = 0;
   private state: { targets: TargetView[]; pending: string[] | undefined } = { targets: [], pending: undefined };
@@ -31,7 +38,6 @@ export class CollectionThread implements Engine {
   private alive = false;
 
   constructor(
-    private readonly store: MetricsSink,
     private readonly log: Logger,
     private readonly data: ThreadData,
     /** Where the thread's log lines go: the process's log. */
@@ -55,6 +61,10 @@ export class CollectionThread implements Engine {
 
   pending(): string[] | undefined {
     return this.state.pending;
+  }
+
+  snapshot(format: ExpositionFormat): Snapshot {
+    return this.serving.snapshot(format);
   }
 
   async stop(): Promise<void> {
@@ -87,27 +97,24 @@ export class CollectionThread implements Engine {
     if (this.stopping) return;
     this.worker = this.start();
     const config = this.config;
+    if (config) this.filling = new BodyMirror();
     if (config) this.applyJobs(config).catch((e: Error) => this.log.error({ err: e.message }, 'collection thread restarted without its config'));
   }
 
   private hear(n: Note): void {
     switch (n.op) {
-      case 'replace':
-        return this.store.replace(n.key, n.group);
-      case 'replaceAll':
-        return this.store.replaceAll(n.prefix, n.groups);
-      case 'removePrefix':
-        return this.store.removePrefix(n.prefix);
+      case 'body':
+        return (this.filling ?? this.serving).apply(n);
       case 'log':
         this.out.write(n.line);
         return;
       case 'state':
         this.state = { targets: n.targets, pending: n.pending };
-        return;
+        return this.caughtUp();
       case 'changed': {
         const at = new Map(n.targets.map((v) => [`${v.collector}/${v.target}`, v]));
         this.state = { targets: this.state.targets.map((v) => at.get(`${v.collector}/${v.target}`) ?? v), pending: n.pending };
-        return;
+        return this.caughtUp();
       }
       case 'reply': {
         const p = this.calls.get(n.id);
@@ -115,6 +122,14 @@ export class CollectionThread implements Engine {
         if (n.error !== undefined) p?.reject(new Error(n.error));
         else p?.resolve(n.ok ?? null);
       }
+    }
+  }
+
+  /** A restarted thread's body is served once every job of the config has run in it. */
+  private caughtUp(): void {
+    if (this.filling && this.state.pending?.length === 0) {
+      this.serving = this.filling;
+      this.filling = undefined;
     }
   }
 

@@ -20,11 +20,8 @@ import type { AnyFamily } from './family.js';
 import { daemonFamilies, jobFamilies, upstreamFamilies } from './telemetry.js';
 import { tlsFamilies } from './tls-families.js';
 
-/**
- * Every metric family vigil exports, in exposition order: the single source for rendering,
- * docs/metrics.md, and the checks that dashboards and alert rules only use metrics that exist.
- */
-export const CATALOG: readonly AnyFamily[] = [
+/** The families the collection renders, wherever it runs: the head of the body. */
+export const COLLECTION_FAMILIES: readonly AnyFamily[] = [
   replicationUp,
   ...replicationFamilies,
   walLagFamily,
@@ -50,10 +47,16 @@ export const CATALOG: readonly AnyFamily[] = [
   ...jobFamilies,
   ...upstreamFamilies,
   ...tlsFamilies,
-  ...sinkFamilies,
-  ...daemonFamilies,
-  ...httpFamilies,
 ] as readonly AnyFamily[];
+
+/** The families the main thread renders (the alert sink, the daemon, the HTTP server): the tail. */
+export const DAEMON_FAMILIES: readonly AnyFamily[] = [...sinkFamilies, ...daemonFamilies, ...httpFamilies] as readonly AnyFamily[];
+
+/**
+ * Every metric family vigil exports, in exposition order: the single source for rendering,
+ * docs/metrics.md, and the checks that dashboards and alert rules only use metrics that exist.
+ */
+export const CATALOG: readonly AnyFamily[] = [...COLLECTION_FAMILIES, ...DAEMON_FAMILIES];
 
 const names = CATALOG.map((f) => f.name);
 const dup = names.find((n, i) => names.indexOf(n) !== i);

@@ -2,13 +2,22 @@ import type { AnyFamily } from './family.js';
 import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
 import { header, type RenderedGroup } from './render.js';
-import { joinRuns, type Runs } from './runs.js';
-import { Chunk, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+import { RUN_BYTES, joinRuns, type Part, type Run, type Runs } from './runs.js';
+import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
 
-export { Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+export { FORMATS, GZIP_MEMBER_OPTIONS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+
+/**
+ * A family's lines small enough to be joined into runs, copied out of the group's buffer if they
+ * are a view into it: kept as a view, they would keep the whole group's bytes (a gossip pool's
+ * members) alive after those moved to another thread or were replaced.
+ */
+function ownBytes(b: Buffer): Buffer {
+  const alone = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+  return alone || b.length >= RUN_BYTES || b.buffer.byteLength <= Buffer.poolSize ? b : Buffer.from(b);
+}
 
 const NO_RUNS: Runs = { pieces: [], runs: new Map(), series: 0 };
-const FORMATS: readonly ExpositionFormat[] = ['text', 'openmetrics'];
 /** A format asked for within this long is laid out as soon as a commit changes the body. */
 const EAGER_FORMAT_MS = 5 * 60_000;
 
@@ -35,7 +44,7 @@ export class SnapshotStore {
   /** Families changed since the last assembly. */
   private readonly changed = new Set<string>();
   /** The body's runs of the last snapshot in each format, for reuse. */
-  private bodyRuns: Record<ExpositionFormat, ReadonlyMap<string, Chunk>> = { text: new Map(), openmetrics: new Map() };
+  private bodyRuns: Record<ExpositionFormat, ReadonlyMap<string, Run>> = { text: new Map(), openmetrics: new Map() };
   private current: Record<ExpositionFormat, Snapshot> = { text: new Snapshot([], Date.now(), 0), openmetrics: new Snapshot([], Date.now(), 0) };
   private scheduled = false;
   private assembledAt = Date.now();
@@ -59,9 +68,9 @@ export class SnapshotStore {
     for (const [name, lines] of group) {
       const before = this.byFamily.get(name)?.get(key);
       const encoded = encodeLines(lines);
-      const bytes = asBuffer(encoded.bytes);
+      const bytes = ownBytes(asBuffer(encoded.bytes));
       // Unchanged lines keep their chunk, and with it the gzip member already made of them.
-      chunks.set(name, before?.bytes.equals(bytes) ? before : new Chunk(bytes, encoded.lines));
+      chunks.set(name, before?.sameBytes(bytes) ? before : new Chunk(bytes, encoded.lines, true));
     }
     // In place: a group keeps its position in each family, so unchanged neighbours keep their runs.
     for (const n of this.groups.get(key) ?? []) {
@@ -125,7 +134,8 @@ export class SnapshotStore {
   private assemble(): void {
     for (const name of this.changed) {
       const groups = this.byFamily.get(name);
-      if (groups?.size) this.familyRuns.set(name, joinRuns(groups.values(), this.familyRuns.get(name)?.runs ?? new Map()));
+      const parts = [...(groups ?? [])].map(([key, chunk]) => ({ key, chunk }));
+      if (parts.length) this.familyRuns.set(name, joinRuns(parts, this.familyRuns.get(name)?.runs ?? new Map()));
       else this.familyRuns.delete(name);
     }
     this.changed.clear();
@@ -141,20 +151,22 @@ export class SnapshotStore {
 
   /** The body in catalog order: each family's header, then its pieces. */
   private layOut(format: ExpositionFormat, now: number): Snapshot {
-    const families = this.families;
     const headers = this.headers[format];
-    const familyRuns = this.familyRuns;
-    function* chunks(): Generator<Chunk> {
-      for (const f of families) {
-        const laid = familyRuns.get(f.name) ?? NO_RUNS;
-        if (!laid.pieces.length) continue;
-        const head = headers.get(f.name);
-        if (head) yield head;
-        yield* laid.pieces;
-      }
+    const parts: Part[] = [];
+    for (const f of this.families) {
+      const laid = this.familyRuns.get(f.name) ?? NO_RUNS;
+      if (!laid.pieces.length) continue;
+      const head = headers.get(f.name);
+      if (head) parts.push({ key: `${f.name}#`, chunk: head });
+      for (const p of laid.pieces) parts.push({ key: `${f.name}/${p.key}`, chunk: p.chunk });
     }
-    const body = joinRuns(chunks(), this.bodyRuns[format]);
+    const body = joinRuns(parts, this.bodyRuns[format]);
     this.bodyRuns[format] = body.runs;
-    return new Snapshot(body.pieces, now, body.series, this.compress);
+    return new Snapshot(
+      body.pieces.map((p) => p.chunk),
+      now,
+      body.series,
+      this.compress,
+    );
   }
 }

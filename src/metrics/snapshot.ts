@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 
@@ -5,25 +6,72 @@ const gzipAsync = promisify(gzip);
 
 /** How pieces are compressed: one gzip member each. */
 export type Compress = (bytes: Buffer) => Promise<Buffer>;
-export const gzipMember: Compress = (bytes) => gzipAsync(bytes, { level: 6 });
+export const GZIP_MEMBER_OPTIONS = { level: 6 } as const;
+export const gzipMember: Compress = (bytes) => gzipAsync(bytes, GZIP_MEMBER_OPTIONS);
 
 /** The classic text format (0.0.4) or OpenMetrics 1.0 (without its `# EOF`, which the server adds after the runtime metrics). */
 export type ExpositionFormat = 'text' | 'openmetrics';
+export const FORMATS: readonly ExpositionFormat[] = ['text', 'openmetrics'];
 
 let nextChunkId = 0;
 
-/** Bytes of the body, encoded once, with their gzip member built once on first demand. */
+const digestOf = (b: Uint8Array) => createHash('sha1').update(b).digest('base64');
+
+/**
+ * Bytes of the body, encoded once, with their gzip member built once on first demand.
+ *
+ * Where the body is served from another thread, a chunk's bytes can be moved there (`moveOut`):
+ * this side keeps its length, its series and, for a group's lines, a digest to tell whether the
+ * next rendering of the group is the same.
+ */
 export class Chunk {
   readonly id = nextChunkId++;
+  readonly length: number;
   private gz?: Promise<Buffer>;
+  private own: Buffer | undefined;
+  private digest?: string;
   constructor(
-    readonly bytes: Buffer,
+    bytes: Buffer,
     readonly series: number,
-  ) {}
+    /** Whether later renderings are compared with it (a group's lines; not a run joined from them). */
+    private readonly compared = false,
+  ) {
+    this.own = bytes;
+    this.length = bytes.length;
+  }
+  get bytes(): Buffer {
+    if (!this.own) throw new Error(`chunk ${this.id} was moved to another thread`);
+    return this.own;
+  }
+  /** Whether `b` holds the same bytes as this chunk did. */
+  sameBytes(b: Buffer): boolean {
+    if (b.length !== this.length) return false;
+    return this.own ? this.own.equals(b) : this.digest === digestOf(b);
+  }
+  /**
+   * The bytes in a buffer of their own, to move to another thread; this side no longer holds them
+   * (a view into a larger buffer is copied out, so the rest of that buffer is not moved with it).
+   */
+  moveOut(): Uint8Array {
+    const b = this.bytes;
+    if (this.compared) this.digest = digestOf(b);
+    this.own = undefined;
+    return ownCopy(b);
+  }
   gzipped(compress: Compress): Promise<Buffer> {
     this.gz ??= compress(this.bytes);
     return this.gz;
   }
+  /** Takes the gzip member made of these bytes elsewhere (where they were laid out), so none is made here. */
+  compressedAs(member: Buffer): this {
+    this.gz = Promise.resolve(member);
+    return this;
+  }
+}
+
+/** The bytes in a buffer of their own (as they are if they fill theirs): what can be moved to another thread alone. */
+export function ownCopy(b: Uint8Array): Uint8Array {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
 }
 
 /**
@@ -36,12 +84,16 @@ export class Snapshot {
   /** Body length in bytes. */
   readonly bytes: number;
   constructor(
-    private readonly pieces: readonly Chunk[],
+    readonly pieces: readonly Chunk[],
     readonly renderedAt: number,
     readonly series: number,
     private readonly compress: Compress = gzipMember,
   ) {
-    this.bytes = pieces.reduce((n, p) => n + p.bytes.length, 0);
+    this.bytes = pieces.reduce((n, p) => n + p.length, 0);
+  }
+  /** One body of this one's pieces, then `next`'s. */
+  followedBy(next: Snapshot): Snapshot {
+    return new Snapshot([...this.pieces, ...next.pieces], Math.max(this.renderedAt, next.renderedAt), this.series + next.series, this.compress);
   }
   /** The body as buffers to write one after the other (never joined into one copy). */
   buffers(): Buffer[] {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/daemon.js';
 import { parseExposition, series } from '../helpers/exposition.js';
 import { runVigil, startVigil, type VigilProcess } from '../helpers/process.js';
+import { until } from '../helpers/wait.js';
 
 /** The vigil command as an operator runs it: flags, config errors, signals. */
 const token = tempFile('token', 'hunter2-secret-token\n');
@@ -73,6 +74,9 @@ describe('reload', () => {
     vigil = startVigil([`--config.file=${cfg}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--web.enable-lifecycle']);
     await vigil.waitFor(/"msg":"configuration loaded"/);
     const url = await listenUrl(vigil);
+    // the first collection's series are served (the collection thread sends them within 200 ms)
+    const served = (target: string) => async () => (parseExposition(await (await fetch(`${url}/metrics`)).text()).has(series('secrets_replication_up', { target, kind: 'dr' })) ? true : undefined);
+    await until('the first target’s series', served('first'));
     writeFileSync(cfg, 'secrets:\n  - name: second\n    address: nope\n');
     vigil.child.kill('SIGHUP');
     await vigil.waitFor(/new configuration rejected/);
@@ -85,6 +89,7 @@ describe('reload', () => {
     const res = await fetch(`${url}/-/reload`, { method: 'POST' });
     expect(res.status).toBe(200);
     await vigil.waitFor(/"target":"second"/);
+    await until('the second target’s series', served('second'));
     m = parseExposition(await (await fetch(`${url}/metrics`)).text());
     expect(m.get(series('vigil_config_last_reload_successful'))).toBe(1);
     expect(m.has(series('secrets_replication_up', { target: 'first', kind: 'dr' }))).toBe(false);
