@@ -177,6 +177,8 @@ done
 grep -q 'chown -R 1000:1000' "$work/rootready" && ok "/readyz says: $(grep -o 'not writable[^;]*' "$work/rootready" | head -1)" \
   || { bad "/readyz does not name the fix:"; head -c 600 "$work/rootready"; echo; }
 curl -fsS -o /dev/null "$url/metrics" && ok "/metrics still served while the sink waits" || bad "/metrics not served"
+# podman's log file is written by conmon a moment after vigil writes the line: read it until it has it (5 s)
+for _ in $(seq 1 25); do podman logs vigil-it-e 2>&1 | grep -q 'chown -R 1000:1000' && break; sleep 0.2; done
 podman logs vigil-it-e 2>&1 | grep -q 'chown -R 1000:1000' && ok "the log names the fix" || bad "the log does not name the fix"
 chown 1000:1000 "$work/rootdata"
 wait_http "$url/readyz" 60 && ok "ready by itself once the directory is given to uid 1000" || bad "not ready after the chown"
