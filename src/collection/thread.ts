@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
 import { startThread } from '../offload/start-thread.js';
 import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
-import { BodyMirror, type BodySource } from './body.js';
+import { BodyMirror, type BodyNote, type BodySource } from './body.js';
 import type { Engine, EngineCollect, TargetView } from './engine.js';
 import type { Call, Note, ThreadData } from './messages.js';
 
@@ -104,7 +104,7 @@ export class CollectionThread implements Engine, BodySource {
   private hear(n: Note): void {
     switch (n.op) {
       case 'body':
-        return (this.filling ?? this.serving).apply(n);
+        return this.takeBody(n);
       case 'log':
         this.out.write(n.line);
         return;
@@ -122,6 +122,19 @@ export class CollectionThread implements Engine, BodySource {
         if (n.error !== undefined) p?.reject(new Error(n.error));
         else p?.resolve(n.ok ?? null);
       }
+    }
+  }
+
+  /**
+   * A body that does not fit the pieces held (a fault of vigil's own) is not served: the last one
+   * stays, and a new thread sends its body whole.
+   */
+  private takeBody(n: BodyNote): void {
+    try {
+      (this.filling ?? this.serving).apply(n);
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'collection thread sent a body that does not fit; restarting it');
+      void this.worker.terminate();
     }
   }
 

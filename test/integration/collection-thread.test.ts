@@ -144,4 +144,18 @@ describe('a collection in its own thread', () => {
     expect(after.get(series('secrets_replication_secondary_connected', { target: 'dr-primary', kind: 'dr', secondary_id: 'dr-secondary' }))).toBe(0);
     expect(after.get(series('vigil_collector_runs_total', { collector: 'teams', target: 'acme' }))).toBeGreaterThanOrEqual(1);
   });
+
+  it('keeps serving the last body when a body does not fit, and starts a new thread that sends it whole', async () => {
+    const before = await threaded.metrics();
+    const deaths = () => threaded.logs().filter((l) => l.msg === 'collection thread died; starting a new one').length;
+    const died = deaths();
+    // what the thread would send were its publisher and this side's pieces out of step
+    const engine = threaded.daemon as unknown as { engine: { hear(n: unknown): void } };
+    engine.engine.hear({ op: 'body', at: Date.now(), text: [987_654_321], openmetrics: [] });
+    expect(threaded.logs().some((l) => l.msg === 'collection thread sent a body that does not fit; restarting it')).toBe(true);
+    expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
+    await until('the restart', async () => (deaths() > died ? true : undefined), 5_000);
+    await until('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
+    expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
+  });
 });
