@@ -82,7 +82,7 @@ fi
 step "image metadata"
 user=$(podman image inspect --format '{{.Config.User}}' "$image")
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] && ok "runs as user $user" || bad "image user is '${user:-root}'"
-podman image inspect --format '{{json .Config.Healthcheck}}' "$image" | grep -q healthcheck.js \
+podman image inspect --format '{{json .Config.Healthcheck}}' "$image" | grep healthcheck.js >/dev/null \
   && ok "HEALTHCHECK kept" || bad "no HEALTHCHECK in the image (built without --format docker?)"
 
 step "no build leftovers"
@@ -160,7 +160,7 @@ podman stop -t 2 vigil-it-c >/dev/null 2>&1 || true
 run vigil-it-d "${mounts[@]}" --read-only --read-only-tmpfs=false --
 wait_http "$url/readyz" 60 || bad "not ready after a restart"
 fingerprint=$(node -p "require('./test/fixtures/alertmanager/firing.json').alerts[0].fingerprint")
-curl -fsS -H "authorization: Bearer $(cat "$work/etc/sink-token")" "$url/api/v1/alerts" | grep -q "$fingerprint" && ok "alert $fingerprint still there after a restart" \
+curl -fsS -H "authorization: Bearer $(cat "$work/etc/sink-token")" "$url/api/v1/alerts" | grep "$fingerprint" >/dev/null && ok "alert $fingerprint still there after a restart" \
   || bad "the stored alert is gone after a restart"
 podman stop -t 2 vigil-it-d >/dev/null 2>&1 || true
 
@@ -177,9 +177,14 @@ done
 grep -q 'chown -R 1000:1000' "$work/rootready" && ok "/readyz says: $(grep -o 'not writable[^;]*' "$work/rootready" | head -1)" \
   || { bad "/readyz does not name the fix:"; head -c 600 "$work/rootready"; echo; }
 curl -fsS -o /dev/null "$url/metrics" && ok "/metrics still served while the sink waits" || bad "/metrics not served"
-# podman's log file is written by conmon a moment after vigil writes the line: read it until it has it (5 s)
-for _ in $(seq 1 25); do podman logs vigil-it-e 2>&1 | grep -q 'chown -R 1000:1000' && break; sleep 0.2; done
-podman logs vigil-it-e 2>&1 | grep -q 'chown -R 1000:1000' && ok "the log names the fix" || bad "the log does not name the fix"
+# Read into a file, not piped into grep -q: under pipefail, grep leaving at the first match made
+# podman's later writes fail (SIGPIPE, 141) and the check with them, whenever more lines followed.
+for _ in $(seq 1 25); do
+  podman logs vigil-it-e >"$work/rootlog" 2>&1 || true
+  grep -q 'chown -R 1000:1000' "$work/rootlog" && break
+  sleep 0.2
+done
+grep -q 'chown -R 1000:1000' "$work/rootlog" && ok "the log names the fix" || { bad "the log does not name the fix:"; tail -5 "$work/rootlog"; }
 chown 1000:1000 "$work/rootdata"
 wait_http "$url/readyz" 60 && ok "ready by itself once the directory is given to uid 1000" || bad "not ready after the chown"
 podman stop -t 2 vigil-it-e >/dev/null 2>&1 || true
