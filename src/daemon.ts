@@ -50,8 +50,8 @@ export interface DaemonOptions {
 
 /**
  * Wires one loaded config to the collection engine and the components (the alert sink), and swaps
- * it for a new one on reload. Owns the snapshot store /metrics is served from: the engine renders
- * into it, from the main thread or from its own.
+ * it for a new one on reload. Serves /metrics the collection's body (laid out where the collection
+ * runs, in the main thread or in its own) followed by the main thread's own series (`store`).
  */
 export class Daemon {
   /** The series the main thread renders (the alert sink's, the HTTP server's, the daemon's own). */

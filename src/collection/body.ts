@@ -1,6 +1,7 @@
 import { asBuffer } from '../metrics/encoded-lines.js';
 import { RUN_BYTES } from '../metrics/runs.js';
-import { Chunk, FORMATS, Snapshot, gzipMember, ownCopy, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
+import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
+import { ownCopy } from '../offload/transfer.js';
 
 /** A piece of the body: one the other side holds already (its id), or a new one with its bytes. */
 export type PieceNote = number | { id: number; series: number; bytes: Uint8Array; gzip?: Uint8Array };

@@ -97,8 +97,9 @@ export class CollectionThread implements Engine, BodySource {
     if (this.stopping) return;
     this.worker = this.start();
     const config = this.config;
-    if (config) this.filling = new BodyMirror();
-    if (config) this.applyJobs(config).catch((e: Error) => this.log.error({ err: e.message }, 'collection thread restarted without its config'));
+    if (!config) return;
+    this.filling = new BodyMirror();
+    this.applyJobs(config).catch((e: Error) => this.log.error({ err: e.message }, 'collection thread restarted without its config'));
   }
 
   private hear(n: Note): void {

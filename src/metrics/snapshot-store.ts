@@ -1,3 +1,4 @@
+import { ownsItsBuffer } from '../offload/transfer.js';
 import type { AnyFamily } from './family.js';
 import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
@@ -13,8 +14,7 @@ export { FORMATS, GZIP_MEMBER_OPTIONS, Snapshot, gzipMember, type Compress, type
  * members) alive after those moved to another thread or were replaced.
  */
 function ownBytes(b: Buffer): Buffer {
-  const alone = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-  return alone || b.length >= RUN_BYTES || b.buffer.byteLength <= Buffer.poolSize ? b : Buffer.from(b);
+  return ownsItsBuffer(b) || b.length >= RUN_BYTES || b.buffer.byteLength <= Buffer.poolSize ? b : Buffer.from(b);
 }
 
 const NO_RUNS: Runs = { pieces: [], runs: new Map(), series: 0 };
@@ -162,11 +162,6 @@ export class SnapshotStore {
     }
     const body = joinRuns(parts, this.bodyRuns[format]);
     this.bodyRuns[format] = body.runs;
-    return new Snapshot(
-      body.pieces.map((p) => p.chunk),
-      now,
-      body.series,
-      this.compress,
-    );
+    return new Snapshot(body.pieces.map((p) => p.chunk), now, body.series, this.compress);
   }
 }

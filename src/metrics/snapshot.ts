@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { ownCopy } from '../offload/transfer.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -69,10 +70,6 @@ export class Chunk {
   }
 }
 
-/** The bytes in a buffer of their own (as they are if they fill theirs): what can be moved to another thread alone. */
-export function ownCopy(b: Uint8Array): Uint8Array {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b);
-}
 
 /**
  * One /metrics body: the pieces to write in order, built when a batch of changes is committed.

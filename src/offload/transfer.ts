@@ -1,11 +1,22 @@
 /** What can be moved between threads rather than copied (postMessage's transfer list). */
 
 /**
- * Whether a buffer can be moved to a worker as it is: it must own its whole ArrayBuffer (a slice
- * of Node's shared small-buffer pool would take its neighbours along).
+ * Whether the bytes fill their whole ArrayBuffer, so that it can be moved to another thread as it
+ * is (a slice of Node's shared small-buffer pool, or of a larger buffer, would take its neighbours
+ * along).
  */
+export function ownsItsBuffer(b: Uint8Array): boolean {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+}
+
+/** Whether a buffer can be moved to a worker as it is (see `ownsItsBuffer`). */
 export function transferable(b: Uint8Array): ArrayBuffer[] {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : [];
+  return ownsItsBuffer(b) ? [b.buffer as ArrayBuffer] : [];
+}
+
+/** The bytes in a buffer of their own: as they are if they fill theirs, else a copy. */
+export function ownCopy(b: Uint8Array): Uint8Array {
+  return ownsItsBuffer(b) ? b : new Uint8Array(b);
 }
 
 /**
