@@ -21,6 +21,7 @@ import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
+import { startCeiling } from './scale/start-ceiling.js';
 import { load, type LoadResult } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -159,12 +160,6 @@ function withoutRuntime(text: string): string {
     .join('');
 }
 
-async function startCeiling(bodyFile: string): Promise<{ child: Child; url: string }> {
-  const child = children.start('ceiling', process.execPath, ['--import', 'tsx', 'bench/scale/ceiling.ts', `--body=${bodyFile}`], { cwd: ROOT });
-  const m = await child.waitFor(/listening (\S+)/);
-  return { child, url: `${m[1]}/metrics` };
-}
-
 async function startPushgateway(body: string): Promise<{ child: Child; url: string }> {
   const port = await freePort();
   const child = children.start('pushgateway', '/usr/bin/prometheus-pushgateway', [`--web.listen-address=127.0.0.1:${port}`]);
@@ -270,7 +265,7 @@ async function measure(size: Size): Promise<SizeResult> {
   const pushed = withoutRuntime(text);
   const bodyFile = join(scratch, 'pushed.txt');
   writeFileSync(bodyFile, pushed);
-  const ceiling = await startCeiling(bodyFile);
+  const ceiling = await startCeiling(children, bodyFile);
   const pgw = size.noPeer ? undefined : await startPushgateway(pushed);
 
   const servers = [

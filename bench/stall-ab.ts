@@ -3,8 +3,11 @@
  * and the scrape latency (one gzip scraper, as Prometheus scrapes) idle and while collections run
  * back to back. The builds take turns against the same simulators, round after round, so the
  * machine's load falls on both alike; compare the two columns of one run, not runs of two days.
+ * With `--ceiling`, each side's round also scrapes the bare server (`scale/ceiling.ts`, the same
+ * bytes from memory) idle and while that side collects back to back: what the machine alone does
+ * to a scrape's p99 under the same load.
  *
- *   npm run build && node --import tsx bench/stall-ab.ts --a=/path/to/other/checkout --b=. [--scale=3] [--rounds=2]
+ *   npm run build && node --import tsx bench/stall-ab.ts --a=/path/to/other/checkout --b=. [--scale=3] [--rounds=2] [--ceiling]
  *
  * Each side is a checkout with `dist/` built (`npm run build`). Everything listens on 127.0.0.1 and
  * is ended by PID, also on failure.
@@ -18,6 +21,7 @@ import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
+import { startCeiling } from './scale/start-ceiling.js';
 import { load } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +37,7 @@ const { values: flags } = parseArgs({
     'simulators-nice': { type: 'string', default: '0' },
     // and the scraper at a higher one (negative: root only), so that its own wait for a core is not counted
     'scraper-nice': { type: 'string' },
+    ceiling: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -43,6 +48,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'vigil-stall-ab-'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
+const ratio = (over: number[], under: number[]) => Math.round((median(over) / median(under)) * 10) / 10;
 
 async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -66,6 +72,20 @@ interface Sample {
   idleP99: number;
   collectingP99: number;
   collectingStall: number;
+  /** The bare server's p99, idle and while this side collects (`--ceiling`). */
+  ceiling?: { idleP99: number; collectingP99: number };
+}
+
+/** Runs `work` while collections run back to back; resolves with its result and the collections' summaries. */
+async function whileCollecting<T>(url: string, work: () => Promise<T>): Promise<{ result: T; during: CollectSummary[] }> {
+  let stop = false;
+  const during: CollectSummary[] = [];
+  const loop = (async () => {
+    while (!stop) during.push(await collect(url));
+  })();
+  const result = await work().finally(() => (stop = true));
+  await loop;
+  return { result, during };
 }
 
 async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
@@ -85,22 +105,32 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
       stalls.push(ms(c.event_loop_delay_max_seconds));
       cpu.push(Math.round(c.cpu_seconds * 100) / 100);
     }
-    const scrape = () => load(children, { url: `${url}/metrics`, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
+    const scrape = (target = `${url}/metrics`) => load(children, { url: target, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
     // the first gzip scrape after a collection compresses what changed: warm that before the idle run
     await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
     const idle = await scrape();
-    let stop = false;
-    const during: CollectSummary[] = [];
-    const loop = (async () => {
-      while (!stop) during.push(await collect(url));
-    })();
-    const busy = await scrape().finally(() => (stop = true));
-    await loop;
+    const { result: busy, during } = await whileCollecting(url, () => scrape());
     const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
     say(`  ${side}: stalls ${stalls.join(', ')} ms, CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
-    return { side, stalls, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall };
+    const ceiling = flags.ceiling ? await measureCeiling(side, url, scrape) : undefined;
+    return { side, stalls, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall, ...(ceiling ? { ceiling } : {}) };
   } finally {
     await children.stop(vigil);
+  }
+}
+
+/** The bare server with this side's body, scraped idle and while this side collects back to back. */
+async function measureCeiling(side: 'a' | 'b', url: string, scrape: (target: string) => ReturnType<typeof load>): Promise<{ idleP99: number; collectingP99: number }> {
+  const bodyFile = join(scratch, `body-${side}.txt`);
+  writeFileSync(bodyFile, await (await fetch(`${url}/metrics`)).text());
+  const ceiling = await startCeiling(children, bodyFile);
+  try {
+    const idle = await scrape(ceiling.url);
+    const { result: busy, during } = await whileCollecting(url, () => scrape(ceiling.url));
+    say(`  ${side}: the bare server's scrape p99 idle ${idle.p99_ms} ms, while ${side} collects ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
+    return { idleP99: idle.p99_ms, collectingP99: busy.p99_ms };
+  } finally {
+    await children.stop(ceiling.child);
   }
 }
 
@@ -122,7 +152,14 @@ try {
       'collection CPU s': median(mine.flatMap((s) => s.cpu)),
       'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
       'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),
-      'collecting / idle': Math.round((median(mine.map((s) => s.collectingP99)) / median(mine.map((s) => s.idleP99))) * 10) / 10,
+      'collecting / idle': ratio(mine.map((s) => s.collectingP99), mine.map((s) => s.idleP99)),
+      ...(flags.ceiling
+        ? {
+            'bare server p99 idle ms': median(mine.map((s) => s.ceiling?.idleP99 ?? NaN)),
+            'bare server p99 collecting ms': median(mine.map((s) => s.ceiling?.collectingP99 ?? NaN)),
+            'bare server collecting / idle': ratio(mine.map((s) => s.ceiling?.collectingP99 ?? NaN), mine.map((s) => s.ceiling?.idleP99 ?? NaN)),
+          }
+        : {}),
     };
   });
   printTable(`stall and scrape p99, each side's median over ${flags.rounds} rounds (load ${readFileSync('/proc/loadavg', 'utf8').trim()})`, rows);
