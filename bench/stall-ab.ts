@@ -105,7 +105,7 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
       stalls.push(ms(c.event_loop_delay_max_seconds));
       cpu.push(Math.round(c.cpu_seconds * 100) / 100);
     }
-    const scrape = (target = `${url}/metrics`) => load(children, { url: target, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid: vigil.pid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
+    const scrape = (target = `${url}/metrics`, serverPid = vigil.pid) => load(children, { url: target, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
     // the first gzip scrape after a collection compresses what changed: warm that before the idle run
     await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
     const idle = await scrape();
@@ -120,13 +120,13 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
 }
 
 /** The bare server with this side's body, scraped idle and while this side collects back to back. */
-async function measureCeiling(side: 'a' | 'b', url: string, scrape: (target: string) => ReturnType<typeof load>): Promise<{ idleP99: number; collectingP99: number }> {
+async function measureCeiling(side: 'a' | 'b', url: string, scrape: (target: string, serverPid: number) => ReturnType<typeof load>): Promise<{ idleP99: number; collectingP99: number }> {
   const bodyFile = join(scratch, `body-${side}.txt`);
   writeFileSync(bodyFile, await (await fetch(`${url}/metrics`)).text());
   const ceiling = await startCeiling(children, bodyFile);
   try {
-    const idle = await scrape(ceiling.url);
-    const { result: busy, during } = await whileCollecting(url, () => scrape(ceiling.url));
+    const idle = await scrape(ceiling.url, ceiling.child.pid);
+    const { result: busy, during } = await whileCollecting(url, () => scrape(ceiling.url, ceiling.child.pid));
     say(`  ${side}: the bare server's scrape p99 idle ${idle.p99_ms} ms, while ${side} collects ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
     return { idleP99: idle.p99_ms, collectingP99: busy.p99_ms };
   } finally {
