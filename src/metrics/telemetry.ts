@@ -11,6 +11,8 @@ export interface JobStats {
   runs: number;
   skipped: number;
   failures: Map<Reason, number>;
+  /** The reasons of the last run's failed parts; empty while the last run succeeded. */
+  failing: Set<Reason>;
   up?: boolean;
   lastDurationSeconds?: number;
   lastRunSeconds?: number;
@@ -19,7 +21,7 @@ export interface JobStats {
 }
 
 export function newJobStats(collector: string, target: string, intervalSeconds: number): JobStats {
-  return { collector, target, intervalSeconds, runs: 0, skipped: 0, failures: new Map(REASONS.map((r) => [r, 0])) };
+  return { collector, target, intervalSeconds, runs: 0, skipped: 0, failures: new Map(REASONS.map((r) => [r, 0])), failing: new Set() };
 }
 
 export interface UpstreamStats {
@@ -102,6 +104,14 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     area: 'vigil',
     labels: [...JOB, 'reason'],
     samples: (s) => [...s.failures].map(([reason, value]) => ({ labels: { reason }, value })),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_failing',
+    help: "1 for each reason a part of this collector's last run for this target failed with; absent while the last run succeeded. What the upstream-down alerts read.",
+    type: 'gauge',
+    area: 'vigil',
+    labels: [...JOB, 'reason'],
+    samples: (s) => [...s.failing].map((reason) => ({ labels: { reason }, value: 1 })),
   }),
   family<JobStats>({
     name: 'vigil_collector_skipped_runs_total',

@@ -46,6 +46,7 @@ export function makeExecute(deps: ExecuteDeps) {
     s.lastDurationSeconds = (performance.now() - started) / 1000;
     s.lastRunSeconds = now() / 1000;
     s.up = failed.length === 0;
+    s.failing = new Set(failed.map((o) => o.error!.reason));
     if (s.up) {
       s.lastSuccessSeconds = s.lastRunSeconds;
       delete s.lastError;

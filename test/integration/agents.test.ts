@@ -192,6 +192,8 @@ describe('an agent that hangs', () => {
     expect(m.get(series('vigil_collector_up', job('hung')))).toBe(0);
     // health, members, servers and self each timed out
     expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(4);
+    // What SchedulerAgentDown reads: the last run's reasons, and only those.
+    expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"'))).toEqual([[series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1]]);
     expect(m.get(series('scheduler_agent_endpoint_up', T('hung', { endpoint: 'self' })))).toBe(0);
     expect([...seriesOf(m, 'scheduler_agent_info').keys()].some((k) => k.includes('target="hung"'))).toBe(false);
     const logged = d.logs().filter((l) => l.msg === 'collection failed' && l.target === 'hung');
@@ -203,6 +205,7 @@ describe('an agent that hangs', () => {
     expect(m.get(series('scheduler_agent_up', T('fine')))).toBe(1);
     expect(m.get(series('vigil_collector_up', job('fine')))).toBe(1);
     expect(failures(m, 'fine', 'timeout')).toBe(0);
+    expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="fine"'))).toEqual([]);
     expect(m.get(series('scheduler_agent_members', T('fine', { status: 'alive' })))).toBeGreaterThan(0);
   });
 });
@@ -224,6 +227,7 @@ describe('a wrong token', () => {
       expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: `agent/${endpoint}`, code: '403' }))), endpoint).toBe(n);
     }
     const parts = new Set(d.logs().filter((l) => l.target === 'denied' && l.reason === 'http_4xx').map((l) => l.part));
+    expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="denied"'))).toEqual([series('vigil_collector_failing', job('denied', { reason: 'http_4xx' }))]);
     expect(parts).toEqual(new Set(['members', 'servers', 'self', 'host']));
   });
 
