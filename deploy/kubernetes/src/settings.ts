@@ -21,6 +21,8 @@ export const DATA_DIR = '/var/lib/vigil';
 
 /** The sink's bearer token: one Secret, mounted as a file in vigil and read by the operator for Alertmanager. */
 export const SINK_TOKEN = { secret: 'vigil-sink-token', key: 'token', dir: '/etc/vigil/sink' };
+/** The pager's and the heartbeat's webhook URLs, for the AlertmanagerConfig: one Secret you create. */
+export const ALERT_RECEIVERS = { secret: 'vigil-alert-receivers', keys: { pager: 'pager-url', heartbeat: 'heartbeat-url' } } as const;
 /** Tokens for the upstreams (secrets service, team service, DR operation token), as files; optional. */
 export const UPSTREAM_TOKENS = { secret: 'vigil-upstream-tokens', dir: '/etc/vigil/tokens' };
 
