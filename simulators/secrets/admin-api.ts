@@ -154,11 +154,14 @@ function corruptMerkle(cluster: ClusterModel, kind: Kind, body: Body): Reply {
   if (treeType !== 'replicated' && treeType !== 'local') throw badRequest('"tree_type" must be "replicated" or "local"');
   const tree = body.tree;
   if (tree !== undefined && typeof tree !== 'string' && typeof tree !== 'number') throw badRequest('"tree" must be a string or number');
+  const root = optionalBool(body, 'root') ?? false;
+  // A request that names nothing to corrupt would answer "corrupted" and change nothing.
+  if (tree === undefined && !root) throw badRequest('say what to corrupt: "root": true, or a "tree"');
   corrupt(cluster.replication[kind], {
     ...(tree !== undefined ? { tree: String(tree) } : {}),
     treeType,
     pages: pagesArg(body.pages),
-    root: optionalBool(body, 'root') ?? false,
+    root,
     subtreeRoot: optionalBool(body, 'subtree_root') ?? false,
   });
   return ok({ corrupted_merkle_tree: true });

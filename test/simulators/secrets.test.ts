@@ -507,6 +507,13 @@ describe('replication faults (/_sim/replication/...)', () => {
     expect((await status('dr-primary', 'dr')).corrupted_merkle_tree).toBe(false);
   });
 
+  it('refuses a merkle/corrupt that names nothing to corrupt', async () => {
+    const res = await fetch(`${c('dr-primary').url}/_sim/replication/dr/merkle/corrupt`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('say what to corrupt');
+    expect((await status('dr-primary', 'dr')).corrupted_merkle_tree).toBe(false);
+  });
+
   it('answers unknown secondaries and admin paths with 404 errors', async () => {
     const res = await fetch(`${c('dr-primary').url}/_sim/replication/dr/secondaries/ghost/disconnect`, { method: 'POST' });
     expect(res.status).toBe(404);
