@@ -13,6 +13,8 @@ import { DataqueryBuilder, PromQueryFormat } from '@grafana/grafana-foundation-s
 import { PanelBuilder as StatBuilder } from '@grafana/grafana-foundation-sdk/stat';
 import { PanelBuilder as TableBuilder } from '@grafana/grafana-foundation-sdk/table';
 import { PanelBuilder as TimeseriesBuilder } from '@grafana/grafana-foundation-sdk/timeseries';
+import { DEFAULT_MIXIN, type MixinConfig } from '../../mixin/config.js';
+import { withMatchers } from '../../mixin/promql.js';
 
 /** Pieces every vigil dashboard shares: variables, links, and panels that always have units and descriptions. */
 
@@ -65,6 +67,8 @@ export class VigilDashboard {
   constructor(
     readonly uid: string,
     private readonly builder: DashboardBuilder,
+    /** Puts the dashboard's variables (and the mixin's selector) on every series a query reads. */
+    private readonly fit: (expr: string) => string = (e) => e,
   ) {}
   row(title: string): this {
     this.builder.withRow(new RowBuilder(title));
@@ -82,7 +86,8 @@ export class VigilDashboard {
   build() {
     return this.builder.build();
   }
-  private add(kind: Kind, p: PanelSpec): this {
+  private add(kind: Kind, spec: PanelSpec): this {
+    const p = { ...spec, queries: spec.queries.map((q) => ({ ...q, expr: this.fit(q.expr) })) };
     this.panels.push(p);
     this.builder.withPanel(panel(kind, p));
     return this;
@@ -96,12 +101,38 @@ export const DASHBOARDS = {
   vigil: { uid: 'vigil-self', title: 'vigil / vigil' },
 } as const;
 
+/** The variables that pick vigils, in order, with the matchers they put on every query. */
+function vigilVariables(config: MixinConfig): { variables: QueryVariableBuilder[]; matchers: string } {
+  const picked: string[] = config.selector.trim() === '' ? [] : [config.selector.trim()];
+  const variables: QueryVariableBuilder[] = [];
+  const variable = (name: string, label: string, labelName: string) => {
+    variables.push(
+      new QueryVariableBuilder(name)
+        .label(label)
+        .datasource(DATASOURCE)
+        .query(`label_values(vigil_build_info${picked.length > 0 ? `{${picked.join(', ')}}` : ''}, ${labelName})`)
+        .refresh(VariableRefresh.OnTimeRangeChanged)
+        .sort(VariableSort.AlphabeticalAsc)
+        .multi(true)
+        .includeAll(true)
+        .allValue('.*'),
+    );
+    picked.push(`${labelName}=~"$${name}"`);
+  };
+  if (config.clusterLabel !== '') variable('cluster', 'Cluster', config.clusterLabel);
+  variable('job', 'Job', 'job');
+  variable('instance', 'vigil', 'instance');
+  return { variables, matchers: picked.join(', ') };
+}
+
 /**
- * A dashboard with the `datasource` and `target` variables, a fixed uid, and links to the other
- * vigil dashboards (by tag, keeping time range and variables).
+ * A dashboard with the `datasource`, `job`, `instance` (and, with a cluster label, `cluster`)
+ * and `target` variables, a fixed uid, and links to the other vigil dashboards (by tag, keeping
+ * time range and variables). Every query reads only the vigils the variables pick.
  */
-export function dashboard(key: keyof typeof DASHBOARDS, description: string, targetMetric: string): VigilDashboard {
+export function dashboard(key: keyof typeof DASHBOARDS, description: string, targetMetric: string, config: MixinConfig = DEFAULT_MIXIN): VigilDashboard {
   const d = DASHBOARDS[key];
+  const { variables, matchers } = vigilVariables(config);
   const b = new DashboardBuilder(d.title)
     .uid(d.uid)
     .description(description)
@@ -110,18 +141,18 @@ export function dashboard(key: keyof typeof DASHBOARDS, description: string, tar
     .refresh('30s')
     .time({ from: 'now-3h', to: 'now' })
     .timezone('browser')
-    .withVariable(new DatasourceVariableBuilder('datasource').label('Data source').type('prometheus'))
-    .withVariable(
-      new QueryVariableBuilder('target')
-        .label('Target')
-        .datasource(DATASOURCE)
-        .query(`label_values(${targetMetric}, target)`)
-        .refresh(VariableRefresh.OnTimeRangeChanged)
-        .sort(VariableSort.AlphabeticalAsc)
-        .multi(true)
-        .includeAll(true)
-        .allValue('.*'),
-    )
-    .link(new DashboardLinkBuilder('vigil dashboards').type(DashboardLinkType.Dashboards).tags([TAG]).asDropdown(true).keepTime(true).includeVars(false));
-  return new VigilDashboard(d.uid, b);
+    .withVariable(new DatasourceVariableBuilder('datasource').label('Data source').type('prometheus'));
+  for (const v of variables) b.withVariable(v);
+  b.withVariable(
+    new QueryVariableBuilder('target')
+      .label('Target')
+      .datasource(DATASOURCE)
+      .query(`label_values(${targetMetric}{${matchers}}, target)`)
+      .refresh(VariableRefresh.OnTimeRangeChanged)
+      .sort(VariableSort.AlphabeticalAsc)
+      .multi(true)
+      .includeAll(true)
+      .allValue('.*'),
+  ).link(new DashboardLinkBuilder('vigil dashboards').type(DashboardLinkType.Dashboards).tags([TAG]).asDropdown(true).keepTime(true).includeVars(true));
+  return new VigilDashboard(d.uid, b, (expr) => withMatchers(expr, matchers));
 }

@@ -1,3 +1,4 @@
+import type { MixinConfig } from '../../mixin/config.js';
 import type { VigilDashboard } from './common.js';
 import { schedulerDashboard } from './scheduler.js';
 import { secretsDashboard } from './secrets.js';
@@ -5,12 +6,12 @@ import { teamsDashboard } from './teams.js';
 import { vigilDashboard } from './vigil.js';
 
 /** Every shipped dashboard, by the file name it is written to in dashboards/. */
-export function allDashboards(): Record<string, VigilDashboard> {
+export function allDashboards(config?: MixinConfig): Record<string, VigilDashboard> {
   return {
-    'secrets-replication.json': secretsDashboard(),
-    'scheduler-agents.json': schedulerDashboard(),
-    'teams.json': teamsDashboard(),
-    'vigil.json': vigilDashboard(),
+    'secrets-replication.json': secretsDashboard(config),
+    'scheduler-agents.json': schedulerDashboard(config),
+    'teams.json': teamsDashboard(config),
+    'vigil.json': vigilDashboard(config),
   };
 }
 

@@ -1,9 +1,10 @@
+import type { MixinConfig } from '../../mixin/config.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function schedulerDashboard() {
-  return dashboard('scheduler', 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.', 'scheduler_agent_up')
+export function schedulerDashboard(config?: MixinConfig) {
+  return dashboard('scheduler', 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.', 'scheduler_agent_up', config)
     .row('Overview')
     .stat({ title: 'Agents answering', description: 'Share of agents whose health endpoint answered with a readable body (scheduler_agent_up).', unit: 'percentunit', queries: [{ expr: `avg(scheduler_agent_up{${T}})` }] })
     .stat({ title: 'Unhealthy roles', description: 'Server or client parts of agents that report themselves unhealthy.', unit: 'short', queries: [{ expr: `count(scheduler_agent_health_ok{${T}} == 0) or vector(0)` }] })

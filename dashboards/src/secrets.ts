@@ -1,9 +1,10 @@
+import type { MixinConfig } from '../../mixin/config.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function secretsDashboard() {
-  return dashboard('secrets', 'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption.', 'secrets_replication_up')
+export function secretsDashboard(config?: MixinConfig) {
+  return dashboard('secrets', 'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption.', 'secrets_replication_up', config)
       .row('Overview')
     .stat({ title: 'Status polls up', description: 'Share of (target, kind) status polls that succeeded last time (secrets_replication_up).', unit: 'percentunit', queries: [{ expr: `avg(secrets_replication_up{${T}})` }] })
     .stat({ title: 'Disconnected secondaries', description: 'Known secondaries not connected to their primary.', unit: 'short', queries: [{ expr: `count(secrets_replication_secondary_connected{${T}} == 0) or vector(0)` }] })

@@ -1,9 +1,10 @@
+import type { MixinConfig } from '../../mixin/config.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function teamsDashboard() {
-  return dashboard('teams', 'Teams of each watched organization: counts, sizes, organization-wide permissions and consistency.', 'teams_up')
+export function teamsDashboard(config?: MixinConfig) {
+  return dashboard('teams', 'Teams of each watched organization: counts, sizes, organization-wide permissions and consistency.', 'teams_up', config)
     .row('Overview')
     .stat({ title: 'Listings up', description: 'Share of organizations whose last full team listing succeeded (teams_up).', unit: 'percentunit', queries: [{ expr: `avg(teams_up{${T}})` }] })
     .stat({ title: 'Teams', description: 'Teams across the selected organizations.', unit: 'short', queries: [{ expr: `sum(teams_organization_teams{${T}})` }] })

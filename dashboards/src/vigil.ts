@@ -1,9 +1,10 @@
+import type { MixinConfig } from '../../mixin/config.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function vigilDashboard() {
-  return dashboard('vigil', "vigil's own health: collections, upstream requests, the alert sink and the Watchdog, and the process.", 'vigil_collector_up')
+export function vigilDashboard(config?: MixinConfig) {
+  return dashboard('vigil', "vigil's own health: collections, upstream requests, the alert sink and the Watchdog, and the process.", 'vigil_collector_up', config)
     .row('Collections')
     .stat({ title: 'Collectors up', description: 'Share of collector × target jobs whose last run succeeded.', unit: 'percentunit', queries: [{ expr: `avg(vigil_collector_up{${T}})` }] })
     .stat({ title: 'Watchdog', description: '1 while the Watchdog alert keeps reaching the alert sink.', unit: 'bool', queries: [{ expr: 'vigil_alertsink_watchdog_healthy' }] })

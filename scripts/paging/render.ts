@@ -88,6 +88,29 @@ target, and a vigil that stops changes nothing. The others keep their vigil's \`
   Point it at your paging service's heartbeat check (or healthchecks.io, Dead Man's Snitch, ...).
 - \`VigilAlertStoreDown\` pages when the alert history cannot be written;
   \`VigilConfigReloadFailed\` warns when a reload was rejected.
+
+## Your labels
+
+The rules (\`alerts/src/\`) and the dashboards (\`dashboards/src/\`) are one source, fitted to your
+Prometheus by a small config, as a monitoring mixin's \`_config\`; the committed files are its
+default output. For another job name, a selector that keeps other vigils out, a label that tells
+your clusters or environments apart, or other \`for:\` and severities:
+
+\`\`\`yaml
+# my-labels.yml
+selector: 'env="prod"'        # added to every series of vigil the rules and dashboards read
+job: vigil-prod               # the scrape job: VigilDown, VigilAbsent
+cluster_label: cluster        # added to every by (...) and on (...); a dashboard variable
+for: { SecretsSealed: 3m }
+severity: { TeamsAccessInconsistent: critical }
+\`\`\`
+
+\`\`\`sh
+npm run mixin -- --config=my-labels.yml --out=/tmp/vigil-mixin   # alerts/*.rules.yml and dashboards/*.json
+\`\`\`
+
+Every dashboard has \`job\` and \`instance\` variables (and \`cluster\` with a cluster label) that
+pick the vigils its queries read.
 `;
 }
 

@@ -27,5 +27,5 @@ export function substituteGrafanaVariables(expr: string, rateInterval = '1m', ra
   return expr
     .replace(/\$__rate_interval/g, rateInterval)
     .replace(/\$__range/g, range)
-    .replace(/\$target/g, '.*');
+    .replace(/\$(target|job|instance|cluster)\b/g, '.*');
 }

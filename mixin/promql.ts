@@ -1,0 +1,96 @@
+import { parser } from '@prometheus-io/lezer-promql';
+
+/**
+ * Edits of PromQL text made on its syntax tree (never by regex), keeping everything else as it
+ * was written: what the mixin does to the shipped rules and dashboards for a user's labels.
+ */
+
+type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
+
+interface Edit {
+  at: number;
+  text: string;
+  /** Characters replaced from `at` (0: an insertion). */
+  cut?: number;
+}
+
+function apply(expr: string, edits: Edit[]): string {
+  let out = expr;
+  for (const e of [...edits].sort((a, b) => b.at - a.at)) out = out.slice(0, e.at) + e.text + out.slice(e.at + (e.cut ?? 0));
+  return out;
+}
+
+/**
+ * Grafana's interval variables (`[$__rate_interval]`) are not PromQL: parsed as a duration of the
+ * same length, so every position found is a position in the text as written.
+ */
+const parseable = (expr: string) => expr.replace(/\$__\w+/g, (v) => `${'1'.repeat(v.length - 1)}s`);
+
+function nodes(expr: string, name: string): SyntaxNode[] {
+  const tree = parser.parse(parseable(expr));
+  const found: SyntaxNode[] = [];
+  const cursor = tree.cursor();
+  do {
+    if (cursor.type.isError) throw new Error(`PromQL syntax error at ${cursor.from} in: ${expr}`);
+    if (cursor.name === name) found.push(cursor.node);
+  } while (cursor.next());
+  return found;
+}
+
+/**
+ * Adds `matchers` (e.g. `job="vigil", env="prod"`) to every vector selector, except those of
+ * metrics `skip` names (Prometheus' own `up`, which the job's own matcher selects).
+ */
+export function withMatchers(expr: string, matchers: string, skip: (metric: string) => boolean = () => false): string {
+  const m = matchers.trim();
+  if (m === '') return expr;
+  const edits: Edit[] = [];
+  for (const sel of nodes(expr, 'VectorSelector')) {
+    const id = sel.getChild('Identifier');
+    if (id && skip(expr.slice(id.from, id.to))) continue;
+    const braces = sel.getChild('LabelMatchers');
+    if (!braces) {
+      edits.push({ at: sel.to, text: `{${m}}` });
+      continue;
+    }
+    const empty = expr.slice(braces.from + 1, braces.to - 1).trim() === '';
+    edits.push({ at: braces.from + 1, text: empty ? m : `${m}, ` });
+  }
+  return apply(expr, edits);
+}
+
+/**
+ * Adds `label` to every `by (...)` and `on (...)` list, so aggregations and joins keep clusters
+ * (or environments) apart, as the monitoring mixins do with their cluster label. `without` and
+ * `ignoring` lists keep it by not naming it.
+ */
+export function withGroupingLabel(expr: string, label: string): string {
+  if (label === '') return expr;
+  const edits: Edit[] = [];
+  for (const kind of ['AggregateModifier', 'MatchingModifierClause']) {
+    for (const mod of nodes(expr, kind)) {
+      if (!mod.getChild('By') && !mod.getChild('On')) continue;
+      const list = mod.getChild('GroupingLabels');
+      if (!list) continue;
+      const names = list.getChildren('LabelName').map((n) => expr.slice(n.from, n.to));
+      if (names.includes(label)) continue;
+      edits.push({ at: list.to - 1, text: names.length > 0 ? `, ${label}` : label });
+    }
+  }
+  return apply(expr, edits);
+}
+
+/** Sets the value of every `job` matcher of `up` selectors: the scrape job the rules watch. */
+export function withUpJob(expr: string, job: string): string {
+  const edits: Edit[] = [];
+  for (const sel of nodes(expr, 'VectorSelector')) {
+    const id = sel.getChild('Identifier');
+    if (!id || expr.slice(id.from, id.to) !== 'up') continue;
+    for (const matcher of sel.getChild('LabelMatchers')?.getChildren('UnquotedLabelMatcher') ?? []) {
+      const name = matcher.getChild('LabelName');
+      const value = matcher.getChild('StringLiteral');
+      if (name && value && expr.slice(name.from, name.to) === 'job') edits.push({ at: value.from, cut: value.to - value.from, text: JSON.stringify(job) });
+    }
+  }
+  return apply(expr, edits);
+}

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { isMap, isSeq, parseDocument, Scalar, type YAMLMap } from 'yaml';
+import type { MixinConfig } from './config.js';
+import { withGroupingLabel, withMatchers, withUpJob } from './promql.js';
+
+/** The rule files' source: alerts/src/*.rules.yml, written for the default labels. */
+export const RULES_SOURCE = new URL('../alerts/src/', import.meta.url);
+
+const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
+
+/** One expression for a user's labels: their selector on vigil's series, their job on `up`, their cluster label in every grouping. */
+export function fitExpr(expr: string, config: MixinConfig): string {
+  return withGroupingLabel(withUpJob(withMatchers(expr, config.selector, (m) => m === 'up'), config.job), config.clusterLabel);
+}
+
+function scalar(value: string, multiline: boolean): Scalar {
+  const s = new Scalar(value);
+  if (multiline) s.type = Scalar.BLOCK_LITERAL;
+  return s;
+}
+
+/** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
+export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Record<string, string> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.rules.yml')).sort();
+  const seen = new Set<string>();
+  const out: Record<string, string> = {};
+  for (const file of files) {
+    const doc = parseDocument(readFileSync(new URL(file, dir), 'utf8'));
+    const groups = doc.get('groups');
+    if (!isSeq(groups)) throw new Error(`alerts/src/${file}: no groups`);
+    for (const g of groups.items) {
+      const rules = (g as YAMLMap).get('rules');
+      if (!isSeq(rules)) continue;
+      for (const item of rules.items) {
+        if (!isMap(item)) continue;
+        const name = String(item.get('alert') ?? item.get('record') ?? '');
+        seen.add(name);
+        const expr = String(item.get('expr'));
+        const fitted = fitExpr(expr, config);
+        if (fitted !== expr) item.set('expr', scalar(fitted, fitted.includes('\n')));
+        if (config.for[name]) item.set('for', config.for[name]);
+        const severity = config.severity[name];
+        if (severity) (item.get('labels') as YAMLMap).set('severity', severity);
+      }
+    }
+    out[file] = header(file) + doc.toString({ lineWidth: 0 });
+  }
+  for (const name of [...Object.keys(config.for), ...Object.keys(config.severity)]) {
+    if (!seen.has(name)) throw new Error(`mixin config names an alert no rule defines: ${name}`);
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { allDashboards, renderDashboard } from '../dashboards/src/index.js';
+import { DEFAULT_MIXIN, loadMixinConfig } from '../mixin/config.js';
+import { generateRules } from '../mixin/rules.js';
+
+/**
+ * Writes alerts/*.rules.yml (from alerts/src/) and dashboards/*.json (from dashboards/src/) for a
+ * mixin config: `npm run mixin` regenerates the committed files (the default config; a test fails
+ * when they are stale), `npm run mixin -- --config=my-labels.yml --out=DIR` writes yours under DIR.
+ */
+const { values } = parseArgs({ options: { config: { type: 'string' }, out: { type: 'string' } }, strict: true });
+const config = values.config ? loadMixinConfig(values.config) : DEFAULT_MIXIN;
+const out = values.out ? resolve(values.out) : fileURLToPath(new URL('..', import.meta.url));
+
+mkdirSync(join(out, 'alerts'), { recursive: true });
+for (const [file, text] of Object.entries(generateRules(config))) {
+  writeFileSync(join(out, 'alerts', file), text);
+  process.stdout.write(`${join(values.out ?? '', 'alerts', file)} written\n`);
+}
+mkdirSync(join(out, 'dashboards'), { recursive: true });
+for (const [file, d] of Object.entries(allDashboards(config))) {
+  writeFileSync(join(out, 'dashboards', file), renderDashboard(d));
+  process.stdout.write(`${join(values.out ?? '', 'dashboards', file)} written\n`);
+}
