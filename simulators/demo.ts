@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { aboutSeconds, FACTOR, INTERVAL_SECONDS, missingForAlerting, severityOf, startAlertingStack, type AlertingStack } from './alerting/stack.js';
+import { pageLine, type Page } from './alerting/pager.js';
 import { demoConfig } from './demo-config.js';
+import { demoFaults } from './demo-faults.js';
 import { AGENT_PROFILES, demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { checkProfile } from './common/profile.js';
 import { demoSecretsScenario, SECRETS_PROFILES, startSecretsSimulator } from './secrets/index.js';
@@ -41,15 +44,76 @@ writeFileSync(teamsTokenFile, teams.ownerToken(organization), { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
 writeFileSync(configFile, demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile, alertStore: join(dir, 'alerts.db') }));
 
-const main = fileURLToPath(new URL('../main.js', import.meta.url));
-const vigil = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
+// Built: dist/simulators/demo.js runs dist/main.js. From source (tsx): simulators/demo.ts runs src/main.ts.
+const fromSource = import.meta.url.endsWith('.ts');
+const main = fileURLToPath(new URL(fromSource ? '../src/main.ts' : '../main.js', import.meta.url));
+const vigil = spawn(process.execPath, [...(fromSource ? ['--import', 'tsx'] : []), main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 
-const url = `http://127.0.0.1:${port}`;
-const dp = secrets.cluster('dr-primary').url;
-const ds = secrets.cluster('dr-secondary').url;
-const ps = secrets.cluster('perf-secondary').url;
+const vigilAddress = `127.0.0.1:${port}`;
+const url = `http://${vigilAddress}`;
+let stack: AlertingStack | undefined;
+let stopping = false;
+
+const stop = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  const vigilGone = vigil.exitCode !== null || vigil.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => vigil.once('exit', () => r()));
+  vigil.kill('SIGTERM');
+  const t = setTimeout(() => vigil.kill('SIGKILL'), 10_000);
+  await Promise.all([vigilGone, stack?.stop(), secrets.close(), agents.close(), teams.close()]);
+  clearTimeout(t);
+  // Tokens, vigil's alert history, Prometheus' and Alertmanager's data: nothing stays behind.
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write('vigil demo stopped; its processes and temp data are gone\n');
+  process.exit(code);
+};
+vigil.on('exit', (code) => {
+  if (!stopping) {
+    process.stderr.write(`vigil exited with code ${code}\n`);
+    void stop(1);
+  }
+});
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+
+const ready = async () => {
+  for (let i = 0; i < 600 && !stopping; i++) {
+    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+};
+if (!(await ready())) {
+  process.stderr.write('vigil did not start listening within a minute\n');
+  await stop(1);
+}
+
+const missing = missingForAlerting();
+if (missing.length === 0) {
+  try {
+    // Alertmanager repeats a group's notification as it changes: say each alert's news once.
+    const said = new Set<string>();
+    const onPage = (p: Page) => {
+      for (const l of pageLine(p)) if (!said.has(l) && said.add(l)) process.stdout.write(`[pager] ${l}\n`);
+      for (const l of pageLine({ ...p, alerts: p.alerts.map((a) => ({ ...a, status: a.status === 'firing' ? 'resolved' : 'firing' })) })) said.delete(l);
+    };
+    stack = await startAlertingStack({ dir, vigil: vigilAddress, onPage });
+  } catch (e) {
+    process.stderr.write(`the alerting path did not start, the demo runs without it: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+
+const faultLines = demoFaults({ secrets, agents, teams, organization }).map((f) => {
+  const effects = f.alerts.map((a) => {
+    const severity = severityOf(a);
+    const where = !stack ? '' : severity === 'critical' ? ` pages in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s` : ` reaches vigil's history in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`;
+    return `${a} (${severity})${where}`;
+  });
+  return `  # ${f.what}: ${effects.join('; ')}\n  ${f.inject}${f.clear ? `\n    clear: ${f.clear}` : ''}`;
+});
+
 process.stdout.write(`
 vigil demo: open the status page ${url}/
   status page    ${url}/          (the estate: problems first; updates itself)
@@ -57,48 +121,25 @@ vigil demo: open the status page ${url}/
   metrics        ${url}/metrics
   config         ${configFile}
   alert sink     ${url}/webhook/alertmanager   (history: ${url}/api/v1/notifications)
+${
+  stack
+    ? `  Prometheus     ${stack.prometheus.url}/alerts   (the shipped rules, for: divided by ${FACTOR}; scrapes vigil every ${INTERVAL_SECONDS} s)
+  Alertmanager   ${stack.alertmanager.url}/   (the shipped routing, waits divided by ${FACTOR})
+  pager          ${stack.pager.url}/   (a stand-in: what pages; also printed here as [pager] lines)
+  heartbeat      ${stack.heartbeat.url}/   (the stand-in dead-man's switch: the Watchdog every few seconds)`
+    : `  Prometheus and Alertmanager are not installed, so nothing evaluates the alert rules or pages:
+    apt-get install ${missing.join(' ')}   (then run the demo again)`
+}
+  temp data      ${dir}   (removed when the demo stops)
   secrets service simulators:
 ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
   team-management simulator: ${teams.url} (organization ${organization})
   cluster agent simulators:
 ${[...agents.agents.values()].map((a) => `    ${a.name.padEnd(16)} ${a.url}`).join('\n')}
 
-Try a fault and watch ${url}/ (collections run every 5 s; the page shows it within two):
-  curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'
-  curl -XPOST ${dp}/_sim/replication/dr/wal/advance -d '{"by":50,"secondaries_follow":false}'
-  curl -XPOST ${secrets.cluster('perf-secondary').url}/_sim/faults -d '{"hang":true}'
-  curl -XDELETE ${secrets.cluster('perf-secondary').url}/_sim/faults
-  curl -XPOST ${agents.agent('server-1').url}/_sim/members/server-2.global -d '{"status":"failed"}'
-  curl -XPOST ${agents.agent('server-1').url}/_sim/health -d '{"server":{"ok":false,"message":"no leader"}}'
-Keys, seal and primaries of the secrets service:
-  curl -XPOST ${ds}/_sim/dr-token-attempt            # start a DR operation token attempt (advance: .../advance, cancel: -XDELETE)
-  curl -XPOST ${ps}/v1/sys/replication/performance/secondary/promote -H 'x-secrets-token: ${secrets.cluster('perf-secondary').rootToken}'   # split brain
-  curl -XPOST ${ps}/_sim/seal -d '{"sealed":true}'
-  curl -XPOST ${ps}/_sim/faults -d '{"status":{"code":472,"body":{"errors":[]}}}'   # a DR secondary's active node: reason standby
-Raft, gossip and disks of the agents:
-  curl -XPOST ${agents.agent('server-1').url}/_sim/raft -d '{"state":"Candidate","last_contact":"15s"}'   # no leader
-  curl -XPOST ${agents.agent('server-1').url}/_sim/raft -d '{"applied_index":"1"}'   # applying behind commit
-  curl -XPOST ${agents.agent('server-1').url}/_sim/serf -d '{"health_score":"3"}'
-  curl -XPOST ${agents.agent('client-1').url}/_sim/host/disk -d '{"mount":"/","used_mb":50000}'
-Owners of the team-management service:
-  curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":0}'   # after creating an owners team
+Inject a fault and watch ${url}/ (collections run every 5 s)${stack ? `, the page arrive at ${stack.pager.url}/ and in ${url}/alerts` : ''}; clear it to see it resolve:
+${faultLines.join('\n')}
 Certificates: serve a simulator over TLS with --tls-cert-file/--tls-key-file (see README).
 Ctrl-C stops the demo.
 
 `);
-
-let stopping = false;
-const stop = (code: number) => {
-  if (stopping) return;
-  stopping = true;
-  vigil.kill('SIGTERM');
-  void Promise.all([secrets.close(), agents.close(), teams.close()]).then(() => process.exit(code));
-};
-vigil.on('exit', (code) => {
-  if (!stopping) {
-    process.stderr.write(`vigil exited with code ${code}\n`);
-    stop(1);
-  }
-});
-process.once('SIGINT', () => stop(0));
-process.once('SIGTERM', () => stop(0));

@@ -1,7 +1,15 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { parseAllDocuments } from 'yaml';
+import {
+  allRoutes,
+  deployedAlertmanager,
+  deployedPrometheus,
+  shippedAlertmanager,
+  writeScaledRules,
+  type PlainAlertmanager,
+  type PlainRoute,
+} from '../../simulators/alerting/shipped-files.js';
 
 /**
  * The shipped alerting files as a test deploys them: read from the repository at test time, with
@@ -9,21 +17,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
  */
 export const repoPath = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
-type Obj = Record<string, unknown>;
-export interface PlainRoute extends Obj {
-  receiver?: string;
-  matchers?: string[];
-  routes?: PlainRoute[];
-}
-export interface PlainAlertmanager {
-  route: PlainRoute;
-  receivers: Array<{ name: string; webhook_configs: Array<Obj & { url?: string; http_config?: { authorization?: Obj } }> }>;
-  inhibit_rules?: Array<{ source_matchers: string[]; target_matchers: string[]; equal: string[] }>;
-}
-
-export function shippedAlertmanager(file = 'deploy/alertmanager/alertmanager.yml'): PlainAlertmanager {
-  return parse(readFileSync(repoPath(file), 'utf8')) as PlainAlertmanager;
-}
+export { allRoutes, deployedAlertmanager, deployedPrometheus, shippedAlertmanager, writeScaledRules, type PlainAlertmanager, type PlainRoute };
 
 interface OperatorMatcher {
   name: string;
@@ -71,10 +65,6 @@ export function kubernetesAlertmanager(receiverUrl: (name: string) => string = (
   };
 }
 
-/** Every route of a tree, depth first. */
-export function allRoutes(r: PlainRoute): PlainRoute[] {
-  return [r, ...(r.routes ?? []).flatMap(allRoutes)];
-}
 
 /** Every webhook of the config sent to `url(receiverName)`, auth dropped; routing and inhibition untouched. */
 export function withReceiverUrls(am: PlainAlertmanager, url: (name: string) => string): PlainAlertmanager {
@@ -101,70 +91,4 @@ export function routingOf(am: PlainAlertmanager): unknown {
     receivers: am.receivers.map((r) => r.name),
     inhibit_rules: (am.inhibit_rules ?? []).map((r) => ({ ...r, source_matchers: r.source_matchers.map(normalMatcher), target_matchers: r.target_matchers.map(normalMatcher) })),
   };
-}
-
-/** A Prometheus duration divided by `factor`, whole seconds (at least 1s unless it was 0). */
-export function scaled(d: string, factor: number): string {
-  const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-  let s = 0;
-  for (const m of d.matchAll(/(\d+)([smhd])/g)) s += Number(m[1]) * units[m[2]!]!;
-  return s === 0 ? '0s' : `${Math.max(1, Math.round(s / factor))}s`;
-}
-
-/**
- * alerts/*.rules.yml as shipped, each `for:` divided by `factor`, written into `dir`; returns the
- * glob Prometheus' `rule_files` takes.
- */
-export function writeScaledRules(dir: string, factor: number): string {
-  const alerts = repoPath('alerts/');
-  for (const f of readdirSync(alerts).filter((x) => x.endsWith('.rules.yml'))) {
-    const doc = parse(readFileSync(join(alerts, f), 'utf8')) as { groups: Array<{ rules: Array<{ for?: string }> }> };
-    for (const g of doc.groups) for (const r of g.rules) if (r.for) r.for = scaled(r.for, factor);
-    writeFileSync(join(dir, f), stringify(doc));
-  }
-  return join(dir, '*.rules.yml');
-}
-
-/**
- * deploy/prometheus/prometheus.yml as shipped, with its `vigil` job scraping `targets`, every
- * interval set to `interval`, the rules from `ruleGlob` and Alertmanager at `alertmanager`.
- */
-export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; alertmanager: string; interval: string }): unknown {
-  const p = parse(readFileSync(repoPath('deploy/prometheus/prometheus.yml'), 'utf8')) as {
-    global: Record<string, string>;
-    rule_files: string[];
-    alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
-    scrape_configs: Array<Record<string, unknown> & { job_name: string; static_configs: Array<{ targets: string[] }> }>;
-  };
-  p.global.scrape_interval = opts.interval;
-  p.global.evaluation_interval = opts.interval;
-  p.rule_files = [opts.ruleGlob];
-  p.alerting.alertmanagers[0]!.static_configs[0]!.targets = [opts.alertmanager];
-  const job = p.scrape_configs.find((j) => j.job_name === 'vigil')!;
-  job.scrape_interval = opts.interval;
-  job.scrape_timeout = opts.interval;
-  job.static_configs[0]!.targets = opts.targets;
-  return p;
-}
-
-/**
- * deploy/alertmanager/alertmanager.yml as shipped: every route's waits and intervals divided by
- * `factor`, each receiver's webhook sent to `urls[name]`, vigil's with the bearer token in `tokenFile`.
- */
-export function deployedAlertmanager(opts: { urls: Record<string, string>; tokenFile: string; factor: number }): PlainAlertmanager {
-  const am = shippedAlertmanager();
-  for (const r of allRoutes(am.route)) {
-    for (const key of ['group_wait', 'group_interval', 'repeat_interval'] as const) {
-      if (typeof r[key] === 'string') r[key] = scaled(r[key], opts.factor);
-    }
-  }
-  for (const rcv of am.receivers) {
-    const url = opts.urls[rcv.name];
-    if (!url) throw new Error(`no stand-in for receiver ${rcv.name}`);
-    for (const w of rcv.webhook_configs) {
-      w.url = url;
-      if (w.http_config?.authorization) w.http_config.authorization.credentials_file = opts.tokenFile;
-    }
-  }
-  return am;
 }

@@ -1,0 +1,107 @@
+import type { AgentSimulator } from './agent/index.js';
+import type { SecretsSimulator } from './secrets/index.js';
+import type { TeamsSimulator } from './teams/index.js';
+
+/**
+ * The faults the demo offers, as the commands a user pastes: what each injects, how to clear it,
+ * and the shipped alerts it raises (the demo says which page and about when).
+ */
+export interface DemoFault {
+  what: string;
+  inject: string;
+  clear?: string;
+  alerts: string[];
+  /** The schedule of the target it hits, in seconds: the team service is listed less often. */
+  pollSeconds?: number;
+}
+
+export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
+  const dp = u.secrets.cluster('dr-primary').url;
+  const ds = u.secrets.cluster('dr-secondary').url;
+  const pp = u.secrets.cluster('perf-primary').url;
+  const ps = u.secrets.cluster('perf-secondary').url;
+  const psToken = u.secrets.cluster('perf-secondary').rootToken;
+  const server = u.agents.agent('server-1').url;
+  const client = u.agents.agent('client-1').url;
+  return [
+    {
+      what: 'disconnect the DR secondary',
+      inject: `curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'`,
+      clear: `curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/connect -d '{}'`,
+      alerts: ['SecretsReplicationSecondaryDisconnected'],
+    },
+    {
+      what: 'let the performance secondary fall 5000 WAL entries behind',
+      inject: `curl -XPOST ${pp}/_sim/replication/performance/wal/advance -d '{"by":5000,"secondaries_follow":false}'`,
+      clear: `curl -XPOST ${pp}/_sim/replication/performance/wal/follow -d '{}'`,
+      alerts: ['SecretsReplicationWALLagHigh'],
+    },
+    {
+      what: 'hang the performance secondary (accepts, never answers)',
+      inject: `curl -XPOST ${ps}/_sim/faults -d '{"hang":true}'`,
+      clear: `curl -XDELETE ${ps}/_sim/faults`,
+      alerts: ['SecretsServiceDown'],
+    },
+    {
+      what: 'seal the performance secondary',
+      inject: `curl -XPOST ${ps}/_sim/seal -d '{"sealed":true}'`,
+      clear: `curl -XPOST ${ps}/_sim/seal -d '{"sealed":false}'`,
+      alerts: ['SecretsSealed'],
+    },
+    {
+      what: 'corrupt a merkle tree of the DR primary',
+      inject: `curl -XPOST ${dp}/_sim/replication/dr/merkle/corrupt -d '{"tree":"3","pages":{"17":[1,2]}}'`,
+      clear: `curl -XDELETE ${dp}/_sim/replication/dr/merkle/corrupt`,
+      alerts: ['SecretsMerkleTreeCorrupted'],
+    },
+    {
+      what: 'promote the performance secondary beside its primary (split brain)',
+      inject: `curl -XPOST ${ps}/v1/sys/replication/performance/secondary/promote -H 'x-secrets-token: ${psToken}'`,
+      clear: `curl -XPOST ${ps}/v1/sys/replication/performance/primary/demote -H 'x-secrets-token: ${psToken}'`,
+      alerts: ['SecretsReplicationSplitBrain', 'SecretsReplicationSecondaryDisconnected'],
+    },
+    {
+      what: 'start a DR operation token attempt on the DR secondary',
+      inject: `curl -XPOST ${ds}/_sim/dr-token-attempt`,
+      clear: `curl -XDELETE ${ds}/_sim/dr-token-attempt`,
+      alerts: ['SecretsDROperationTokenAttemptOpen'],
+    },
+    {
+      what: 'fail a gossip member',
+      inject: `curl -XPOST ${server}/_sim/members/server-2.global -d '{"status":"failed"}'`,
+      clear: `curl -XPOST ${server}/_sim/members/server-2.global -d '{"status":"alive"}'`,
+      alerts: ['SchedulerAgentMemberFailed'],
+    },
+    {
+      what: 'make the client agent unhealthy',
+      inject: `curl -XPOST ${client}/_sim/health -d '{"client":{"ok":false,"message":"demo: unhealthy"}}'`,
+      clear: `curl -XDELETE ${client}/_sim/health`,
+      alerts: ['SchedulerAgentUnhealthy'],
+    },
+    {
+      what: 'hang the server agent',
+      inject: `curl -XPOST ${server}/_sim/faults -d '{"hang":true}'`,
+      clear: `curl -XDELETE ${server}/_sim/faults`,
+      alerts: ['SchedulerAgentDown'],
+    },
+    {
+      what: 'lose the raft leader',
+      inject: `curl -XPOST ${server}/_sim/raft -d '{"state":"Candidate","last_contact":"15s"}'`,
+      clear: `curl -XDELETE ${server}/_sim/raft`,
+      alerts: ['SchedulerAgentNoRaftLeader', 'SchedulerAgentUnhealthy'],
+    },
+    {
+      what: "fill the client host's disk",
+      inject: `curl -XPOST ${client}/_sim/host/disk -d '{"mount":"/","used_mb":50000}'`,
+      clear: `curl -XDELETE ${client}/_sim/host/disk`,
+      alerts: ['SchedulerAgentHostDiskAlmostFull'],
+    },
+    {
+      what: 'hang the team-management service',
+      inject: `curl -XPOST ${u.teams.url}/_sim/faults -d '{"hang":true}'`,
+      clear: `curl -XDELETE ${u.teams.url}/_sim/faults`,
+      alerts: ['TeamsServiceDown'],
+      pollSeconds: 30,
+    },
+  ];
+}
