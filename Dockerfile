@@ -52,4 +52,5 @@ ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "dist/main.js", "--confi
 CMD []
 # Last, so that a new revision reuses every layer above.
 ARG VIGIL_REVISION=unknown
-ENV VIGIL_REVISION=${VIGIL_REVISION}
+ARG VIGIL_BRANCH=unknown
+ENV VIGIL_REVISION=${VIGIL_REVISION} VIGIL_BRANCH=${VIGIL_BRANCH}

@@ -55,7 +55,7 @@ step "build (buildah, --format docker so the HEALTHCHECK is kept)"
 mkdir -p "$cache/npm"
 start=$SECONDS
 buildah build --quiet --format docker --pull=never --layers --runtime runc \
-  --build-arg BASE_IMAGE="$base" --build-arg VIGIL_REVISION="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  --build-arg BASE_IMAGE="$base" --build-arg VIGIL_REVISION="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" --build-arg VIGIL_BRANCH="$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)" \
   -v "$cache/npm:/root/.npm" -t "$image" . >"$work/build.log" 2>&1 || { tail -40 "$work/build.log"; exit 1; }
 echo "built $image on $base in $((SECONDS - start)) s"
 

@@ -10,6 +10,8 @@ export interface Flags {
   /** `--web.config.file`: TLS, basic auth and response headers (exporter-toolkit format). */
   webConfigFile?: string;
   enableLifecycle: boolean;
+  /** `--web.telemetry-path`: where the metrics are served. */
+  telemetryPath: string;
   limits: ServerLimits;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -31,6 +33,7 @@ flags:
   --web.config.file=PATH        TLS, basic auth and response headers, in the Prometheus
                                 exporter-toolkit format (see docs/security.md) [default: none]
   --web.enable-lifecycle        let POST /-/reload and POST /-/collect work (else they answer 403)
+  --web.telemetry-path=PATH     where to serve the metrics [default: /metrics]
   --web.max-connections=N       open connections at most; past it the oldest idle one is closed
                                 [default: 1000]
   --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
@@ -57,6 +60,7 @@ export function parseFlags(argv: string[]): Flags {
         'web.listen-address': { type: 'string' },
         'web.config.file': { type: 'string' },
         'web.enable-lifecycle': { type: 'boolean', default: false },
+        'web.telemetry-path': { type: 'string', default: '/metrics' },
         'web.max-connections': { type: 'string' },
         'web.header-timeout': { type: 'string' },
         'web.request-timeout': { type: 'string' },
@@ -83,6 +87,10 @@ export function parseFlags(argv: string[]): Flags {
   }
   const webConfigFile = values['web.config.file'] as string | undefined;
   if (webConfigFile === '') throw new FlagError('--web.config.file: must not be empty');
+  const telemetryPath = String(values['web.telemetry-path']);
+  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
+    throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
+  }
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
   return {
@@ -90,6 +98,7 @@ export function parseFlags(argv: string[]): Flags {
     ...(listen !== undefined ? { listenAddress: listen } : {}),
     ...(webConfigFile !== undefined ? { webConfigFile } : {}),
     enableLifecycle: values['web.enable-lifecycle'] === true,
+    telemetryPath,
     limits: limitFlags(values),
     logLevel: level as LogLevel,
     logFormat: format as LogFormat,

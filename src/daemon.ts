@@ -9,7 +9,7 @@ import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './metrics/catalog.js';
 import { renderGroup } from './metrics/render.js';
 import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import { daemonFamilies, type DaemonStats } from './metrics/telemetry.js';
-import { REVISION, VERSION } from './version.js';
+import { BRANCH, REVISION, VERSION } from './version.js';
 
 export type { TargetView } from './collection/engine.js';
 
@@ -61,7 +61,7 @@ export class Daemon {
   private readonly collected: BodySource;
   /** The last body served in each format: the collection's, then the main thread's series. */
   private readonly served: Partial<Record<ExpositionFormat, { head: Snapshot; tail: Snapshot; body: Snapshot }>> = {};
-  private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
+  private readonly daemonStats: DaemonStats = { version: VERSION, revision: REVISION, branch: BRANCH, lastReloadOk: true, lastReloadSuccessSeconds: 0 };
   private config_?: Config;
   private reloading: Promise<void> = Promise.resolve();
   /** A reload asked for while another runs: later asks join it (it reads the newest file anyway). */

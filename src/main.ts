@@ -12,7 +12,7 @@ import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
 import { alertPages } from './server/ui-routes.js';
 import { AlertSinkService } from './sink/service.js';
-import { REVISION, VERSION } from './version.js';
+import { BRANCH, REVISION, VERSION } from './version.js';
 
 function fail(message: string, code: number): never {
   process.stderr.write(`vigil: ${message}\n`);
@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<void> {
     throw e;
   }
   if (flags.help) return void process.stdout.write(HELP);
-  if (flags.version) return void process.stdout.write(`vigil ${VERSION} (revision ${REVISION}, node ${process.version})\n`);
+  if (flags.version) return void process.stdout.write(`vigil ${VERSION} (revision ${REVISION}, branch ${BRANCH}, node ${process.version})\n`);
 
   const configFile = flags.configFile;
   const config = await loadConfig(configFile).catch((e: unknown) => {
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
   const address = flags.listenAddress ?? config.web.listen_address;
-  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION }) });
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath }) });
   const telemetry = new HttpTelemetry(daemon.store);
   const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
   daemon.use(sink);
@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<void> {
     });
     commit();
   };
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle });
+  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle, telemetryPath: flags.telemetryPath });
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
     e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );

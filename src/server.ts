@@ -20,6 +20,8 @@ export interface ServerDeps {
   enableLifecycle?: boolean;
   /** More routes (the alert sink's), tried after vigil's own and before the 404. */
   routes?: RequestHandler;
+  /** `--web.telemetry-path`: where the metrics are served [default: /metrics]. */
+  telemetryPath?: string;
 }
 
 /** No inline script or style, nothing from elsewhere, no framing. */
@@ -89,8 +91,8 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
   };
 }
 
-const isMetrics = (req: http.IncomingMessage) =>
-  (req.method === 'GET' || req.method === 'HEAD') && (req.url === '/metrics' || req.url?.startsWith('/metrics?') === true);
+const isMetrics = (req: http.IncomingMessage, path: string) =>
+  (req.method === 'GET' || req.method === 'HEAD') && (req.url === path || req.url?.startsWith(`${path}?`) === true);
 
 /**
  * The HTTP face of vigil. A scrape of `/metrics`, the one path under load, is answered by Node's
@@ -109,13 +111,15 @@ export function createApp(deps: ServerDeps): http.RequestListener {
     next();
   });
 
-  app.get('/metrics', (req, res) => metrics(req, res));
+  const telemetryPath = deps.telemetryPath ?? '/metrics';
+  app.get(telemetryPath, (req, res) => metrics(req, res));
 
-  app.get('/healthz', (_req, res) => {
+  // /-/healthy and /-/ready as every Prometheus component serves them; /healthz and /readyz as Kubernetes probes know them.
+  app.get(['/healthz', '/-/healthy'], (_req, res) => {
     res.type('text/plain').send('OK\n');
   });
 
-  app.get('/readyz', (_req, res) => {
+  app.get(['/readyz', '/-/ready'], (_req, res) => {
     const r = deps.daemon.readiness();
     res.status(r.ready ? 200 : 503).json(r);
   });
@@ -126,7 +130,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
 
   app.use(lifecycleRouter({ enabled: deps.enableLifecycle ?? false, reload: deps.reload, collectNow: () => deps.daemon.collectNow() }));
 
-  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION }));
+  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath }));
 
   if (deps.routes) app.use(deps.routes);
 
@@ -135,7 +139,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   });
 
   return (req, res) => {
-    if (!isMetrics(req)) return void app(req, res);
+    if (!isMetrics(req, telemetryPath)) return void app(req, res);
     metrics(req, res).catch((e: unknown) => {
       deps.log.error({ err: (e as Error).message }, 'cannot answer /metrics');
       if (res.headersSent) res.destroy();

@@ -158,6 +158,7 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
 export interface DaemonStats {
   version: string;
   revision: string;
+  branch: string;
   lastReloadOk: boolean;
   lastReloadSuccessSeconds: number;
 }
@@ -165,11 +166,11 @@ export interface DaemonStats {
 export const daemonFamilies: readonly Family<DaemonStats>[] = [
   family<DaemonStats>({
     name: 'vigil_build_info',
-    help: 'Version of vigil and of the Node.js runtime it runs on (always 1).',
+    help: 'Version, revision and branch vigil was built from, and the Node.js runtime it runs on (always 1).',
     type: 'gauge',
     area: 'vigil',
-    labels: ['version', 'revision', 'nodejs_version'],
-    samples: (d) => [{ labels: { version: d.version, revision: d.revision, nodejs_version: process.versions.node }, value: 1 }],
+    labels: ['version', 'revision', 'branch', 'nodejs_version'],
+    samples: (d) => [{ labels: { version: d.version, revision: d.revision, branch: d.branch, nodejs_version: process.versions.node }, value: 1 }],
   }),
   family<DaemonStats>({
     name: 'vigil_config_last_reload_successful',

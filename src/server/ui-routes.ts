@@ -19,6 +19,8 @@ import { esc, page } from './ui/html.js';
 export interface UiDeps {
   daemon: Daemon;
   version: string;
+  /** Where `/metrics` is served (`--web.telemetry-path`), for the pages' link. */
+  metricsPath?: string;
   now?: () => number;
 }
 
@@ -42,7 +44,7 @@ export function uiRoutes(deps: UiDeps): Router {
   router.get('/api/v1/estate', (_req, res) => void res.setHeader('cache-control', 'no-store').json(estateOf(deps)));
   router.get('/', (_req, res) => {
     const e = estateOf(deps);
-    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, api: '/api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
+    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, metricsPath: deps.metricsPath, api: '/api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
   });
   return router;
 }
@@ -89,7 +91,7 @@ export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
       const bad = [firing, history, notifications].find((a) => !a.ok);
       if (bad && !bad.ok) {
         res.status(bad.status);
-        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
+        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
       }
       const data: AlertsData = {
         query: q,
@@ -99,16 +101,16 @@ export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
         alertPath: await alertPath(),
       };
       const title = data.firing.alerts.length ? `${data.firing.alerts.length} firing` : 'alerts';
-      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, api: '/api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
+      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '/api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
     });
     router.get('/alerts/:fingerprint', async (req, res) => {
       const t = await read.timeline(req.params.fingerprint);
       if (!t.ok) {
         res.status(t.status);
-        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="/alerts">all alerts</a></p>` }));
+        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="/alerts">all alerts</a></p>` }));
       }
       const api = `/api/v1/alerts/${encodeURIComponent(req.params.fingerprint)}/timeline`;
-      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, api, body: renderTimeline(t.value, { now: now() }) }));
+      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api, body: renderTimeline(t.value, { now: now() }) }));
     });
     return router;
   };

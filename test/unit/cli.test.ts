@@ -11,6 +11,7 @@ describe('command-line flags', () => {
       version: false,
       help: false,
       enableLifecycle: false,
+      telemetryPath: '/metrics',
       limits: { maxConnections: 1000, headerTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxHeaderBytes: 16384 },
     });
   });
@@ -25,6 +26,10 @@ describe('command-line flags', () => {
     });
   });
 
+  it('reads the telemetry path', () => {
+    expect(parseFlags(['--web.telemetry-path=/probe/metrics']).telemetryPath).toBe('/probe/metrics');
+  });
+
   it('reads every flag', () => {
     expect(
       parseFlags(['--config.file=/etc/vigil/vigil.yml', '--web.listen-address=127.0.0.1:9999', '--log.level=debug', '--log.format=json']),
@@ -33,6 +38,11 @@ describe('command-line flags', () => {
 
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--web.telemetry-path=metrics'], /--web\.telemetry-path: "metrics" must be a path of its own/],
+    [['--web.telemetry-path=/'], /--web\.telemetry-path: "\/"/],
+    [['--web.telemetry-path=/-/metrics'], /--web\.telemetry-path: "\/-\/metrics"/],
+    [['--web.telemetry-path=/healthz'], /--web\.telemetry-path: "\/healthz"/],
+    [['--web.telemetry-path=/a b'], /--web\.telemetry-path: "\/a b"/],
     [['--log.level=verbose'], /--log\.level: "verbose" is not one of debug, info, warn, error/],
     [['--log.format=xml'], /--log\.format: "xml"/],
     [['--web.listen-address=9810'], /--web\.listen-address: "9810" must be HOST:PORT/],
