@@ -10,7 +10,7 @@ import { requireTool } from '../helpers/tools.js';
 
 const dir = new URL('../../deploy/kubernetes/', import.meta.url);
 const committed = (file: string) => readFileSync(new URL(file, dir), 'utf8');
-type Obj = { kind: string; metadata: { name: string }; spec: Record<string, any>; data?: Record<string, string> };
+type Obj = { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec: Record<string, any>; data?: Record<string, string> };
 const docs = (file: string) => parseAllDocuments(committed(file)).map((d) => d.toJS() as Obj);
 const one = (file: string) => docs(file)[0]!;
 const files = allFiles();
@@ -77,5 +77,40 @@ describe('deploy/kubernetes', () => {
     const kinds = parseAllDocuments(r.stdout).map((d) => (d.toJS() as Obj).kind).sort();
     expect(kinds).toEqual(['AlertmanagerConfig', 'ConfigMap', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget',
       'PrometheusRule', 'Service', 'ServiceMonitor', 'StatefulSet']);
+  });
+});
+
+describe('deploy/kube-prometheus-stack (overlay and component)', () => {
+  const kubectl = () => requireTool('kubectl', 'apt-get install kubernetes-client');
+  const build = (path: string) => {
+    const r = spawnSync(kubectl(), ['kustomize', fileURLToPath(new URL(path, dir))], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    return parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj & { metadata: { namespace?: string; labels?: Record<string, string> } });
+  };
+
+  it('puts every object in the chart’s namespace, leaves that namespace alone, and points Alertmanager’s webhook at vigil there', () => {
+    const objects = build('../kube-prometheus-stack');
+    expect(objects.map((o) => o.kind)).not.toContain('Namespace');
+    expect(objects.every((o) => o.metadata.namespace === 'monitoring')).toBe(true);
+    const am = objects.find((o) => o.kind === 'AlertmanagerConfig')!;
+    expect(am.spec.receivers.find((r: { name: string }) => r.name === 'vigil').webhookConfigs[0].url).toBe('http://vigil.monitoring.svc:9810/webhook/alertmanager');
+  });
+
+  it('labels what the chart’s default selectors pick with its release, and nothing else', () => {
+    const objects = build('../kube-prometheus-stack');
+    const released = objects.filter((o) => o.metadata.labels?.release === 'kube-prometheus-stack').map((o) => o.kind).sort();
+    expect(released).toEqual(['AlertmanagerConfig', 'PrometheusRule', 'ServiceMonitor']);
+  });
+
+  it('gives the Grafana sidecar every dashboard of dashboards/, as committed', () => {
+    const cm = build('../kube-prometheus-stack').find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
+    const files = readdirSync(new URL('../../dashboards/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
+    expect(Object.keys(cm.data!).sort()).toEqual(files);
+    for (const f of files) expect(cm.data![f], f).toBe(readFileSync(new URL(`../../dashboards/${f}`, import.meta.url), 'utf8'));
+  });
+
+  it('enforces the restricted Pod Security Standard on vigil’s own namespace', () => {
+    const labels = one('namespace.yaml').metadata.labels as unknown as Record<string, string>;
+    for (const mode of ['enforce', 'audit', 'warn']) expect(labels[`pod-security.kubernetes.io/${mode}`]).toBe('restricted');
   });
 });

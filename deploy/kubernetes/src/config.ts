@@ -1,11 +1,19 @@
 import { ConfigMap, Namespace } from 'kubernetes-models/v1';
 import { DATA_DIR, LABELS, NAMESPACE, PORT, SINK_TOKEN, UPSTREAM_TOKENS, meta } from './settings.js';
 
-export const namespace = () => new Namespace({ metadata: { name: NAMESPACE, labels: LABELS } });
+/** vigil's pod meets the restricted Pod Security Standard: the namespace enforces it. */
+export const namespace = () =>
+  new Namespace({
+    metadata: {
+      name: NAMESPACE,
+      labels: { ...LABELS, ...Object.fromEntries(['enforce', 'audit', 'warn'].map((mode) => [`pod-security.kubernetes.io/${mode}`, 'restricted'])) },
+    },
+  });
 
 /** vigil.yml as shipped: the sink on, no targets yet. Users add theirs (README "Configuration"). */
 export const VIGIL_YML = `# vigil configuration (README "Configuration"). After a change: kubectl apply -k, then
-# kubectl -n ${NAMESPACE} rollout restart statefulset/vigil (or POST /-/reload).
+# kubectl -n ${NAMESPACE} rollout restart statefulset/vigil (with --web.enable-lifecycle in the
+# container's args, POST /-/reload instead).
 web:
   listen_address: 0.0.0.0:${PORT}
 

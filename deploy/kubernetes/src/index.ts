@@ -3,6 +3,7 @@ import { parse, stringify } from 'yaml';
 import { configMap, namespace } from './config.js';
 import { networkPolicy, podDisruptionBudget, service } from './network.js';
 import { alertmanagerConfig, prometheusRule, serviceMonitor, type RuleGroup } from './operator.js';
+import { componentKustomization, dashboardsConfigMap, exampleOverlay, releaseLabelTransformer } from './kube-prometheus-stack.js';
 import { IMAGE, NAMESPACE } from './settings.js';
 import { statefulSet } from './workload.js';
 
@@ -68,5 +69,10 @@ export function allFiles(groups?: RuleGroup[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [file, objects] of Object.entries(manifests)) out[file] = renderManifest(objects);
   out['kustomization.yaml'] = renderKustomization(Object.keys(manifests));
+  // Beside deploy/kubernetes, not inside it: kustomize refuses a base that contains its overlay.
+  out['../kube-prometheus-stack/component/kustomization.yaml'] = HEADER + componentKustomization();
+  out['../kube-prometheus-stack/component/release-label.yaml'] = HEADER + releaseLabelTransformer();
+  out['../kube-prometheus-stack/component/dashboards.yaml'] = renderManifest([dashboardsConfigMap()]);
+  out['../kube-prometheus-stack/kustomization.yaml'] = HEADER + exampleOverlay();
   return out;
 }
