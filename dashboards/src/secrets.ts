@@ -8,7 +8,7 @@ export function secretsDashboard(config?: MixinConfig) {
       .row('Overview')
     .stat({ title: 'Status polls up', description: 'Share of (target, kind) status polls that succeeded last time (secrets_replication_up).', unit: 'percentunit', queries: [{ expr: `avg(secrets_replication_up{${T}})` }] })
     .stat({ title: 'Disconnected secondaries', description: 'Known secondaries not connected to their primary.', unit: 'short', queries: [{ expr: `count(secrets_replication_secondary_connected{${T}} == 0) or vector(0)` }] })
-    .stat({ title: 'Max WAL lag', description: 'Largest WAL lag between a configured primary and secondary, in WAL entries.', unit: 'short', queries: [{ expr: `max(secrets_replication_wal_lag{primary=~"$target"}) or vector(0)` }] })
+    .stat({ title: 'Max WAL lag', description: 'Largest WAL lag between a configured primary and secondary, in WAL entries.', unit: 'short', queries: [{ expr: `max(secrets_replication_wal_lag_entries{primary=~"$target"}) or vector(0)` }] })
     .stat({ title: 'Corrupted merkle trees', description: 'Clusters whose status reports a corrupted merkle tree.', unit: 'short', queries: [{ expr: `sum(secrets_replication_merkle_tree_corrupted{${T}}) or vector(0)` }] })
     .table({ title: 'Mode per cluster', description: 'Current replication mode per cluster and kind (the state-set series that is 1).', unit: 'none', queries: [{ expr: `secrets_replication_mode{${T}} == 1` }] })
     .table({ title: 'State per cluster', description: 'Current replication state per cluster and kind; a secondary should be in stream-wals.', unit: 'none', queries: [{ expr: `secrets_replication_state{${T}} == 1` }] })
@@ -45,7 +45,7 @@ export function secretsDashboard(config?: MixinConfig) {
       { expr: `secrets_replication_connection_state{${T}} == 1`, legend: '{{target}} {{state}} ({{kind}})' },
     ] })
       .row('Write-ahead log')
-    .timeseries({ title: 'WAL lag', description: 'WAL entries a configured secondary is behind its configured primary; SecretsReplicationWALLagHigh fires above 1000 for 10m.', unit: 'short', queries: [{ expr: `secrets_replication_wal_lag{primary=~"$target"}`, legend: '{{primary}} → {{secondary}} ({{kind}})' }] })
+    .timeseries({ title: 'WAL lag', description: 'WAL entries a configured secondary is behind its configured primary; SecretsReplicationWALLagHigh fires above 1000 for 10m.', unit: 'short', queries: [{ expr: `secrets_replication_wal_lag_entries{primary=~"$target"}`, legend: '{{primary}} → {{secondary}} ({{kind}})' }] })
     .timeseries({ title: 'WAL write rate', description: 'WAL entries per second on each primary.', unit: 'ops', queries: [{ expr: `rate(secrets_replication_last_wal{${T}}[$__rate_interval])`, legend: '{{target}} ({{kind}})' }] })
       .row('Merkle trees')
     .timeseries({ title: 'Corruption flags', description: 'Corrupted merkle tree in the replication status, and corrupted root from the merkle check.', unit: 'bool', queries: [

@@ -16,7 +16,7 @@ export function teamsDashboard(config?: MixinConfig) {
     .row('Access holders')
     .timeseries({ title: 'Share of teams lost within an hour', description: 'Drop of the team count from its highest in the last hour, against loss_alert_fraction; TeamsCountDropped pages above it for 10m.', unit: 'percentunit', queries: [
       { expr: `1 - sum by (target, organization) (teams_organization_teams{${T}}) / max_over_time(sum by (target, organization) (teams_organization_teams{${T}})[1h:1m])`, legend: '{{organization}} lost' },
-      { expr: `teams_loss_alert_fraction{${T}}`, legend: '{{organization}} alert above' },
+      { expr: `teams_loss_alert_ratio{${T}}`, legend: '{{organization}} alert above' },
     ] })
     .timeseries({ title: 'Owners team users', description: 'users-count of the owners team (owners_team); TeamsOwnersDropped pages when more than loss_alert_fraction of them go within an hour. Empty when the token sees no such team.', unit: 'short', mayBeEmpty: true, queries: [{ expr: `teams_owners_team_users{${T}}`, legend: '{{organization}}' }] })
     .row('Organization access')

@@ -87,7 +87,7 @@ export const memberPollFamilies: readonly Family<MembersView>[] = [
 
 /** Members left out so far: a counter across polls, kept by the target's job. */
 export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = family<{ readonly droppedTotal: number }>({
-  name: 'scheduler_agent_member_series_dropped_total',
+  name: 'vigil_agent_member_series_dropped_total',
   help: `Members whose per-member series (member_status, member_info) were left out because the pool exceeded max_members, summed over the scheduled polls of /v1/agent/members since vigil loaded its config.`,
   type: 'counter',
   area: 'scheduler',

@@ -36,7 +36,7 @@ export function walLagPairs(latest: Iterable<LatestStatus>): WalLagPair[] {
 }
 
 export const walLagFamily: Family<WalLagPair[]> = family<WalLagPair[]>({
-  name: 'secrets_replication_wal_lag',
+  name: 'secrets_replication_wal_lag_entries',
   help: 'WAL entries a configured secondary is behind its configured primary (primary last_wal minus secondary last_remote_wal); from the latest scheduled polls of both.',
   type: 'gauge',
   area: 'secrets',

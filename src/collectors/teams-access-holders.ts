@@ -21,7 +21,7 @@ export const ownersTeamFamily: Family<TeamsListing> = family<TeamsListing>({
 });
 
 export const lossFractionFamily: Family<number> = family<number>({
-  name: 'teams_loss_alert_fraction',
+  name: 'teams_loss_alert_ratio',
   help: 'Share of the teams, or of the owners team users, that may disappear within an hour before TeamsCountDropped or TeamsOwnersDropped fires (loss_alert_fraction in the config).',
   type: 'gauge',
   area: 'teams',

@@ -79,7 +79,7 @@ const A = 'scheduler_agent_';
 const FAMILIES = new Set([
   `${S}up`, `${S}mode`, `${S}state`, `${S}merkle_tree_corrupted`, `${S}secondary_connected`,
   `${S}secondary_last_heartbeat_timestamp_seconds`, `${S}primary_connected`, `${S}primary_last_heartbeat_timestamp_seconds`,
-  `${S}wal_lag`, `${S}set_primaries`, `${S}set_member_info`, 'secrets_sealed', 'secrets_dr_operation_token_attempt_up',
+  `${S}wal_lag_entries`, `${S}set_primaries`, `${S}set_member_info`, 'secrets_sealed', 'secrets_dr_operation_token_attempt_up',
   'secrets_dr_operation_token_attempt_started', 'secrets_dr_operation_token_attempt_progress', 'secrets_dr_operation_token_attempt_required',
   'secrets_merkle_check_up', 'secrets_merkle_corrupted_root', 'secrets_merkle_corrupted_trees',
   `${A}up`, `${A}info`, `${A}health_ok`, `${A}members`, `${A}member_status`, `${A}known_servers`, `${A}raft_leader_known`,
@@ -102,7 +102,7 @@ function replicationKinds(f: Families, target: string, nowS: number): Replicatio
     .map((m) => {
       const kind = m.labels.kind ?? '';
       const k = { target, kind };
-      const lag = (id: string) => one(f, `${S}wal_lag`, { kind, primary: target, secondary: id }) ?? null;
+      const lag = (id: string) => one(f, `${S}wal_lag_entries`, { kind, primary: target, secondary: id }) ?? null;
       const primary = of(f, `${S}primary_connected`, k)[0];
       const address = primary?.labels.primary_cluster_address ?? '';
       return {

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { refuse } from '../http/body.js';
 import { BasicAuth, type BasicAuthOutcome } from './auth.js';
+import { RequestRateLimit } from './rate-limit.js';
 import type { HttpTelemetry } from './telemetry.js';
 import type { WebConfig } from './web-config.js';
 
@@ -23,6 +24,7 @@ const CHALLENGE = 'Basic realm="vigil", charset="UTF-8"';
 export class HttpGuard {
   private auth: BasicAuth;
   private headers: [string, string][];
+  private rate: RequestRateLimit;
   private readonly passed = new WeakSet<http.IncomingMessage>();
 
   constructor(
@@ -31,12 +33,14 @@ export class HttpGuard {
   ) {
     this.auth = new BasicAuth(web.users);
     this.headers = Object.entries(web.headers);
+    this.rate = new RequestRateLimit(web.rateLimit);
   }
 
   /** Takes a reloaded web config's users and headers (the verification cache starts over). */
   apply(web: WebConfig): void {
     this.auth = new BasicAuth(web.users);
     this.headers = Object.entries(web.headers);
+    this.rate = new RequestRateLimit(web.rateLimit);
   }
 
   /** Whether basic auth is on: then every request carries verified credentials or was refused. */
@@ -47,9 +51,13 @@ export class HttpGuard {
   /** Whether this request passed web-config basic auth (routes with credentials of their own accept that too). */
   readonly authenticated = (req: http.IncomingMessage): boolean => this.passed.has(req);
 
-  /** Runs `next` once the request may go on, or answers it (401, 429) itself. */
+  /** Runs `next` once the request may go on, or answers it (429 over the web config's rate_limit, 401, 429) itself. */
   handle(req: http.IncomingMessage, res: http.ServerResponse, next: () => void): void {
     for (const [k, v] of this.headers) res.setHeader(k, v);
+    if (!this.rate.take()) {
+      this.opts.telemetry?.refuse('rate_limited');
+      return refuse(req, res, 429, 'Too Many Requests\n', { 'retry-after': '1' });
+    }
     const auth = this.auth;
     if (!auth.enabled || this.opts.selfAuthenticated?.(req)) return next();
     const fast = auth.cached(req.headers.authorization);

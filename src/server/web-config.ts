@@ -3,6 +3,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, describeIssue, yamlValue } from '../config/load.js';
+import { parseDuration } from '../config/units.js';
+import type { RateLimitSettings } from './rate-limit.js';
 
 /**
  * `--web.config.file`, in the format of the Prometheus exporter-toolkit, so a file written for
@@ -123,7 +125,16 @@ const webConfigSchema = z.strictObject({
       z.string().refine((h) => BCRYPT.test(h), { message: 'is not a bcrypt hash (htpasswd -nBC 10 "" | tr -d \':\\n\')' }),
     )
     .optional(),
-  rate_limit: z.unknown().refine(() => false, { message: 'is not supported by vigil (put a rate limit in front of it)' }).optional(),
+  // exporter-toolkit's: one bucket for all requests, a token per interval, up to burst.
+  rate_limit: z
+    .strictObject({
+      interval: z.string().refine((d) => parseDuration(d) !== undefined, { message: 'must be a duration such as 1s or 100ms' }).default('0s'),
+      burst: z.number().int().min(0).default(0),
+    })
+    .superRefine((r, ctx) => {
+      if ((parseDuration(r.interval) ?? 0) > 0 && r.burst < 1) ctx.addIssue({ code: 'custom', path: ['burst'], message: 'must be at least 1 when interval is set' });
+    })
+    .optional(),
 });
 
 export interface TlsSettings {
@@ -149,6 +160,7 @@ export interface WebConfig {
   headers: Readonly<Record<string, string>>;
   /** User name → bcrypt hash; empty means no basic auth. */
   users: ReadonlyMap<string, string>;
+  rateLimit?: RateLimitSettings;
 }
 
 export const NO_WEB_CONFIG: WebConfig = { headers: {}, users: new Map() };
@@ -176,7 +188,13 @@ export function parseWebConfig(text: string, source: string, dir: string): WebCo
     maxVersion: TLS_VERSIONS[t.max_version],
     honorCipherOrder: t.prefer_server_cipher_suites,
   };
-  return { ...(tls ? { tls } : {}), headers: c.http_server_config?.headers ?? {}, users: new Map(Object.entries(c.basic_auth_users ?? {})) };
+  const rate = c.rate_limit && { intervalMs: parseDuration(c.rate_limit.interval) ?? 0, burst: c.rate_limit.burst };
+  return {
+    ...(tls ? { tls } : {}),
+    headers: c.http_server_config?.headers ?? {},
+    users: new Map(Object.entries(c.basic_auth_users ?? {})),
+    ...(rate && rate.intervalMs > 0 ? { rateLimit: rate } : {}),
+  };
 }
 
 export async function loadWebConfig(path: string): Promise<WebConfig> {

@@ -98,8 +98,8 @@ describe('gossip members of a server', () => {
     expect(kept).toEqual(new Set(['server-2.global']));
     expect([...seriesOf(m, 'scheduler_agent_member_status').keys()].filter((k) => k.includes('target="capped"'))).toHaveLength(3);
     expect(runs(m, 'capped')).toBeGreaterThanOrEqual(2);
-    expect(m.get(series('scheduler_agent_member_series_dropped_total', T('capped')))).toBe(3 * runs(m, 'capped'));
-    expect(m.get(series('scheduler_agent_member_series_dropped_total', T('leader')))).toBe(0);
+    expect(m.get(series('vigil_agent_member_series_dropped_total', T('capped')))).toBe(3 * runs(m, 'capped'));
+    expect(m.get(series('vigil_agent_member_series_dropped_total', T('leader')))).toBe(0);
     // the counts are not capped
     expect(m.get(series('scheduler_agent_members', T('capped', { status: 'alive' })))).toBe(2);
   });

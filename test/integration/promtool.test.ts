@@ -29,7 +29,7 @@ describe('promtool check metrics', () => {
   it('passes on the live /metrics output', async () => {
     const text = await vigil.scrape();
     // The output covers what it claims to: data, failures, histograms and runtime metrics.
-    for (const name of ['secrets_replication_wal_lag', 'secrets_merkle_corrupted_pages', 'vigil_upstream_request_duration_seconds_bucket', 'process_cpu_seconds_total', 'vigil_build_info']) {
+    for (const name of ['secrets_replication_wal_lag_entries', 'secrets_merkle_corrupted_pages', 'vigil_upstream_request_duration_seconds_bucket', 'process_cpu_seconds_total', 'vigil_build_info']) {
       expect(text).toContain(name);
     }
     expect(text).toContain('secrets_replication_up{target="down",kind="dr"} 0');

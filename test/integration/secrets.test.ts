@@ -54,8 +54,8 @@ describe('a healthy fleet', () => {
     expect(m.get(series('secrets_replication_mode', { target: 'dr-secondary', kind: 'dr', mode: 'secondary' }))).toBe(1);
     expect(m.get(series('secrets_replication_secondary_connected', { target: 'dr-primary', kind: 'dr', secondary_id: 'dr-secondary' }))).toBe(1);
     expect(m.get(series('secrets_replication_state', { target: 'dr-secondary', kind: 'dr', state: 'stream-wals' }))).toBe(1);
-    expect(m.get(series('secrets_replication_wal_lag', { kind: 'dr', primary: 'dr-primary', secondary: 'dr-secondary' }))).toBe(0);
-    expect(m.get(series('secrets_replication_wal_lag', { kind: 'performance', primary: 'perf-primary', secondary: 'perf-secondary' }))).toBe(0);
+    expect(m.get(series('secrets_replication_wal_lag_entries', { kind: 'dr', primary: 'dr-primary', secondary: 'dr-secondary' }))).toBe(0);
+    expect(m.get(series('secrets_replication_wal_lag_entries', { kind: 'performance', primary: 'perf-primary', secondary: 'perf-secondary' }))).toBe(0);
     expect(m.get(series('secrets_merkle_check_up', { target: 'dr-secondary' }))).toBe(1);
     expect(m.get(series('vigil_collector_up', { collector: 'secrets_replication', target: 'dr-primary' }))).toBe(1);
   });
@@ -98,7 +98,7 @@ describe('a heartbeat stops', () => {
 
 describe('the WAL lags', () => {
   it('reports primary last_wal minus secondary last_remote_wal, then 0 once it follows', async () => {
-    const lag = series('secrets_replication_wal_lag', { kind: 'dr', primary: 'dr-primary', secondary: 'dr-secondary' });
+    const lag = series('secrets_replication_wal_lag_entries', { kind: 'dr', primary: 'dr-primary', secondary: 'dr-secondary' });
     await admin('dr-primary', 'replication/dr/wal/advance', { by: 25, secondaries_follow: false });
     await vigil.collect();
     expect((await vigil.metrics()).get(lag)).toBe(25);
@@ -134,7 +134,7 @@ describe('faults that fail a poll', () => {
     expect(m.get(up('perf-secondary', 'dr'))).toBe(0);
     expect(failures(m, 'perf-secondary', 'timeout') - failures(before, 'perf-secondary', 'timeout')).toBe(2);
     expect([...seriesOf(m, 'secrets_replication_mode').keys()].filter((k) => k.includes('perf-secondary'))).toEqual([]);
-    expect(m.has(series('secrets_replication_wal_lag', { kind: 'performance', primary: 'perf-primary', secondary: 'perf-secondary' }))).toBe(false);
+    expect(m.has(series('secrets_replication_wal_lag_entries', { kind: 'performance', primary: 'perf-primary', secondary: 'perf-secondary' }))).toBe(false);
     expect(m.get(up('perf-primary', 'performance'))).toBe(1);
     expect(m.get(series('secrets_replication_mode', { target: 'perf-primary', kind: 'performance', mode: 'primary' }))).toBe(1);
     expect(m.get(series('vigil_collector_up', { collector: 'secrets_replication', target: 'perf-secondary' }))).toBe(0);

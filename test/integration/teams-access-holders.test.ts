@@ -47,7 +47,7 @@ describe('access holders of an organization', () => {
   it('exports the owners team users and the configured loss fraction', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('teams_owners_team_users', L))).toBe(4);
-    expect(m.get(series('teams_loss_alert_fraction', L))).toBe(0.3);
+    expect(m.get(series('teams_loss_alert_ratio', L))).toBe(0.3);
     expect(teamCount(m)).toBe(21);
   });
 
@@ -71,7 +71,7 @@ describe('access holders of an organization', () => {
     try {
       const m = await other.metrics();
       expect(m.has(series('teams_owners_team_users', L))).toBe(false);
-      expect(m.get(series('teams_loss_alert_fraction', L))).toBe(0.2);
+      expect(m.get(series('teams_loss_alert_ratio', L))).toBe(0.2);
     } finally {
       await other.close();
     }

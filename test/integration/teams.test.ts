@@ -62,7 +62,7 @@ const teamsOf = (m: Map<string, number>, t: string, org: string) =>
 /** Every teams_* series of one target. */
 /** Series from the target's listing; the configured loss fraction is config, not data, and stays. */
 const teamsSeries = (m: Map<string, number>, t: string) =>
-  [...m.keys()].filter((k) => k.startsWith('teams_') && !k.startsWith('teams_loss_alert_fraction') && k.includes(`target="${t}"`));
+  [...m.keys()].filter((k) => k.startsWith('teams_') && !k.startsWith('teams_loss_alert_ratio') && k.includes(`target="${t}"`));
 
 describe('an organization of 250 teams in pages of 100', () => {
   it('counts exactly 250 teams from three requests', async () => {

@@ -121,14 +121,30 @@ describe('TLS and basic auth from --web.config.file', () => {
 
   it('rejects a bad web config on reload like a bad config, and keeps serving with the old one', async () => {
     const file = join(dir, 'web.yml');
-    writeFileSync(file, webConfig('rate_limit: { burst: 1 }\n'));
+    writeFileSync(file, webConfig('rate_limit: { interval: soon }\n'));
     const res = await get('/-/reload', good, 'POST');
     expect(res.status).toBe(500);
-    expect(res.text).toContain('rate_limit: is not supported by vigil');
+    expect(res.text).toContain('rate_limit.interval: must be a duration');
     expect((await get('/metrics', good)).status).toBe(200);
     writeFileSync(file, webConfig());
     expect((await get('/-/reload', good, 'POST')).status).toBe(200);
   });
+
+  it('applies the web config\'s rate_limit to every request, as exporter-toolkit does, and counts what it refused', async () => {
+    const file = join(dir, 'web.yml');
+    // One token a minute, three at most: the fourth request at once is refused.
+    writeFileSync(file, webConfig('rate_limit: { interval: 1m, burst: 3 }\n'));
+    expect((await get('/-/reload', good, 'POST')).status).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get('/healthz', good)).status);
+    expect(statuses.slice(0, 2)).toEqual([200, 200]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    writeFileSync(file, webConfig());
+    // The reload itself may find the bucket empty: the config file is read again on the next try.
+    await waitFor('the reload without a rate limit', async () => ((await get('/-/reload', good, 'POST')).status === 200 ? true : undefined), 70_000, 1000);
+    const metrics = (await get('/metrics', good)).text;
+    expect(metrics).toMatch(/vigil_http_refused_total\{reason="rate_limited"\} [1-9]/);
+  }, 90_000);
 
   it('applies a reloaded web config: a rotated password', async () => {
     const file = join(dir, 'web.yml');

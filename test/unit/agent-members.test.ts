@@ -19,7 +19,7 @@ function polls(max: number, ...bodies: unknown[]): Map<string, number> {
 }
 const count = (status: string) => series('scheduler_agent_members', { ...T, status });
 const state = (member: string, status: string) => series('scheduler_agent_member_status', { ...T, member, status });
-const dropped = series('scheduler_agent_member_series_dropped_total', T);
+const dropped = series('vigil_agent_member_series_dropped_total', T);
 const membersOf = (s: Map<string, number>, family: string) =>
   new Set([...seriesOf(s, family).keys()].map((k) => /member="([^"]*)"/.exec(k)?.[1]));
 

@@ -42,3 +42,22 @@ describe('docs/paging.md', () => {
     expect(rows.find((r) => r.id === 'agent-hung')!.pageWithinSeconds).toBe(15 + 5 + 30 + 30 + 120 + 30);
   });
 });
+
+describe('CHANGELOG.md', () => {
+  const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
+  it('keeps its changes in Keep a Changelog sections, newest first', () => {
+    const versions = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]);
+    expect(versions[0]).toBe('Unreleased');
+    expect(versions).toContain('0.1.0');
+  });
+
+  it('names each renamed metric with a new name the catalog has and an old one it no longer has', () => {
+    const names = new Set(CATALOG.map((f) => f.name));
+    const renames = [...changelog.matchAll(/^\| `([a-z_]+)` \| `([a-z_]+)` \|/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(renames.length).toBeGreaterThan(0);
+    for (const [before, after] of renames) {
+      expect(names.has(after), after).toBe(true);
+      expect(names.has(before), before).toBe(false);
+    }
+  });
+});

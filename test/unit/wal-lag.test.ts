@@ -8,7 +8,7 @@ const secA = st({ mode: 'secondary', secondary_id: 'sec-a', last_remote_wal: 470
 const secB = st({ mode: 'secondary', secondary_id: 'sec-b', last_remote_wal: 500 });
 const stranger = st({ mode: 'secondary', secondary_id: 'other', last_remote_wal: 1 });
 
-describe('secrets_replication_wal_lag', () => {
+describe('secrets_replication_wal_lag_entries', () => {
   it('is primary last_wal minus each known secondary last_remote_wal, matched by secondary_id', () => {
     const pairs = walLagPairs([
       { target: 'p', kind: 'dr', status: primary },

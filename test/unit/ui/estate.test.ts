@@ -19,7 +19,7 @@ secrets_replication_merkle_tree_corrupted{target="dr-primary",kind="dr"} 0
 secrets_replication_secondary_connected{target="dr-primary",kind="dr",secondary_id="east"} 1
 secrets_replication_secondary_connected{target="dr-primary",kind="dr",secondary_id="west<script>"} 0
 secrets_replication_secondary_last_heartbeat_timestamp_seconds{target="dr-primary",kind="dr",secondary_id="east"} ${nowS - 4}
-secrets_replication_wal_lag{kind="dr",primary="dr-primary",secondary="east"} 12
+secrets_replication_wal_lag_entries{kind="dr",primary="dr-primary",secondary="east"} 12
 secrets_sealed{target="dr-primary"} 0
 scheduler_agent_up{target="server-1"} 1
 scheduler_agent_info{target="server-1",name="s1",region="r",datacenter="d",version="1",server="true"} 1
