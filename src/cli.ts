@@ -12,6 +12,10 @@ export interface Flags {
   enableLifecycle: boolean;
   /** `--web.telemetry-path`: where the metrics are served. */
   telemetryPath: string;
+  /** `--web.external-url`: the URL users reach vigil at (behind a proxy); links are made under its path. */
+  externalUrl?: string;
+  /** `--web.route-prefix`: the path every endpoint is served under ("/" or e.g. "/vigil"); default: the external URL's path. */
+  routePrefix: string;
   limits: ServerLimits;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -34,6 +38,10 @@ flags:
                                 exporter-toolkit format (see docs/security.md) [default: none]
   --web.enable-lifecycle        let POST /-/reload and POST /-/collect work (else they answer 403)
   --web.telemetry-path=PATH     where to serve the metrics [default: /metrics]
+  --web.external-url=URL        the URL users reach vigil at, e.g. behind a reverse proxy under a
+                                path (https://proxy.example/vigil/): the pages' links live under it
+  --web.route-prefix=PATH       the path every endpoint is served under [default: the path of
+                                --web.external-url, else /]
   --web.max-connections=N       open connections at most; past it the oldest idle one is closed
                                 [default: 1000]
   --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
@@ -61,6 +69,8 @@ export function parseFlags(argv: string[]): Flags {
         'web.config.file': { type: 'string' },
         'web.enable-lifecycle': { type: 'boolean', default: false },
         'web.telemetry-path': { type: 'string', default: '/metrics' },
+        'web.external-url': { type: 'string' },
+        'web.route-prefix': { type: 'string' },
         'web.max-connections': { type: 'string' },
         'web.header-timeout': { type: 'string' },
         'web.request-timeout': { type: 'string' },
@@ -91,6 +101,7 @@ export function parseFlags(argv: string[]): Flags {
   if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
     throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
   }
+  const { externalUrl, routePrefix } = prefixFlags(values['web.external-url'] as string | undefined, values['web.route-prefix'] as string | undefined);
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
   return {
@@ -99,6 +110,8 @@ export function parseFlags(argv: string[]): Flags {
     ...(webConfigFile !== undefined ? { webConfigFile } : {}),
     enableLifecycle: values['web.enable-lifecycle'] === true,
     telemetryPath,
+    ...(externalUrl !== undefined ? { externalUrl } : {}),
+    routePrefix,
     limits: limitFlags(values),
     logLevel: level as LogLevel,
     logFormat: format as LogFormat,
@@ -121,4 +134,23 @@ function limitFlags(values: Record<string, string | boolean | undefined>): Serve
   const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
   if (headerTimeoutMs > requestTimeoutMs) throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
   return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
+}
+
+/** A path as Prometheus takes it for a prefix: leading "/", no trailing one ("/" stays "/"). */
+const prefixPath = (p: string) => `/${p.split('/').filter(Boolean).join('/')}`;
+
+function prefixFlags(external: string | undefined, prefix: string | undefined): { externalUrl?: string; routePrefix: string } {
+  let url: URL | undefined;
+  if (external !== undefined) {
+    try {
+      url = new URL(external);
+    } catch {
+      throw new FlagError(`--web.external-url: "${external}" is not an absolute URL (e.g. https://proxy.example/vigil/)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FlagError(`--web.external-url: "${external}" must be http or https`);
+    if (url.search || url.hash) throw new FlagError(`--web.external-url: "${external}" must not carry a query or a fragment`);
+  }
+  if (prefix !== undefined && !/^\/[A-Za-z0-9._~\/-]*$/.test(prefix)) throw new FlagError(`--web.route-prefix: "${prefix}" must be a path such as /vigil`);
+  const routePrefix = prefixPath(prefix ?? url?.pathname ?? '/');
+  return { ...(url ? { externalUrl: url.href } : {}), routePrefix };
 }

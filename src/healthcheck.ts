@@ -28,11 +28,11 @@ export function vigilFlags(cmdline: string[]): string[] | undefined {
 }
 
 /** The URL of /healthz for a listen address: a wildcard host is reached on loopback. */
-export function healthUrl(address: string, tls = false): string {
+export function healthUrl(address: string, tls = false, routePrefix = '/'): string {
   const { host, port } = parseListenAddress(address);
   const wildcard = host === '0.0.0.0' || host === '::' || host === '';
   const shown = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `${tls ? 'https' : 'http'}://${shown}:${port}/healthz`;
+  return `${tls ? 'https' : 'http'}://${shown}:${port}${routePrefix === '/' ? '' : routePrefix}/healthz`;
 }
 
 /** The address the process listens on: its flag, else its config's web.listen_address. */
@@ -93,7 +93,7 @@ async function check(): Promise<string> {
   const vigil = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && d !== self).map(readProc).find(Boolean);
   if (!vigil) throw new Error('no running vigil process found');
   const web = await webOf(vigil);
-  const url = healthUrl(await listenAddressOf(vigil), web.tls);
+  const url = healthUrl(await listenAddressOf(vigil), web.tls, parseFlags(vigil.argv).routePrefix);
   const status = await statusOf(url);
   if (!healthyStatus(status, web.basicAuth)) throw new Error(`${url} answered ${status}`);
   return url;

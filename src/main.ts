@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
 import { createLogger } from './log/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
-import { createApp, listen } from './server.js';
+import { createApp, linkBase, listen } from './server.js';
 import { HttpGuard } from './server/guard.js';
 import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
@@ -44,10 +44,16 @@ async function main(argv: string[]): Promise<void> {
       })
     : NO_WEB_CONFIG;
 
+  // Where the endpoints are served and where users reach them (behind a proxy, under a path).
+  const paths = {
+    telemetryPath: flags.telemetryPath,
+    routePrefix: flags.routePrefix,
+    ...(flags.externalUrl !== undefined ? { linkBase: new URL(flags.externalUrl).pathname } : {}),
+  };
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
   const address = flags.listenAddress ?? config.web.listen_address;
-  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath }) });
+  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath, base: linkBase(paths) }) });
   const telemetry = new HttpTelemetry(daemon.store);
   const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
   daemon.use(sink);
@@ -68,7 +74,7 @@ async function main(argv: string[]): Promise<void> {
     });
     commit();
   };
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle, telemetryPath: flags.telemetryPath });
+  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle, ...paths });
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
     e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );

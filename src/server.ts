@@ -22,13 +22,22 @@ export interface ServerDeps {
   routes?: RequestHandler;
   /** `--web.telemetry-path`: where the metrics are served [default: /metrics]. */
   telemetryPath?: string;
+  /** `--web.route-prefix`: every endpoint is served under it ("/" or "/vigil") [default: /]. */
+  routePrefix?: string;
+  /** The path the pages' links start from (`--web.external-url`'s, ending in "/") [default: the route prefix]. */
+  linkBase?: string;
 }
 
 /** No inline script or style, nothing from elsewhere, no framing. */
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/**
+ * Whether to answer with the gzip body: its pieces are gzip members joined as they are, which
+ * Prometheus, curl and every zlib reader take whole, but a browser decodes only the first member
+ * of. A browser opening the page (it asks for text/html) gets the plain body.
+ */
 function acceptsGzip(req: http.IncomingMessage): boolean {
-  return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && !/\btext\/html\b/.test(String(req.headers.accept ?? ''));
 }
 
 /** How stale the runtime metrics may be: under any scrape rate they are rendered at most this often. */
@@ -130,7 +139,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
 
   app.use(lifecycleRouter({ enabled: deps.enableLifecycle ?? false, reload: deps.reload, collectNow: () => deps.daemon.collectNow() }));
 
-  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath }));
+  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath, base: linkBase(deps) }));
 
   if (deps.routes) app.use(deps.routes);
 
@@ -138,14 +147,33 @@ export function createApp(deps: ServerDeps): http.RequestListener {
     res.status(404).json({ error: 'not found' });
   });
 
+  const prefix = deps.routePrefix ?? '/';
+  const served = prefix === '/' ? app : underPrefix(prefix, app);
+  const metricsPath = prefix === '/' ? telemetryPath : `${prefix}${telemetryPath}`;
   return (req, res) => {
-    if (!isMetrics(req, telemetryPath)) return void app(req, res);
+    if (!isMetrics(req, metricsPath)) return void served(req, res);
     metrics(req, res).catch((e: unknown) => {
       deps.log.error({ err: (e as Error).message }, 'cannot answer /metrics');
       if (res.headersSent) res.destroy();
       else res.writeHead(500, { 'content-type': 'text/plain' }).end('cannot render metrics\n');
     });
   };
+}
+
+/** The path the pages' links start from: the external URL's, else the route prefix, ending in "/". */
+export function linkBase(deps: Pick<ServerDeps, 'routePrefix' | 'linkBase'>): string {
+  const base = deps.linkBase ?? deps.routePrefix ?? '/';
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/** Every route under `prefix`; `/` sends browsers there, as Prometheus does; anything else is 404. */
+function underPrefix(prefix: string, app: express.Express): express.Express {
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.get('/', (_req, res) => res.redirect(302, `${prefix}/`));
+  outer.use(prefix, app);
+  outer.use((_req, res) => void res.status(404).json({ error: 'not found' }));
+  return outer;
 }
 
 export { DRAIN_MS, listen, type RunningHttp } from './server/http-server.js';

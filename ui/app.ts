@@ -22,16 +22,16 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 async function render(view: string): Promise<string | undefined> {
-  if (view === 'estate') return renderEstate(await getJson<Estate>('/api/v1/estate'), clock());
+  if (view === 'estate') return renderEstate(await getJson<Estate>('api/v1/estate'), clock());
   if (view === 'timeline') return renderTimeline(await getJson<Timeline>(live.dataset.api ?? ''), clock());
   if (view !== 'alerts') return undefined;
   const query = Object.fromEntries(new URLSearchParams(location.search));
   const api = apiQueries(query);
   const [firing, history, notifications, alertPath] = await Promise.all([
-    getJson<AlertsData['firing']>(`/api/v1/alerts?${api.firing}`),
-    getJson<AlertsData['history']>(`/api/v1/alerts?${api.history}`),
-    getJson<AlertsData['notifications']>(`/api/v1/notifications?${api.notifications}`),
-    getJson<AlertsData['alertPath']>('/api/v1/alert-path'),
+    getJson<AlertsData['firing']>(`api/v1/alerts?${api.firing}`),
+    getJson<AlertsData['history']>(`api/v1/alerts?${api.history}`),
+    getJson<AlertsData['notifications']>(`api/v1/notifications?${api.notifications}`),
+    getJson<AlertsData['alertPath']>('api/v1/alert-path'),
   ]);
   return renderAlerts({ query, firing, history, notifications, alertPath }, clock());
 }

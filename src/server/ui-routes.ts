@@ -21,6 +21,8 @@ export interface UiDeps {
   version: string;
   /** Where `/metrics` is served (`--web.telemetry-path`), for the pages' link. */
   metricsPath?: string;
+  /** The path users reach vigil under (`--web.external-url`), ending in `/`: every link is relative to it. */
+  base?: string;
   now?: () => number;
 }
 
@@ -44,7 +46,7 @@ export function uiRoutes(deps: UiDeps): Router {
   router.get('/api/v1/estate', (_req, res) => void res.setHeader('cache-control', 'no-store').json(estateOf(deps)));
   router.get('/', (_req, res) => {
     const e = estateOf(deps);
-    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, metricsPath: deps.metricsPath, api: '/api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
+    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: 'api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
   });
   return router;
 }
@@ -57,7 +59,7 @@ function filterForm(q: Record<string, string>): string {
     `<label>${label}<input name="${name}" value="${esc(q[name] ?? '')}" placeholder="${esc(placeholder)}" autocomplete="off"></label>`;
   const sel = (name: string, label: string, options: string[]) =>
     `<label>${label}<select name="${name}"><option value="">any</option>${options.map((o) => `<option${q[name] === o ? ' selected' : ''}>${o}</option>`).join('')}</select></label>`;
-  return `<form class="filters" method="get" action="/alerts" aria-label="Filter alerts and notifications">${input('alertname', 'Alert name')}${sel('severity', 'Severity', ['critical', 'warning', 'info', 'none'])}${sel('state', 'State', ['firing', 'resolved'])}${input('receiver', 'Receiver')}${input('since', 'Since', 'RFC 3339 or Unix s')}${input('until', 'Until', 'RFC 3339 or Unix s')}<button type="submit">Filter</button> <a href="/alerts">clear</a></form>`;
+  return `<form class="filters" method="get" action="alerts" aria-label="Filter alerts and notifications">${input('alertname', 'Alert name')}${sel('severity', 'Severity', ['critical', 'warning', 'info', 'none'])}${sel('state', 'State', ['firing', 'resolved'])}${input('receiver', 'Receiver')}${input('since', 'Since', 'RFC 3339 or Unix s')}${input('until', 'Until', 'RFC 3339 or Unix s')}<button type="submit">Filter</button> <a href="alerts">clear</a></form>`;
 }
 
 /** The page's own query: known keys with one string value each (a repeated key keeps its first). */
@@ -91,7 +93,7 @@ export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
       const bad = [firing, history, notifications].find((a) => !a.ok);
       if (bad && !bad.ok) {
         res.status(bad.status);
-        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
+        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
       }
       const data: AlertsData = {
         query: q,
@@ -101,16 +103,16 @@ export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
         alertPath: await alertPath(),
       };
       const title = data.firing.alerts.length ? `${data.firing.alerts.length} firing` : 'alerts';
-      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '/api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
+      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: 'api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
     });
     router.get('/alerts/:fingerprint', async (req, res) => {
       const t = await read.timeline(req.params.fingerprint);
       if (!t.ok) {
         res.status(t.status);
-        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="/alerts">all alerts</a></p>` }));
+        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="alerts">all alerts</a></p>` }));
       }
-      const api = `/api/v1/alerts/${encodeURIComponent(req.params.fingerprint)}/timeline`;
-      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, api, body: renderTimeline(t.value, { now: now() }) }));
+      const api = `api/v1/alerts/${encodeURIComponent(req.params.fingerprint)}/timeline`;
+      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api, body: renderTimeline(t.value, { now: now() }) }));
     });
     return router;
   };

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
  * command: a test that cannot run must never pass by skipping.
  */
 export function requireTool(binary: string, install: string): string {
-  for (const dir of ['/usr/bin', '/usr/local/bin', '/bin']) {
+  for (const dir of ['/usr/bin', '/usr/local/bin', '/bin', '/usr/sbin']) {
     const p = `${dir}/${binary}`;
     if (existsSync(p)) return p;
   }

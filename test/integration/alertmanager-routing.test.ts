@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startAlertmanager, type Service } from '../e2e/processes.js';
+import { startAlertmanager, waitFor, type Service } from '../e2e/processes.js';
 import { alertRules } from '../helpers/rules.js';
 import { kubernetesAlertmanager, routingOf, shippedAlertmanager, withReceiverUrls, type PlainAlertmanager } from '../helpers/shipped-alerting.js';
 import { requireTool } from '../helpers/tools.js';
@@ -93,7 +93,16 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
       const common = { target: 'everything', region: 'global', kind: 'dr', organization: 'acme', reason: 'connect', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' };
       await post(rules.map((r) => ({ alertname: r.alert, ...r.labels, ...common })));
       await post([{ alertname: 'VigilCollectorFailing', severity: 'warning', target: 'healthy-elsewhere', reason: 'http_4xx' }]);
-      const all = await current();
+      // Alertmanager's inhibitor takes new alerts in on its own time: wait until it has marked them.
+      const all = await waitFor(
+        'the inhibitions marked',
+        async () => {
+          const now = await current();
+          return find(now, { alertname: 'VigilCollectorFailing', target: 'everything' })?.status.state === 'suppressed' ? now : undefined;
+        },
+        15_000,
+        200,
+      );
       for (const r of rules.filter((x) => x.labels.severity === 'critical')) {
         const a = find(all, { alertname: r.alert, target: 'everything' });
         expect(a, r.alert).toBeDefined();
@@ -110,7 +119,15 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
         { alertname: 'SecretsSealed', severity: 'critical', target: 'sealed-one', instance: 'vigil-a:9810', job: 'vigil' },
         { alertname: 'VigilCollectorFailing', severity: 'warning', target: 'sealed-one', reason: 'sealed', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' },
       ]);
-      const all = await current();
+      const all = await waitFor(
+        'the inhibition marked',
+        async () => {
+          const now = await current();
+          return find(now, { alertname: 'VigilCollectorFailing', target: 'sealed-one' })?.status.state === 'suppressed' ? now : undefined;
+        },
+        15_000,
+        200,
+      );
       expect(find(all, { alertname: 'SecretsSealed', target: 'sealed-one' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });
       const warning = find(all, { alertname: 'VigilCollectorFailing', target: 'sealed-one' })!;
       expect(warning.status.state).toBe('suppressed');

@@ -35,7 +35,7 @@ describe('the conventions of the Prometheus ecosystem', () => {
     const m = parseExposition(await res.text());
     expect([...m].filter(([k]) => k.startsWith('secrets_replication_up{')).map(([, v]) => v)).toEqual([0, 0]);
     expect((await fetch(`${url}/metrics`)).status).toBe(404);
-    expect(await (await fetch(`${url}/`)).text()).toContain('href="/probe/metrics"');
+    expect(await (await fetch(`${url}/`)).text()).toContain('href="probe/metrics"');
   });
 
   it('says in vigil_build_info which revision and branch it was built from', async () => {

@@ -96,10 +96,10 @@ describe('GET /alerts', () => {
   it('filters by alert name, severity and receiver', async () => {
     const crit = await get('/alerts?severity=critical');
     const lists = crit.text.slice(0, crit.text.indexOf('id="notifications"'));
-    expect(lists.match(/<a href="\/alerts\/f\d\d">/g)?.length).toBe(6); // 3 firing now + the same 3 in the history
+    expect(lists.match(/<a href="alerts\/f\d\d">/g)?.length).toBe(6); // 3 firing now + the same 3 in the history
     const one = await get('/alerts?alertname=Alert7');
-    expect(one.text).toContain('<a href="/alerts/f07">Alert7</a>');
-    expect(one.text.slice(0, one.text.indexOf('id="notifications"'))).not.toContain('/alerts/f08');
+    expect(one.text).toContain('<a href="alerts/f07">Alert7</a>');
+    expect(one.text.slice(0, one.text.indexOf('id="notifications"'))).not.toContain('alerts/f08');
     const pager = await get('/alerts?receiver=pager');
     const rows = pager.text.slice(pager.text.indexOf('id="notifications"'));
     expect(rows).toContain('<td>pager</td>');
@@ -109,9 +109,9 @@ describe('GET /alerts', () => {
   it('pages the history over the API cursor, keeping the filters', async () => {
     const first = await get('/alerts?severity=warning');
     const next = /<a href="([^"]+)" rel="next">older alerts/.exec(first.text)?.[1]?.replaceAll('&#38;', '&');
-    expect(next).toMatch(/^\/alerts\?severity=warning&acursor=/);
-    const second = await get(next!);
-    const fps = (t: string) => new Set([...t.slice(t.indexOf('id="history"'), t.indexOf('id="notifications"')).matchAll(/\/alerts\/(f\d\d)"/g)].map((m) => m[1]));
+    expect(next).toMatch(/^alerts\?severity=warning&acursor=/);
+    const second = await get(`/${next!}`);
+    const fps = (t: string) => new Set([...t.slice(t.indexOf('id="history"'), t.indexOf('id="notifications"')).matchAll(/"alerts\/(f\d\d)"/g)].map((m) => m[1]));
     const a = fps(first.text);
     const b = fps(second.text);
     expect(a.size).toBe(25);

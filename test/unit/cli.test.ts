@@ -12,6 +12,7 @@ describe('command-line flags', () => {
       help: false,
       enableLifecycle: false,
       telemetryPath: '/metrics',
+      routePrefix: '/',
       limits: { maxConnections: 1000, headerTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxHeaderBytes: 16384 },
     });
   });

@@ -20,6 +20,11 @@ describe('the container HEALTHCHECK', () => {
     expect(healthUrl('[::1]:9814')).toBe('http://[::1]:9814/healthz');
   });
 
+  it('asks under the route prefix vigil serves everything under', () => {
+    expect(healthUrl(':9811', false, '/vigil')).toBe('http://127.0.0.1:9811/vigil/healthz');
+    expect(healthUrl(':9811', true, '/')).toBe('https://127.0.0.1:9811/healthz');
+  });
+
   it('takes the flag first, else the config of the running vigil (relative to its working directory)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-healthcheck-'));
     writeFileSync(join(dir, 'v.yml'), 'web:\n  listen_address: 127.0.0.1:${PORT}\n');

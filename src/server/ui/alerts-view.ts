@@ -42,7 +42,7 @@ export function apiQueries(q: Record<string, string>) {
   };
 }
 
-const alertLink = (a: AlertView) => `<a href="/alerts/${encodeURIComponent(a.fingerprint)}">${esc(a.alertname || a.fingerprint)}</a>`;
+const alertLink = (a: AlertView) => `<a href="alerts/${encodeURIComponent(a.fingerprint)}">${esc(a.alertname || a.fingerprint)}</a>`;
 const links = (a: AlertView) =>
   [safeLink(a.annotations.runbook_url, 'runbook'), safeLink(a.generatorURL, 'source')].filter(Boolean).join(' · ');
 
@@ -58,7 +58,7 @@ function withParam(q: Record<string, string>, key: string, value: string | null)
   const p = new URLSearchParams(Object.entries(q).filter(([k, v]) => v && k !== key));
   if (value) p.set(key, value);
   const s = p.toString();
-  return `/alerts${s ? `?${s}` : ''}`;
+  return `alerts${s ? `?${s}` : ''}`;
 }
 
 function pager(q: Record<string, string>, key: string, next: string | null, label: string): string {
@@ -81,7 +81,7 @@ export function alertPathBox(p: AlertPath, clock: Clock): string {
 function notificationRow(n: NotificationItem, clock: Clock): string {
   const alerts = (n.payload?.alerts ?? []).slice(0, 10).map((a) => {
     const name = a.labels?.alertname ?? a.fingerprint ?? '?';
-    return a.fingerprint ? `<a href="/alerts/${encodeURIComponent(a.fingerprint)}">${esc(name)}</a>` : esc(name);
+    return a.fingerprint ? `<a href="alerts/${encodeURIComponent(a.fingerprint)}">${esc(name)}</a>` : esc(name);
   });
   const more = n.alertCount > alerts.length ? ` <span class="muted">+${n.alertCount - alerts.length}</span>` : '';
   return `<tr><td>${when(n.receivedAt, clock)}</td><td>${esc(n.receiver)}</td><td>${badge(n.status, n.status === 'firing' ? 'bad' : 'ok')}</td><td>${alerts.join(', ')}${more}</td><td>${n.duplicates ? esc(n.duplicates) : ''}</td></tr>`;
@@ -112,7 +112,7 @@ export function renderTimeline(t: Timeline, clock: Clock): string {
   const ann = Object.entries(a.annotations)
     .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
     .join('');
-  return `<p><a href="/alerts">« all alerts</a></p><h1>${esc(a.alertname)} ${badge(a.state, a.state === 'firing' ? 'bad' : 'ok')} ${badge(a.severity || 'none', severityTone(a.severity))}</h1>
+  return `<p><a href="alerts">« all alerts</a></p><h1>${esc(a.alertname)} ${badge(a.state, a.state === 'firing' ? 'bad' : 'ok')} ${badge(a.severity || 'none', severityTone(a.severity))}</h1>
 <p>Started ${when(a.startsAt, clock)} · ${a.resolvedAt ? `resolved ${when(a.resolvedAt, clock)}` : 'still firing'} · receiver ${esc(a.receiver)} · ${esc(a.notifications)} notifications · ${links(a)}</p>
 ${labelList(a.labels)}<dl>${ann}</dl>${section('timeline', 'Timeline', table('Firing and resolved transitions, oldest first', ['state', 'at', 'lasted', 'alert start'], rows), `${tr.length}`)}${
     t.transitionsOmitted ? `<p class="muted">${esc(t.transitionsOmitted)} older transitions not shown.</p>` : ''

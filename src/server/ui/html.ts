@@ -63,15 +63,15 @@ export const safeLink = (url: string | undefined, text: string) =>
 export const severityTone = (s: string): Tone => (s === 'critical' ? 'bad' : s === 'warning' ? 'warn' : 'muted');
 
 /** The page shell: one stylesheet, one script, no inline code (the Content-Security-Policy allows none). */
-export function page(opts: { title: string; view: string; nav: 'estate' | 'alerts'; version: string; body: string; api: string; controls?: string; metricsPath?: string }): string {
+export function page(opts: { title: string; view: string; nav: 'estate' | 'alerts'; version: string; body: string; api: string; controls?: string; metricsPath?: string; base?: string }): string {
   const link = (href: string, name: string, key: 'estate' | 'alerts') =>
     `<a href="${href}"${opts.nav === key ? ' aria-current="page"' : ''}>${name}</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>${esc(opts.title)} · vigil</title>
-<link rel="stylesheet" href="/ui/style.css"><link rel="icon" href="/ui/favicon.svg" type="image/svg+xml"><script type="module" src="/ui/app.js"></script></head>
+<base href="${esc(opts.base ?? '/')}"><link rel="stylesheet" href="ui/style.css"><link rel="icon" href="ui/favicon.svg" type="image/svg+xml"><script type="module" src="ui/app.js"></script></head>
 <body><a class="skip" href="#live">Skip to content</a>
-<header><span class="brand">vigil</span><nav aria-label="Views">${link('/', 'Estate', 'estate')}${link('/alerts', 'Alerts', 'alerts')}<a href="${esc(opts.metricsPath ?? '/metrics')}">Metrics</a></nav>
+<header><span class="brand">vigil</span><nav aria-label="Views">${link('./', 'Estate', 'estate')}${link('alerts', 'Alerts', 'alerts')}<a href="${esc((opts.metricsPath ?? '/metrics').replace(/^\//, ''))}">Metrics</a></nav>
 <span class="meta" id="status" role="status" aria-live="polite">v${esc(opts.version)}</span></header>
 ${opts.controls ?? ''}<main id="live" data-view="${esc(opts.view)}" data-api="${esc(opts.api)}" tabindex="-1">${opts.body}</main>
 </body></html>

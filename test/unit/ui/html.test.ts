@@ -71,13 +71,21 @@ describe('page', () => {
 
   it('loads one external script and stylesheet of vigil and has no inline script or style', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
-    expect(html).toContain('<script type="module" src="/ui/app.js"></script>');
+    expect(html).toContain('<script type="module" src="ui/app.js"></script>');
     expect(html).not.toMatch(/<style|\sstyle=|\son\w+=/);
     expect(html).not.toMatch(/https?:\/\//);
   });
 
   it('escapes the title and marks the current view', () => {
     expect(html).toContain('<title>&#60;x&#62; · vigil</title>');
-    expect(html).toContain('<a href="/" aria-current="page">Estate</a>');
+    expect(html).toContain('<a href="./" aria-current="page">Estate</a>');
+  });
+
+  it('makes every link relative to one base: the root, or the path users reach vigil under', () => {
+    expect(html).toContain('<base href="/">');
+    const proxied = page({ title: 't', view: 'estate', nav: 'estate', version: '1', api: 'api/v1/estate', body: '', base: '/vigil/' });
+    expect(proxied).toContain('<base href="/vigil/">');
+    // No absolute path is left to escape the base.
+    expect(proxied.replace('<base href="/vigil/">', '')).not.toMatch(/(href|src|action|data-api)="\//);
   });
 });
