@@ -130,8 +130,10 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   const merkleUp = one(f, 'secrets_merkle_check_up', t);
   const sealed = flag(one(f, 'secrets_sealed', t));
   const problems: string[] = [];
-  if (sealed) problems.push('sealed');
-  for (const k of of(f, `${S}up`, t)) if (k.value !== 1) problems.push(`${k.labels.kind} replication status unreadable`);
+  // One line per cause: a sealed cluster's unreadable statuses are what sealing does, not more problems.
+  const unreadable = of(f, `${S}up`, t).filter((k) => k.value !== 1).map((k) => k.labels.kind ?? '');
+  if (sealed) problems.push(unreadable.length ? `sealed (so its ${unreadable.join(' and ')} replication status cannot be read)` : 'sealed');
+  else if (unreadable.length) problems.push(`${unreadable.join(' and ')} replication status unreadable`);
   for (const k of kinds) {
     if (k.merkleCorrupted) problems.push(`${k.kind} merkle tree corrupted`);
     for (const s of k.secondaries) if (!s.connected) problems.push(`${k.kind} secondary ${s.id} disconnected`);
@@ -214,10 +216,13 @@ export function buildEstate(snapshotText: string, targets: readonly TargetView[]
     notificationsTotal: of(f, 'vigil_alertsink_notifications_total').reduce((n, s) => n + s.value, 0),
   };
   const sortedTargets = [...targets].sort((a, b) => targetRank(a) - targetRank(b));
+  // A target down whose cluster, agent or organization already shows a problem is that problem's
+  // consequence (a sealed cluster, an unreachable agent), not one more.
+  const explained = new Set([...secrets, ...agents, ...orgs].filter((x) => x.problems.length > 0).map((x) => x.target));
   const problems =
     [...secrets, ...agents, ...orgs].reduce((n, x) => n + x.problems.length, 0) +
     sets.filter((s) => s.primaries > 1).length +
-    targets.filter((t) => t.up === false).length +
+    targets.filter((t) => t.up === false && !explained.has(t.target)).length +
     (alertPath.watchdogHealthy === false ? 1 : 0);
   return { generatedAt: new Date(now).toISOString(), problems, secrets, replicationSets: sets, agents, organizations: orgs, targets: sortedTargets, alertPath };
 }

@@ -116,6 +116,33 @@ describe('the estate view', () => {
   }, 90_000);
 });
 
+describe('the estate view’s grouping', () => {
+  it('shows a sealed cluster as one problem with its consequences under it, and folds long lists with a count', async () => {
+    const w = await open('/');
+    const { page } = w;
+    const ps = secrets.cluster('perf-secondary').url;
+    const seal = (sealed: boolean) => fetch(`${ps}/_sim/seal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sealed }) });
+    expect((await seal(true)).status).toBe(200);
+    const box = page.locator('#live [role="alert"]');
+    const lines = box.locator(':scope > ul > li', { has: page.locator('strong', { hasText: /^perf-secondary$/ }) });
+    const line = lines.first();
+    await line.getByText(/sealed \(so its .*replication status cannot be read\)/).waitFor({ timeout: FAULT_SHOWN_MS });
+    await line.locator('.consequences li', { hasText: 'collection down (sealed)' }).waitFor({ timeout: FAULT_SHOWN_MS });
+    // One line for the cluster in the summary: the cause, not each thing it causes.
+    expect(await lines.count()).toBe(1);
+    // The demo organization breaks more access rules than a card lists open.
+    const fold = page.locator('section', { has: page.locator('#orgs') }).locator('details.fold').first();
+    await fold.waitFor({ timeout: FAULT_SHOWN_MS });
+    const hidden = fold.locator('ul li').first();
+    expect(await hidden.isVisible()).toBe(false);
+    await fold.locator('summary').click();
+    expect(await hidden.isVisible()).toBe(true);
+    await judge(w, 'estate-grouped');
+    expect((await seal(false)).status).toBe(200);
+    await page.close();
+  }, 90_000);
+});
+
 describe('the alert views', () => {
   it('shows a posted notification live, with hostile label values as text, and its timeline', async () => {
     const w = await open('/alerts');

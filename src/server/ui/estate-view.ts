@@ -52,7 +52,7 @@ function agentCard(a: AgentView): string {
   const members = Object.entries(a.members)
     .map(([s, n]) => `${esc(n)} ${esc(s)}`)
     .join(', ');
-  const failed = a.failedMembers.length ? `<p>Failed: ${a.failedMembers.map((m) => `<strong>${esc(m)}</strong>`).join(', ')}</p>` : '';
+  const failed = a.failedMembers.length ? `<p>Failed: ${a.failedMembers.length}</p>${folded(a.failedMembers.map((m) => `<strong>${esc(m)}</strong>`), 'problems')}` : '';
   const raft = a.raftLeader === null ? '' : badge(a.raftLeader ? 'raft leader known' : 'no raft leader', a.raftLeader ? 'ok' : 'bad');
   return `<li class="${a.problems.length ? 'card bad' : 'card'}"><h3>${esc(a.target)} <span class="muted">${a.server === null ? '' : a.server ? 'server' : 'client'}</span></h3>
 ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
@@ -61,7 +61,7 @@ ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
 
 const orgCard = (o: OrganizationView) =>
   `<li class="${o.problems.length ? 'card bad' : 'card'}"><h3>${esc(o.organization)}</h3>${o.up ? badge('listing ok', 'ok') : badge('listing down', 'bad')} <p>${esc(o.teams)} teams</p>${
-    o.breaches.length ? `<p>Access-consistency breaches:</p><ul class="problems">${o.breaches.map((b) => `<li>${esc(b.team)}: ${esc(b.rule)}</li>`).join('')}</ul>` : badge('no access breach', 'ok')
+    o.breaches.length ? `<p>Access-consistency breaches: ${o.breaches.length}</p>${folded(o.breaches.map((b) => `${esc(b.team)}: ${esc(b.rule)}`), 'problems')}` : badge('no access breach', 'ok')
   }</li>`;
 
 function targets(e: Estate, clock: Clock): string {
@@ -98,12 +98,28 @@ Watchdog last seen ${when(p.watchdogLastSeen, clock)} · ${esc(p.notificationsTo
   }</p>`;
 }
 
+/** Items a card lists before folding the rest under a count (which opens without JavaScript). */
+export const FOLD_AFTER = 5;
+
+/** A list of already escaped items: the first FOLD_AFTER shown, the rest behind "N more". */
+function folded(items: string[], cls: string): string {
+  const li = (xs: string[]) => xs.map((x) => `<li>${x}</li>`).join('');
+  if (items.length <= FOLD_AFTER + 1) return `<ul class="${cls}">${li(items)}</ul>`;
+  const rest = items.slice(FOLD_AFTER);
+  return `<ul class="${cls}">${li(items.slice(0, FOLD_AFTER))}</ul><details class="fold"><summary>${rest.length} more</summary><ul class="${cls}">${li(rest)}</ul></details>`;
+}
+
 /** Problems a thing shows in the summary; the rest are counted, with a link to where they are listed. */
 export const SUMMARY_PER_THING = 3;
 
-function firstProblems(target: string, problems: string[], anchor: string): string[] {
+/** What a thing's collections report down: shown under its first problem, as that problem's consequence. */
+const downOf = (e: Estate, target: string) =>
+  e.targets.filter((t) => t.up === false && t.target === target).map((t) => `${t.collector} collection down${t.lastError ? ` (${t.lastError.reason})` : ''}`);
+
+function firstProblems(target: string, problems: string[], anchor: string, consequences: string[] = []): string[] {
   const shown = problems.length > SUMMARY_PER_THING + 1 ? problems.slice(0, SUMMARY_PER_THING) : problems;
-  const rows = shown.map((p) => `<li><strong>${esc(target)}</strong>: ${esc(p)}</li>`);
+  const under = consequences.length ? `<ul class="consequences">${consequences.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : '';
+  const rows = shown.map((p, i) => `<li><strong>${esc(target)}</strong>: ${esc(p)}${i === 0 ? under : ''}</li>`);
   const rest = problems.length - shown.length;
   return rest ? [...rows, `<li><strong>${esc(target)}</strong>: <a href="#${anchor}">${rest} more</a></li>`] : rows;
 }
@@ -113,9 +129,10 @@ export function renderEstate(e: Estate, clock: Clock): string {
     ...e.secrets.map((x) => ({ ...x, at: 'secrets' })),
     ...e.agents.map((x) => ({ ...x, at: 'agents' })),
     ...e.organizations.map((x) => ({ ...x, at: 'orgs' })),
-  ].flatMap((x) => firstProblems(x.target, x.problems, x.at));
+  ].flatMap((x) => firstProblems(x.target, x.problems, x.at, downOf(e, x.target)));
+  const explained = new Set([...e.secrets, ...e.agents, ...e.organizations].filter((x) => x.problems.length > 0).map((x) => x.target));
   const split = e.replicationSets.filter((s) => s.primaries > 1).map((s) => `<li>${esc(s.kind)} replication set ${esc(s.set)}: split brain (${s.primaries} primaries)</li>`);
-  const down = e.targets.filter((t) => t.up === false).map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
+  const down = e.targets.filter((t) => t.up === false && !explained.has(t.target)).map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
   const path = e.alertPath.watchdogHealthy === false ? ['<li>alert path broken: the Watchdog alert stopped arriving</li>'] : [];
   const problems = [...path, ...all, ...split, ...down];
   const head = problems.length

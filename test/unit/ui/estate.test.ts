@@ -113,7 +113,7 @@ describe('renderEstate', () => {
   });
 
   it('names the failed member, the heartbeat age and the WAL lag', () => {
-    expect(html).toContain('Failed: <strong>m-2</strong>');
+    expect(html).toContain('<li><strong>m-2</strong></li>');
     expect(html).toMatch(/→ east<\/td><td><span class="badge ok">connected<\/span><\/td><td>4 s ago<\/td><td>12<\/td>/);
     expect(html).toContain('<span class="badge bad">alert path BROKEN</span>');
     expect(html).toContain('rejected posts: auth 3');
@@ -140,7 +140,31 @@ describe('the problems summary', () => {
     expect(head).toContain('team t2 breaks r');
     expect(head).not.toContain('team t3 breaks r');
     expect(head).toContain('<a href="#orgs">7 more</a>');
-    // All of them are still listed where the organization is.
-    expect(html.slice(html.indexOf('id="orgs"'))).toContain('t9: r');
+    // All of them are still listed where the organization is, the first five open, the rest folded.
+    const card = html.slice(html.indexOf('id="orgs"'));
+    expect(card).toContain('t9: r');
+    expect(card).toContain('Access-consistency breaches: 10');
+    expect(card.slice(0, card.indexOf('<details'))).toContain('t4: r');
+    expect(card.slice(0, card.indexOf('<details'))).not.toContain('t5: r');
+    expect(card).toMatch(/<details class="fold"><summary>5 more<\/summary><ul class="problems"><li>t5: r<\/li>/);
+  });
+
+  it('shows one root cause as one line, with what it causes under it', () => {
+    const sealed = 'secrets_sealed{target="vault-b"} 1\nsecrets_replication_up{target="vault-b",kind="performance"} 0\nsecrets_replication_up{target="vault-b",kind="dr"} 0\n';
+    const down = [target({ collector: 'secrets_replication', target: 'vault-b', up: false, lastError: { reason: 'sealed', part: 'dr', message: 'sealed' } })];
+    const e = buildEstate(sealed, down, NOW);
+    expect(e.problems).toBe(1);
+    expect(e.secrets[0]!.problems).toEqual(['sealed (so its performance and dr replication status cannot be read)']);
+    const html = renderEstate(e, { now: NOW });
+    const head = html.slice(0, html.indexOf('</div>'));
+    expect(head).toContain('1 problem<');
+    expect(head).toContain('<li><strong>vault-b</strong>: sealed (so its performance and dr replication status cannot be read)<ul class="consequences"><li>secrets_replication collection down (sealed)</li></ul></li>');
+    expect(head.match(/vault-b/g)).toHaveLength(1);
+  });
+
+  it('still names a target down on its own when nothing else explains it', () => {
+    const e = buildEstate('', [target({ collector: 'teams', target: 'lonely', up: false, lastError: { reason: 'timeout', part: 'list', message: 't' } })], NOW);
+    expect(e.problems).toBe(1);
+    expect(renderEstate(e, { now: NOW })).toContain('<li>lonely: teams down (timeout)</li>');
   });
 });
