@@ -109,6 +109,22 @@ const isMetrics = (req: http.IncomingMessage, path: string) =>
  * gzip body. Everything else (and `/metrics` spelled otherwise) goes through express.
  */
 export function createApp(deps: ServerDeps): http.RequestListener {
+  const { app, metrics, telemetryPath } = createExpressApp(deps);
+  const prefix = deps.routePrefix ?? '/';
+  const served = prefix === '/' ? app : underPrefix(prefix, app);
+  const metricsPath = prefix === '/' ? telemetryPath : `${prefix}${telemetryPath}`;
+  return (req, res) => {
+    if (!isMetrics(req, metricsPath)) return void served(req, res);
+    metrics(req, res).catch((e: unknown) => {
+      deps.log.error({ err: (e as Error).message }, 'cannot answer /metrics');
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'content-type': 'text/plain' }).end('cannot render metrics\n');
+    });
+  };
+}
+
+/** vigil's routes (every endpoint but the sink's, which `deps.routes` brings), in one express app. */
+export function createExpressApp(deps: ServerDeps): { app: express.Express; metrics: ReturnType<typeof metricsHandler>; telemetryPath: string } {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -146,18 +162,7 @@ export function createApp(deps: ServerDeps): http.RequestListener {
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' });
   });
-
-  const prefix = deps.routePrefix ?? '/';
-  const served = prefix === '/' ? app : underPrefix(prefix, app);
-  const metricsPath = prefix === '/' ? telemetryPath : `${prefix}${telemetryPath}`;
-  return (req, res) => {
-    if (!isMetrics(req, metricsPath)) return void served(req, res);
-    metrics(req, res).catch((e: unknown) => {
-      deps.log.error({ err: (e as Error).message }, 'cannot answer /metrics');
-      if (res.headersSent) res.destroy();
-      else res.writeHead(500, { 'content-type': 'text/plain' }).end('cannot render metrics\n');
-    });
-  };
+  return { app, metrics, telemetryPath };
 }
 
 /** The path the pages' links start from: the external URL's, else the route prefix, ending in "/". */
