@@ -108,7 +108,7 @@ function vigilConfig(withSink: boolean): string {
 
 async function startVigilOn(withSink: boolean): Promise<[VigilProcess, string]> {
   const port = await freePort();
-  const v = startVigil([`--config.file=${tempFile('vigil.yml', vigilConfig(withSink))}`, `--web.listen-address=127.0.0.1:${port}`, '--log.format=json', '--log.level=error']);
+  const v = startVigil([`--config.file=${tempFile('vigil.yml', vigilConfig(withSink))}`, `--web.listen-address=127.0.0.1:${port}`, '--log.format=json', '--log.level=warn']);
   await waitFor('vigil ready', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000);
   return [v, `127.0.0.1:${port}`];
 }
@@ -175,6 +175,8 @@ async function stackState(): Promise<string> {
     `prometheus alerts: ${(await get(`${prometheus.url}/api/v1/alerts`)).slice(0, 3000)}`,
     `alertmanager alerts: ${(await get(`${alertmanager.url}/api/v2/alerts`)).slice(0, 3000)}`,
     `pager: ${JSON.stringify(pager.posts.map((p) => p.alerts.map((a) => `${a.status} ${a.labels.alertname} ${a.labels.target ?? a.labels.region ?? a.labels.kind ?? ''}`))).slice(0, 2000)}`,
+    `vigil A (${urlA}, exit ${vigilA.child.exitCode ?? vigilA.child.signalCode ?? 'running'}): ${vigilA.output().slice(-1500)}`,
+    `vigil B (${urlB}, exit ${vigilB.child.exitCode ?? vigilB.child.signalCode ?? 'running'}): ${vigilB.output().slice(-1500)}`,
   ].join('\n');
 }
 
@@ -428,7 +430,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     phase = Date.now();
     await until('VigilDown for the killed vigil', async () => (paged('VigilDown', { instance: urlB }) ? true : undefined), 120_000);
     timings.vigilDownPaged = seconds(phase);
-    expect(paged('VigilDown', { instance: urlA })).toBe(false);
+    expect(paged('VigilDown', { instance: urlA }), await stackState()).toBe(false);
   }, 150_000);
 
   it('paged nothing else: no healthy target, no misconfigured one, no rule error', async () => {
@@ -439,7 +441,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
         return a.labels.alertname === name && Object.entries(labels).every(([lk, lv]) => a.labels[lk] === lv);
       })),
     );
-    expect(unexpected.map((a) => `${a.labels.alertname} ${JSON.stringify(a.labels)}`)).toEqual([]);
+    expect(unexpected.map((a) => `${a.labels.alertname} ${JSON.stringify(a.labels)}`), await stackState()).toEqual([]);
     const rules = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> } };
     const broken = rules.data.groups.flatMap((g) => g.rules).filter((r) => r.health !== 'ok');
     expect(broken.map((r) => `${r.name}: ${r.lastError}`)).toEqual([]);
