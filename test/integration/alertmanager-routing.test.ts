@@ -87,22 +87,19 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
     };
     const current = async (): Promise<AmAlert[]> => (await (await fetch(`${alertmanager.url}/api/v2/alerts`)).json()) as AmAlert[];
     const find = (all: AmAlert[], labels: Record<string, string>) => all.find((a) => Object.entries(labels).every(([k, v]) => a.labels[k] === v));
+    /** Every alert, once Alertmanager's inhibitor (which takes new alerts in on its own time) has marked this one. */
+    const suppressed = (labels: Record<string, string>) =>
+      waitFor(`${JSON.stringify(labels)} marked suppressed`, async () => {
+        const now = await current();
+        return find(now, labels)?.status.state === 'suppressed' ? now : undefined;
+      }, 15_000, 200);
 
     it('never inhibits a critical, even with every alert of the rules firing for the same target', async () => {
       // Every alert at once, all on one target, region, kind and organization: the worst day.
       const common = { target: 'everything', region: 'global', kind: 'dr', organization: 'acme', reason: 'connect', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' };
       await post(rules.map((r) => ({ alertname: r.alert, ...r.labels, ...common })));
       await post([{ alertname: 'VigilCollectorFailing', severity: 'warning', target: 'healthy-elsewhere', reason: 'http_4xx' }]);
-      // Alertmanager's inhibitor takes new alerts in on its own time: wait until it has marked them.
-      const all = await waitFor(
-        'the inhibitions marked',
-        async () => {
-          const now = await current();
-          return find(now, { alertname: 'VigilCollectorFailing', target: 'everything' })?.status.state === 'suppressed' ? now : undefined;
-        },
-        15_000,
-        200,
-      );
+      const all = await suppressed({ alertname: 'VigilCollectorFailing', target: 'everything' });
       for (const r of rules.filter((x) => x.labels.severity === 'critical')) {
         const a = find(all, { alertname: r.alert, target: 'everything' });
         expect(a, r.alert).toBeDefined();
@@ -119,15 +116,7 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
         { alertname: 'SecretsSealed', severity: 'critical', target: 'sealed-one', instance: 'vigil-a:9810', job: 'vigil' },
         { alertname: 'VigilCollectorFailing', severity: 'warning', target: 'sealed-one', reason: 'sealed', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' },
       ]);
-      const all = await waitFor(
-        'the inhibition marked',
-        async () => {
-          const now = await current();
-          return find(now, { alertname: 'VigilCollectorFailing', target: 'sealed-one' })?.status.state === 'suppressed' ? now : undefined;
-        },
-        15_000,
-        200,
-      );
+      const all = await suppressed({ alertname: 'VigilCollectorFailing', target: 'sealed-one' });
       expect(find(all, { alertname: 'SecretsSealed', target: 'sealed-one' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });
       const warning = find(all, { alertname: 'VigilCollectorFailing', target: 'sealed-one' })!;
       expect(warning.status.state).toBe('suppressed');

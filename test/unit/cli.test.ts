@@ -27,6 +27,12 @@ describe('command-line flags', () => {
     });
   });
 
+  it('takes the route prefix from the external URL unless given, without a trailing slash', () => {
+    expect(parseFlags(['--web.external-url=https://proxy.example/vigil/'])).toMatchObject({ externalUrl: 'https://proxy.example/vigil/', routePrefix: '/vigil' });
+    expect(parseFlags(['--web.external-url=https://proxy.example/vigil/', '--web.route-prefix=/']).routePrefix).toBe('/');
+    expect(parseFlags(['--web.route-prefix=/a/b/']).routePrefix).toBe('/a/b');
+  });
+
   it('reads the telemetry path', () => {
     expect(parseFlags(['--web.telemetry-path=/probe/metrics']).telemetryPath).toBe('/probe/metrics');
   });
@@ -39,6 +45,10 @@ describe('command-line flags', () => {
 
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--web.external-url=proxy/vigil'], /--web\.external-url: "proxy\/vigil" is not an absolute URL/],
+    [['--web.external-url=ftp://proxy/vigil/'], /--web\.external-url: "ftp:\/\/proxy\/vigil\/" must be http or https/],
+    [['--web.external-url=https://proxy/vigil/?x=1'], /must not carry a query or a fragment/],
+    [['--web.route-prefix=vigil'], /--web\.route-prefix: "vigil" must be a path such as \/vigil/],
     [['--web.telemetry-path=metrics'], /--web\.telemetry-path: "metrics" must be a path of its own/],
     [['--web.telemetry-path=/'], /--web\.telemetry-path: "\/"/],
     [['--web.telemetry-path=/-/metrics'], /--web\.telemetry-path: "\/-\/metrics"/],
