@@ -5,8 +5,8 @@
  *
  *   npx tsx bench/commit-cost.ts
  */
-import { membersPoll } from '../src/collectors/agent-members-poll.js';
-import { CATALOG } from '../src/metrics/catalog.js';
+import { membersPoll } from '../src/families/agent/members-poll.js';
+import { CATALOG } from '../src/catalog.js';
 import { SnapshotStore } from '../src/metrics/snapshot-store.js';
 
 const MEMBERS = 15_000;

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
-import { createLogger } from '../src/log/logger.js';
+import { createLogger } from '../src/support/logger.js';
 
 const TEAMS = 5_000;
 const ORG = 'bench';

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CATALOG } from '../src/metrics/catalog.js';
+import { CATALOG } from '../src/catalog.js';
 import { renderMetricsDoc } from '../src/metrics/docs.js';
 import { renderEndpointsTable } from '../src/server/endpoints.js';
 import { renderPagingDoc } from './paging/render.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log/logger.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './support/logger.js';
 import { listenAddress } from './config/schema.js';
 import { parseDuration } from './config/units.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server/http-server.js';

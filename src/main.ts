@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // First, so that a stop during start-up is obeyed (ESM evaluates imports in order).
-import { stopSignals } from './early-stop.js';
+import { stopSignals } from './support/early-stop.js';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
-import { createLogger } from './log/logger.js';
+import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
-import { createApp, linkBase, listen } from './server.js';
+import { createApp, linkBase, listen } from './server/app.js';
 import { HttpGuard } from './server/guard.js';
 import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';

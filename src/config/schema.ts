@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration, optionalSize, readableFile, schedule, size, targetFields, uniqueNames } from './fields.js';
-import { postgresStore } from './postgres-store.js';
+import { postgresStore } from './alert-store.js';
 
 export const REPLICATION_KINDS = ['performance', 'dr'] as const;
 export type ReplicationKind = (typeof REPLICATION_KINDS)[number];

@@ -1,4 +1,4 @@
-import { ownsItsBuffer } from '../offload/transfer.js';
+import { ownsItsBuffer } from '../support/transfer.js';
 import type { AnyFamily } from './family.js';
 import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';

@@ -1,4 +1,4 @@
-import type { TargetView } from '../collection/engine.js';
+import type { TargetView } from '../engine/collection-engine.js';
 import { parseExposition, type Sample } from './exposition.js';
 
 /**

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { refuse } from '../http/body.js';
+import { refuse } from '../support/request-body.js';
 import { BasicAuth, type BasicAuthOutcome } from './auth.js';
 import { RequestRateLimit } from './rate-limit.js';
 import type { HttpTelemetry } from './telemetry.js';

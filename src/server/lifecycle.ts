@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { Router } from 'express';
-import { readBody, refuse } from '../http/body.js';
+import { readBody, refuse } from '../support/request-body.js';
 
 export interface LifecycleDeps {
   /** `--web.enable-lifecycle`: without it both endpoints answer 403 (Prometheus's convention). */

@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
+import { BodyError, readBody, refuse as answer, type InFlight } from '../support/request-body.js';
 import type { Logger } from 'pino';
-import { capText } from '../log/cap-text.js';
+import { capText } from '../support/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';

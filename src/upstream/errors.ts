@@ -1,4 +1,4 @@
-import { capText } from '../log/cap-text.js';
+import { capText } from '../support/cap-text.js';
 
 /** Why a collection failed: a label value on vigil_collector_failures_total and a field in the log line. */
 export const REASONS = [

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from './processes.js';
+import { freePort, waitFor } from '../helpers/processes.js';
 
 /**
  * `npm run demo` as a newcomer runs it (here from source): the simulators, vigil, and the

@@ -13,7 +13,7 @@ import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { substituteGrafanaVariables } from '../helpers/promql.js';
 import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from '../helpers/shipped-alerting.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy.js';
-import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
+import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from '../helpers/processes.js';
 
 /**
  * The shipped alerting as users deploy it, end to end: alerts/*.rules.yml (every `for:` divided

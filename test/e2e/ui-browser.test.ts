@@ -11,7 +11,7 @@ import { demoTeamsScenario, startTeamsSimulator, type TeamsSimulator } from '../
 import { admin } from '../helpers/agent-sim.js';
 import { notification, post, type NotificationSpec } from '../helpers/alertmanager.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort } from './processes.js';
+import { freePort } from '../helpers/processes.js';
 import { launch, screenshot, seriousA11yViolations, watchedPage, type WatchedPage } from './ui/browser.js';
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from '../e2e/processes.js';
+import { freePort, waitFor } from './processes.js';
 import { requireTool } from './tools.js';
 
 /**

@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../e2e/processes.js';
+import { freePort } from './processes.js';
 
 /** Debian installs each major version under /usr/lib/postgresql/<major>; the newest is used. */
 function newestBin(): string {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startAlertmanager, waitFor, type Service } from '../e2e/processes.js';
+import { startAlertmanager, waitFor, type Service } from '../helpers/processes.js';
 import { alertRules } from '../helpers/rules.js';
 import { kubernetesAlertmanager, routingOf, shippedAlertmanager, withReceiverUrls, type PlainAlertmanager } from '../helpers/shipped-alerting.js';
 import { requireTool } from '../helpers/tools.js';

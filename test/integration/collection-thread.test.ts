@@ -8,7 +8,7 @@ import { promtoolCheckMetrics } from '../helpers/tools.js';
 import { until } from '../helpers/wait.js';
 
 /**
- * vigil runs its collection in a thread of its own (src/collection/thread.ts): the same estate,
+ * vigil runs its collection in a thread of its own (src/engine/thread.ts): the same estate,
  * watched by one daemon collecting in the main thread and one collecting in its thread, must export
  * the same series with the same values, log the same way, follow reloads, and survive the thread's
  * death.

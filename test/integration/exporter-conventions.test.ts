@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/daemon.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort, waitFor } from '../e2e/processes.js';
+import { freePort, waitFor } from '../helpers/processes.js';
 import { parseExposition } from '../helpers/exposition.js';
 
 /**

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
-import { createApp, listen, type RunningHttp } from '../../src/server.js';
-import { waitFor } from '../e2e/processes.js';
+import { createApp, listen, type RunningHttp } from '../../src/server/app.js';
+import { waitFor } from '../helpers/processes.js';
 
 /** POST /-/reload and POST /-/collect: off by default, POST only, not reachable from other sites' pages, one run at a time. */
 let server: RunningHttp | undefined;

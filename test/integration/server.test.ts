@@ -2,9 +2,9 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
-import { createApp, listen } from '../../src/server.js';
+import { createApp, listen } from '../../src/server/app.js';
 import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */

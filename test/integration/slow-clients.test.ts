@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpGuard } from '../../src/server/guard.js';
 import { DEFAULT_LIMITS, listen, type RunningHttp, type ServerLimits } from '../../src/server/http-server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { waitFor } from '../e2e/processes.js';
+import { waitFor } from '../helpers/processes.js';
 
 /** Clients that hold connections open, trickle headers or bodies, or send bodies meant to be refused. */
 let server: RunningHttp | undefined;

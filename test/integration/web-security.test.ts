@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../e2e/processes.js';
+import { waitFor } from '../helpers/processes.js';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
 
