@@ -53,7 +53,7 @@ describe('the endpoint table', () => {
   });
 
   it('is what the README shows (run `npm run docs` after changing an endpoint)', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     expect(endpointsTableOf(readme)).toBe(renderEndpointsTable());
   });
 });

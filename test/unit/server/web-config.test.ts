@@ -17,7 +17,7 @@ const problems = (text: string): string[] => {
 
 describe('web config (exporter-toolkit format)', () => {
   it('reads a node_exporter-style file unchanged, relative paths taken from its directory', () => {
-    const c = parseWebConfig(readFileSync(new URL('../fixtures/web/node-exporter-style.yml', import.meta.url), 'utf8'), 'web.yml', '/etc/vigil');
+    const c = parseWebConfig(readFileSync(new URL('../../fixtures/web/node-exporter-style.yml', import.meta.url), 'utf8'), 'web.yml', '/etc/vigil');
     expect(c.tls).toEqual({
       certFile: '/etc/vigil/server.pem',
       keyFile: '/etc/vigil/server.key',
@@ -40,7 +40,7 @@ describe('web config (exporter-toolkit format)', () => {
 
   it('the shipped web-config.example.yml parses, and its user\'s password is the documented one', async () => {
     const bcrypt = (await import('bcryptjs')).default;
-    const c = parseWebConfig(readFileSync(new URL('../../web-config.example.yml', import.meta.url), 'utf8'), 'web-config.example.yml', '/etc/vigil');
+    const c = parseWebConfig(readFileSync(new URL('../../../web-config.example.yml', import.meta.url), 'utf8'), 'web-config.example.yml', '/etc/vigil');
     expect(c.tls).toMatchObject({ certFile: '/etc/vigil/tls/server.pem', clientAuth: 'RequireAndVerifyClientCert' });
     expect(bcrypt.compareSync('change-me', c.users.get('prometheus')!)).toBe(true);
   });

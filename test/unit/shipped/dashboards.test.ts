@@ -22,7 +22,7 @@ describe.each(Object.entries(dashboards))('dashboards/%s', (file, d) => {
   };
 
   it('is committed exactly as the generator writes it (run `npm run dashboards`)', () => {
-    expect(readFileSync(new URL(`../../dashboards/${file}`, import.meta.url), 'utf8')).toBe(renderDashboard(d));
+    expect(readFileSync(new URL(`../../../dashboards/${file}`, import.meta.url), 'utf8')).toBe(renderDashboard(d));
   });
 
   it('has a fixed uid, a datasource and a target variable, and links to the others', () => {

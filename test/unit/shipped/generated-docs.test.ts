@@ -9,19 +9,19 @@ import { alertRules } from '../../helpers/rules.js';
 
 describe('docs/metrics.md', () => {
   it('is what the catalog generates (run `npm run docs` after changing a metric)', () => {
-    const committed = readFileSync(new URL('../../docs/metrics.md', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../docs/metrics.md', import.meta.url), 'utf8');
     expect(committed).toBe(renderMetricsDoc(CATALOG));
   });
 
   it('lists every family of the catalog', () => {
-    const committed = readFileSync(new URL('../../docs/metrics.md', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../docs/metrics.md', import.meta.url), 'utf8');
     for (const f of CATALOG) expect(committed).toContain(`| \`${f.name}\` |`);
   });
 });
 
 describe('docs/paging.md', () => {
   it('is what the shipped rules, routing and intervals generate (run `npm run docs` after changing them)', () => {
-    const committed = readFileSync(new URL('../../docs/paging.md', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../docs/paging.md', import.meta.url), 'utf8');
     expect(committed).toBe(renderPagingDoc());
   });
 
@@ -44,7 +44,7 @@ describe('docs/paging.md', () => {
 });
 
 describe('CHANGELOG.md', () => {
-  const changelog = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
+  const changelog = readFileSync(new URL('../../../CHANGELOG.md', import.meta.url), 'utf8');
   it('keeps its changes in Keep a Changelog sections, newest first', () => {
     const versions = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]);
     expect(versions[0]).toBe('Unreleased');

@@ -8,7 +8,7 @@ import { allFiles } from '../../../deploy/kubernetes/src/index.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { requireTool } from '../../helpers/tools.js';
 
-const dir = new URL('../../deploy/kubernetes/', import.meta.url);
+const dir = new URL('../../../deploy/kubernetes/', import.meta.url);
 const committed = (file: string) => readFileSync(new URL(file, dir), 'utf8');
 type Obj = { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec: Record<string, any>; data?: Record<string, string> };
 const docs = (file: string) => parseAllDocuments(committed(file)).map((d) => d.toJS() as Obj);
@@ -23,7 +23,7 @@ describe('deploy/kubernetes', () => {
 
   it('the PrometheusRule carries exactly the groups of alerts/*.rules.yml', () => {
     // Read straight from alerts/, not through the generator.
-    const alertsDir = fileURLToPath(new URL('../../alerts/', import.meta.url));
+    const alertsDir = fileURLToPath(new URL('../../../alerts/', import.meta.url));
     const ruleFiles = readdirSync(alertsDir).filter((f) => f.endsWith('.rules.yml')).sort();
     const expected = ruleFiles.flatMap((f) => parse(readFileSync(`${alertsDir}/${f}`, 'utf8')).groups);
     expect(expected.length).toBeGreaterThan(0);
@@ -104,9 +104,9 @@ describe('deploy/kube-prometheus-stack (overlay and component)', () => {
 
   it('gives the Grafana sidecar every dashboard of dashboards/, as committed', () => {
     const cm = build('../kube-prometheus-stack').find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
-    const files = readdirSync(new URL('../../dashboards/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(new URL('../../../dashboards/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
     expect(Object.keys(cm.data!).sort()).toEqual(files);
-    for (const f of files) expect(cm.data![f], f).toBe(readFileSync(new URL(`../../dashboards/${f}`, import.meta.url), 'utf8'));
+    for (const f of files) expect(cm.data![f], f).toBe(readFileSync(new URL(`../../../dashboards/${f}`, import.meta.url), 'utf8'));
   });
 
   it('enforces the restricted Pod Security Standard on vigil’s own namespace', () => {

@@ -123,7 +123,7 @@ describe('a user’s labels', () => {
 
 describe('docs/paging.md, "Your labels"', () => {
   it('shows a config that the mixin takes', () => {
-    const doc = readFileSync(new URL('../../docs/paging.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../docs/paging.md', import.meta.url), 'utf8');
     const example = /```yaml\n(# my-labels\.yml[\s\S]*?)```/.exec(doc)?.[1];
     expect(example).toBeDefined();
     const config = parseMixinConfig(example!, 'my-labels.yml');
