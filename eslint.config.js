@@ -2,6 +2,7 @@
 // limits that keep vigil's files and functions small enough to read (src/ and simulators/).
 // Formatting is Prettier's (.prettierrc.json); no rule here is about layout.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -9,7 +10,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: { globals: globals.node },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
@@ -17,6 +18,20 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
       'no-console': 'error',
     },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Scripts and benches report on the console; vigil and its tests log through pino or vitest.
+    files: ['scripts/**', 'bench/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['ui/**/*.ts'],
+    languageOptions: { globals: globals.browser },
   },
   {
     files: ['src/**/*.ts', 'simulators/**/*.ts'],

@@ -5,7 +5,7 @@
 
 /** [layer, the paths it holds (regular expressions from the repository root), what it holds]. */
 const LAYERS = [
-  ['support', ['^src/support/', '^src/version\\.ts$'], 'generic helpers: the logger, bounded reads, turns of the event loop, buffer moves, signals, the version'],
+  ['support', ['^src/support/', '^src/version\\.ts$'], 'generic helpers: the logger, bounded request bodies, turns of the event loop, buffer moves, signals, the version'],
   ['config', ['^src/config/'], 'the config file: zod schemas whose errors name the key, loading, units, schedules'],
   ['upstream', ['^src/upstream/'], 'the HTTP client and its failure reasons, and each upstream API: its endpoints and their schemas'],
   ['metrics', ['^src/metrics/'], 'metric families as data, the snapshot store, rendering (text and OpenMetrics), vigil\'s own telemetry families'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { endpointsTableOf } from '../../../scripts/readme-endpoints.js';
+import { sectionOf } from '../../../scripts/doc-sections.js';
 import type { Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/support/logger.js';
 import { ENDPOINTS, renderEndpointsTable } from '../../../src/server/endpoints.js';
@@ -54,6 +54,6 @@ describe('the endpoint table', () => {
 
   it('is what the README shows (run `npm run docs` after changing an endpoint)', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    expect(endpointsTableOf(readme)).toBe(renderEndpointsTable());
+    expect(sectionOf(readme, 'endpoints', 'README.md')).toBe(renderEndpointsTable());
   });
 });

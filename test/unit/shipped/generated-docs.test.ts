@@ -6,6 +6,8 @@ import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
 import { pagingMatrix } from '../../../scripts/paging/matrix.js';
 import { renderPagingDoc } from '../../../scripts/paging/render.js';
 import { alertRules } from '../../helpers/rules.js';
+import { renderAreasTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
+import { sectionOf } from '../../../scripts/doc-sections.js';
 
 describe('docs/metrics.md', () => {
   it('is what the catalog generates (run `npm run docs` after changing a metric)', () => {
@@ -40,6 +42,16 @@ describe('docs/paging.md', () => {
     }
     // 2m for, with a 15 s poll, 5 s timeout, 30 s scrape, 30 s evaluation and 30 s group_wait.
     expect(rows.find((r) => r.id === 'agent-hung')!.pageWithinSeconds).toBe(15 + 5 + 30 + 30 + 120 + 30);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  const doc = readFileSync(new URL('../../../docs/architecture.md', import.meta.url), 'utf8');
+  it('shows the layers as layers.cjs declares them (run `npm run docs` after changing them)', () => {
+    expect(sectionOf(doc, 'layers', 'docs/architecture.md')).toBe(renderLayersTable());
+  });
+  it('shows each area\'s endpoints as src/areas/ declares them', () => {
+    expect(sectionOf(doc, 'areas', 'docs/architecture.md')).toBe(renderAreasTable());
   });
 });
 
