@@ -3,7 +3,7 @@ import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function schedulerDashboard(config?: MixinConfig) {
+export function agentsDashboard(config?: MixinConfig) {
   return dashboard('scheduler', 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.', 'scheduler_agent_up', config)
     .row('Overview')
     .stat({ title: 'Agents answering', description: 'Share of agents whose health endpoint answered with a readable body (scheduler_agent_up).', unit: 'percentunit', queries: [{ expr: `avg(scheduler_agent_up{${T}})` }] })
