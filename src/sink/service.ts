@@ -14,7 +14,7 @@ import type { Payload } from './payload-schema.js';
 import { InFlight } from '../support/request-body.js';
 import { sinkRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
 import { GuardedStore, type StoreAvailability } from './guarded-store.js';
-import { storeKind, type StoreKind } from './open-store.js';
+import { storeKind, type StoreKind } from './store/open-store.js';
 import { notificationKey, type AlertStore, type RecordResult, type StoreSummary } from './store.js';
 import { Watchdog } from './watchdog.js';
 
