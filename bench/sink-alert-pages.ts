@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePayload } from '../src/sink/payload-schema.js';
-import { SqliteAlertStore } from '../src/sink/sqlite-store.js';
+import { SqliteAlertStore } from '../src/sink/store/sqlite-store.js';
 import { notificationKey, type AlertCursor, type AlertFilter } from '../src/sink/store.js';
 import { notification } from '../test/helpers/alertmanager.js';
 

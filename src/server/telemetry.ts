@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { HTTP_REFUSALS, httpFamilies, type HttpRefusal } from '../metrics/http-families.js';
 import { renderGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
+import { ThrottledGroup } from '../metrics/throttled-group.js';
 
 const GROUP = 'vigil/http';
 /** Counts reach /metrics at most this often: a flood of refusals costs a counter increment each, not a render. */
@@ -11,15 +12,16 @@ const PUBLISH_EVERY_MS = 1000;
 export class HttpTelemetry {
   private readonly refused = new Map<HttpRefusal, number>(HTTP_REFUSALS.map((r) => [r, 0]));
   private notAfter?: number;
-  private pending?: NodeJS.Timeout;
+  private readonly group: ThrottledGroup;
 
-  constructor(private readonly store: SnapshotStore) {
+  constructor(store: SnapshotStore) {
+    this.group = new ThrottledGroup(store, GROUP, () => renderGroup(httpFamilies, { refused: this.refused, certificateNotAfterSeconds: this.notAfter }, {}), PUBLISH_EVERY_MS);
     this.publish();
   }
 
   refuse(reason: HttpRefusal): void {
     this.refused.set(reason, (this.refused.get(reason) ?? 0) + 1);
-    this.pending ??= setTimeout(() => this.publish(), PUBLISH_EVERY_MS).unref();
+    this.group.changed();
   }
 
   /** Takes the certificate now served (PEM), or none. */
@@ -33,8 +35,6 @@ export class HttpTelemetry {
   }
 
   publish(): void {
-    clearTimeout(this.pending);
-    this.pending = undefined;
-    this.store.replace(GROUP, renderGroup(httpFamilies, { refused: this.refused, certificateNotAfterSeconds: this.notAfter }, {}));
+    void this.group.publish();
   }
 }

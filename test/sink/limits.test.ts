@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
+import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
 import { notificationKey } from '../../src/sink/store.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';

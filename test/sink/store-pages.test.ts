@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, parsePayload, parsePayloadInTurns } from '../../src/sink/payload-schema.js';
-import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
+import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
 import { notificationKey, type AlertCursor, type Cursor, type IncomingNotification } from '../../src/sink/store.js';
 import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
 

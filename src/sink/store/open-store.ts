@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { AlertStoreConfig } from '../config/schema.js';
+import type { AlertStoreConfig } from '../../config/schema.js';
+import type { AlertStore, StoreError } from '../store.js';
 import { PostgresAlertStore, postgresStoreError } from './postgres-store.js';
 import { SqliteAlertStore, sqliteStoreError } from './sqlite-store.js';
-import type { AlertStore, StoreError } from './store.js';
 
 /** How to open the store a config names, how to read its errors, and how to name it in logs. */
 export interface StoreKind {

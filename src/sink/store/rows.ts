@@ -1,5 +1,5 @@
-import type { AlertState } from './payload-schema.js';
-import type { AlertRecord, NotificationFilter, NotificationRecord } from './store.js';
+import type { AlertState } from '../payload-schema.js';
+import type { AlertRecord, NotificationRecord } from '../store.js';
 
 /** The rows both stores keep (same column names in SQLite and PostgreSQL) and how they read back. */
 export interface AlertRow {
@@ -57,36 +57,6 @@ export const toNotification = (r: NotificationRow): NotificationRecord => ({
   duplicates: r.duplicates,
   body: r.body,
 });
-
-/** A WHERE clause and its arguments; `placeholder(i)` spells the i-th (1-based) parameter. */
-export interface Where {
-  sql: string;
-  args: Array<string | number>;
-}
-
-type Placeholder = (i: number) => string;
-export const sqlitePlaceholder: Placeholder = () => '?';
-export const postgresPlaceholder: Placeholder = (i) => `$${i}`;
-
-function whereOf(conditions: Array<[string, ...Array<string | number>]>, placeholder: Placeholder): Where {
-  const args: Array<string | number> = [];
-  const parts = conditions.map(([cond, ...values]) => {
-    let k = 0;
-    const sql = cond.replace(/\?/g, () => placeholder(args.length + ++k));
-    args.push(...values);
-    return sql;
-  });
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
-}
-
-export function notificationsWhere(f: NotificationFilter, placeholder: Placeholder): Where {
-  const c: Array<[string, ...Array<string | number>]> = [];
-  if (f.since !== undefined) c.push(['received_at >= ?', f.since]);
-  if (f.until !== undefined) c.push(['received_at <= ?', f.until]);
-  if (f.receiver !== undefined) c.push(['receiver = ?', f.receiver]);
-  if (f.after) c.push(['(received_at < ? OR (received_at = ? AND id < ?))', f.after.receivedAt, f.after.receivedAt, f.after.id]);
-  return whereOf(c, placeholder);
-}
 
 /**
  * Takes rows in order while they fit: at most `limit`, and no row that would bring the sum of
