@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpGuard } from '../../src/server/guard.js';
 import { DEFAULT_LIMITS, listen, type RunningHttp, type ServerLimits } from '../../src/server/http-server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Clients that hold connections open, trickle headers or bodies, or send bodies meant to be refused. */
 let server: RunningHttp | undefined;
@@ -119,7 +119,7 @@ describe('Expect: 100-continue', () => {
     const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
     const { port } = await start({}, guard);
     const c = await connect(port, ask(`Authorization: Basic ${Buffer.from('u:p').toString('base64')}\r\n`));
-    await waitFor('the go-ahead', async () => (c.received().startsWith('HTTP/1.1 100 Continue') ? true : undefined), 10_000, 50);
+    await waitFor('the go-ahead', async () => (c.received().startsWith('HTTP/1.1 100 Continue') ? true : undefined), 10_000, { everyMs: 50 });
   }, 30_000);
 });
 
@@ -145,7 +145,7 @@ describe('webhook bodies', () => {
     await connect(port, slow);
     await connect(port, slow);
     // Both are now reading (their bodies are stuck at one byte of a hundred).
-    await waitFor('the slots to be taken', async () => ((await post(port)).startsWith('HTTP/1.1 503') ? true : undefined), 10_000, 100);
+    await waitFor('the slots to be taken', async () => ((await post(port)).startsWith('HTTP/1.1 503') ? true : undefined), 10_000);
     expect(await post(port)).toContain('more than 2 notifications arriving at once');
   }, 30_000);
 
