@@ -9,7 +9,8 @@ import { parse, stringify } from 'yaml';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
-import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from '../helpers/processes.js';
+import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The HA alert path with real parts: a simulator fault → two vigil replicas (sharing one real

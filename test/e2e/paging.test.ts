@@ -13,7 +13,8 @@ import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { substituteGrafanaVariables } from '../helpers/promql.js';
 import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from '../helpers/shipped-alerting.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy.js';
-import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from '../helpers/processes.js';
+import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The shipped alerting as users deploy it, end to end: alerts/*.rules.yml (every `for:` divided
@@ -180,10 +181,8 @@ async function stackState(): Promise<string> {
   ].join('\n');
 }
 
-const until = <T>(what: string, check: () => Promise<T | undefined>, ms: number, missing?: () => string[]) =>
-  waitFor(what, check, ms).catch(async (e: Error) => {
-    throw new Error(`${e.message}${missing ? `; missing: ${missing().join(', ')}` : ''}\n${await stackState()}`);
-  });
+/** A wait's failure report: what was still missing, then the state of the whole stack. */
+const stuck = (missing?: () => string[]) => async () => `${missing ? `; missing: ${missing().join(', ')}` : ''}\n${await stackState()}`;
 
 /** Seconds each phase took, printed at the end: how long the path takes with the scaled files. */
 const timings: Record<string, number> = {};
@@ -325,7 +324,7 @@ const FAULTS: Fault[] = [
     inject: async () => {
       // The rule compares with the largest count of the last hour, sampled each minute: wait
       // until a minute boundary has seen the full organization.
-      await until('a minute boundary since vigil first listed the teams', async () => (Math.floor(Date.now() / 60_000) * 60_000 > started + 3000 ? true : undefined), 70_000);
+      await waitFor('a minute boundary since vigil first listed the teams', async () => (Math.floor(Date.now() / 60_000) * 60_000 > started + 3000 ? true : undefined), 70_000, { describeFailure: stuck() });
       const auth = { authorization: `Bearer ${teams.ownerToken('drop-org')}` };
       for (const id of (await teamIds()).slice(0, 6)) await post(`${teams.url}/api/v2/teams/${id}`, undefined, 'DELETE', auth);
     },
@@ -341,16 +340,16 @@ const key = ([name, labels]: [string, Record<string, string>]) => `${name} ${JSO
 describe('the shipped rules, scrape job and routing, with two vigils', () => {
   it('delivers the Watchdog to the external heartbeat and to vigil, and nothing to the pager while all is well', async () => {
     started = Date.now();
-    await until('the Watchdog at the heartbeat', async () => (heartbeat.posts.some((p) => p.alerts.some((a) => a.labels.alertname === 'Watchdog')) ? true : undefined), 90_000);
-    await until('the Watchdog at vigil', async () => {
+    await waitFor('the Watchdog at the heartbeat', async () => (heartbeat.posts.some((p) => p.alerts.some((a) => a.labels.alertname === 'Watchdog')) ? true : undefined), 90_000, { describeFailure: stuck() });
+    await waitFor('the Watchdog at vigil', async () => {
       const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=Watchdog`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
       return ((await res.json()) as { alerts: unknown[] }).alerts.length > 0 ? true : undefined;
-    }, 60_000);
+    }, 60_000, { describeFailure: stuck() });
     // Both vigils have polled everything by now; nothing is wrong yet.
-    await until('both vigils scraped', async () => {
+    await waitFor('both vigils scraped', async () => {
       const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent('count(up{job="vigil"} == 1)')}`)).json()) as { data: { result: Array<{ value: [number, string] }> } };
       return body.data.result[0]?.value[1] === '2' ? true : undefined;
-    }, 30_000);
+    }, 30_000, { describeFailure: stuck() });
     expect(pager.posts).toEqual([]);
   }, 200_000);
 
@@ -365,7 +364,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     phase = Date.now();
     await Promise.all(FAULTS.map((f) => f.inject()));
     const expected = FAULTS.flatMap((f) => f.pages);
-    await until('every page', async () => (expected.every(([n, l]) => paged(n, l)) ? true : undefined), 240_000, () => expected.filter(([n, l]) => !paged(n, l)).map(key));
+    await waitFor('every page', async () => (expected.every(([n, l]) => paged(n, l)) ? true : undefined), 240_000, { describeFailure: stuck(() => expected.filter(([n, l]) => !paged(n, l)).map(key)) });
     timings.paged = seconds(phase);
     for (const [name, labels] of expected) {
       const notes = pager.posts.filter((p) => p.alerts.some((a) => a.labels.alertname === name && Object.entries(labels).every(([k, v]) => a.labels[k] === v)));
@@ -381,10 +380,10 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
   it('keeps every page active once vigil’s own warnings for the same targets fire', async () => {
     // The warnings take 5m (here 30s) of failures; the critical must not be silenced by them.
     const downTargets = ['x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'a-unreachable', 'a-hung', 'teams-down'];
-    await until('VigilCollectorFailing for every down target', async () => {
+    await waitFor('VigilCollectorFailing for every down target', async () => {
       const all = await amAlerts();
       return downTargets.every((t) => all.some((a) => a.labels.alertname === 'VigilCollectorFailing' && a.labels.target === t)) ? all : undefined;
-    }, 120_000);
+    }, 120_000, { describeFailure: stuck() });
     const all = await amAlerts();
     for (const [name, labels] of FAULTS.flatMap((f) => f.pages)) {
       const mine = all.filter((a) => a.labels.alertname === name && Object.entries(labels).every(([k, v]) => a.labels[k] === v));
@@ -397,11 +396,11 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     }
     // The operator's problems warn vigil's history and page nobody.
     for (const t of ['x-denied', 'x-garbage', 'a-denied']) {
-      await until(`VigilCollectorFailing for ${t} at vigil`, async () => {
+      await waitFor(`VigilCollectorFailing for ${t} at vigil`, async () => {
         const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=VigilCollectorFailing`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
         const alerts = ((await res.json()) as { alerts: Array<{ labels: Record<string, string> }> }).alerts;
         return alerts.some((a) => a.labels.target === t) ? true : undefined;
-      }, 60_000);
+      }, 60_000, { describeFailure: stuck() });
     }
   }, 200_000);
 
@@ -421,14 +420,14 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     phase = Date.now();
     await Promise.all(FAULTS.map((f) => f.clear()));
     const expected = FAULTS.flatMap((f) => f.pages);
-    await until('every page resolved', async () => (expected.every(([n, l]) => paged(n, l, 'resolved')) ? true : undefined), 180_000, () => expected.filter(([n, l]) => !paged(n, l, 'resolved')).map(key));
+    await waitFor('every page resolved', async () => (expected.every(([n, l]) => paged(n, l, 'resolved')) ? true : undefined), 180_000, { describeFailure: stuck(() => expected.filter(([n, l]) => !paged(n, l, 'resolved')).map(key)) });
     timings.resolved = seconds(phase);
   }, 200_000);
 
   it('pages when a vigil is killed', async () => {
     vigilB.child.kill('SIGKILL');
     phase = Date.now();
-    await until('VigilDown for the killed vigil', async () => (paged('VigilDown', { instance: urlB }) ? true : undefined), 120_000);
+    await waitFor('VigilDown for the killed vigil', async () => (paged('VigilDown', { instance: urlB }) ? true : undefined), 120_000, { describeFailure: stuck() });
     timings.vigilDownPaged = seconds(phase);
     expect(paged('VigilDown', { instance: urlA }), await stackState()).toBe(false);
   }, 150_000);

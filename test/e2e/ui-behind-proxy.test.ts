@@ -4,7 +4,8 @@ import { notification } from '../helpers/alertmanager.js';
 import { tempFile } from '../helpers/daemon.js';
 import { startNginx, type Nginx } from '../helpers/nginx.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort, waitFor } from '../helpers/processes.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { launch, screenshot, watchedPage } from './ui/browser.js';
 
 /**

@@ -5,7 +5,8 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
-import { startAlertmanager, startPrometheus, waitFor, type Service } from '../helpers/processes.js';
+import { startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * vigil behind mTLS and basic auth with its real peers: Debian's Prometheus 2.42 scrapes it

@@ -14,7 +14,8 @@ import { merkleCheckResponse } from '../../src/upstream/secrets/merkle-check.js'
 import { replicationStatusResponse } from '../../src/upstream/secrets/replication-status.js';
 import { listTeamsResponse } from '../../src/upstream/teams/list-teams.js';
 import { showTeamResponse } from '../../src/upstream/teams/show-team.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { parseExposition } from '../helpers/exposition.js';
 import { fixture } from '../helpers/fixtures.js';
 import { around, NETWORK_SETTINGS, SETTINGS } from './arbitraries.js';

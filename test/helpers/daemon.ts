@@ -82,6 +82,3 @@ export async function startTestDaemon(yaml: string, opts: { collectionThread?: b
     },
   };
 }
-
-/** A cron schedule that does not fire during a test run (once a year). */
-export const NEVER = '0 0 0 1 1 *';

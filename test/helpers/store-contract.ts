@@ -3,11 +3,12 @@ import { parsePayload } from '../../src/sink/payload-schema.js';
 import { notificationKey, type AlertFilter, type AlertStore, type IncomingNotification, type NotificationFilter } from '../../src/sink/store.js';
 import { notification, type NotificationSpec } from './alertmanager.js';
 
-const DAY = 86_400_000;
+export const DAY = 86_400_000;
 export const T0 = Date.parse('2026-11-20T12:00:00Z');
 
-export function incoming(spec: NotificationSpec, receivedAt = T0): IncomingNotification {
-  const body = JSON.stringify(notification(spec));
+/** A notification as the webhook hands it to a store; `pad` adds that many bytes to its body. */
+export function incoming(spec: NotificationSpec, receivedAt = T0, pad = 0): IncomingNotification {
+  const body = JSON.stringify(pad ? { ...notification(spec), padding: 'x'.repeat(pad) } : notification(spec));
   const r = parsePayload(body);
   if (!r.ok) throw new Error(r.error);
   return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startAlertmanager, waitFor, type Service } from '../helpers/processes.js';
+import { startAlertmanager, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { alertRules } from '../helpers/rules.js';
 import { kubernetesAlertmanager, routingOf, shippedAlertmanager, withReceiverUrls, type PlainAlertmanager } from '../helpers/shipped-alerting.js';
 import { requireTool } from '../helpers/tools.js';
@@ -92,7 +93,7 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
       waitFor(`${JSON.stringify(labels)} marked suppressed`, async () => {
         const now = await current();
         return find(now, labels)?.status.state === 'suppressed' ? now : undefined;
-      }, 15_000, 200);
+      }, 15_000, { everyMs: 200 });
 
     it('never inhibits a critical, even with every alert of the rules firing for the same target', async () => {
       // Every alert at once, all on one target, region, kind and organization: the worst day.

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/daemon.js';
 import { parseExposition, series } from '../helpers/exposition.js';
 import { runVigil, startVigil, type VigilProcess } from '../helpers/process.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** The vigil command as an operator runs it: flags, config errors, signals. */
 const token = tempFile('token', 'hunter2-secret-token\n');
@@ -78,7 +78,7 @@ describe('reload', () => {
     const url = await listenUrl(vigil);
     // the first collection's series are served (the collection thread sends them within 200 ms)
     const served = (target: string) => async () => (parseExposition(await (await fetch(`${url}/metrics`)).text()).has(series('secrets_replication_up', { target, kind: 'dr' })) ? true : undefined);
-    await until('the first target’s series', served('first'));
+    await waitFor('the first target’s series', served('first'));
     writeFileSync(cfg, 'secrets:\n  - name: second\n    address: nope\n');
     vigil.child.kill('SIGHUP');
     await vigil.waitFor(/new configuration rejected/);
@@ -91,7 +91,7 @@ describe('reload', () => {
     const res = await fetch(`${url}/-/reload`, { method: 'POST' });
     expect(res.status).toBe(200);
     await vigil.waitFor(/"target":"second"/);
-    await until('the second target’s series', served('second'));
+    await waitFor('the second target’s series', served('second'));
     m = parseExposition(await (await fetch(`${url}/metrics`)).text());
     expect(m.get(series('vigil_config_last_reload_successful'))).toBe(1);
     expect(m.has(series('secrets_replication_up', { target: 'first', kind: 'dr' }))).toBe(false);

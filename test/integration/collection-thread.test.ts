@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * vigil runs its collection in a thread of its own (src/engine/thread.ts): the same estate,
@@ -133,9 +134,9 @@ describe('a collection in its own thread', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    await until('the thread’s death in the log', async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined), 5_000);
+    await waitFor('the thread’s death in the log', async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined), 5_000);
     // a collection asked for before the new thread has its config fails: retried until it runs
-    await until('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
+    await waitFor('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
     restarted = true;
     await scraping;
     expect(missing.slice(0, 5)).toEqual([]);
@@ -154,8 +155,8 @@ describe('a collection in its own thread', () => {
     engine.engine.hear({ op: 'body', at: Date.now(), text: [987_654_321], openmetrics: [] });
     expect(threaded.logs().some((l) => l.msg === 'collection thread sent a body that does not fit; restarting it')).toBe(true);
     expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
-    await until('the restart', async () => (deaths() > died ? true : undefined), 5_000);
-    await until('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
+    await waitFor('the restart', async () => (deaths() > died ? true : undefined), 5_000);
+    await waitFor('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
     expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
 
@@ -141,7 +141,7 @@ describe('TLS and basic auth from --web.config.file', () => {
     expect(statuses.slice(3)).toEqual([429, 429]);
     writeFileSync(file, webConfig());
     // The reload itself may find the bucket empty: the config file is read again on the next try.
-    await waitFor('the reload without a rate limit', async () => ((await get('/-/reload', good, 'POST')).status === 200 ? true : undefined), 70_000, 1000);
+    await waitFor('the reload without a rate limit', async () => ((await get('/-/reload', good, 'POST')).status === 200 ? true : undefined), 70_000, { everyMs: 1000 });
     const metrics = (await get('/metrics', good)).text;
     expect(metrics).toMatch(/vigil_http_refused_total\{reason="rate_limited"\} [1-9]/);
   }, 90_000);
@@ -169,7 +169,7 @@ describe('TLS and basic auth from --web.config.file', () => {
     makeCert(ca, '127.0.0.1', 'server', 'server');
     const expected = new X509Certificate(readFileSync(server.cert)).serialNumber;
     expect(expected).not.toBe(before);
-    await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, 250);
+    await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, { everyMs: 250 });
   }, 30_000);
 
   it('counts refused clients and shows when the served certificate expires', async () => {
@@ -183,7 +183,7 @@ describe('TLS and basic auth from --web.config.file', () => {
         return unauthorized >= ENDPOINTS.length * 3 && expiry === notAfter ? true : undefined;
       },
       10_000,
-      250,
+      { everyMs: 250 },
     );
   });
 
@@ -235,7 +235,7 @@ describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
         return Number(/^vigil_http_refused_total\{reason="tls_handshake"\} (\d+)/m.exec(text)?.[1] ?? 0) >= 2 ? true : undefined;
       },
       10_000,
-      250,
+      { everyMs: 250 },
     );
   });
 

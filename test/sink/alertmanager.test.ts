@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
-import { until } from '../helpers/wait.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager 0.25) delivering to vigil's sink over
@@ -31,17 +31,9 @@ let am: ChildProcess | undefined;
 let amUrl: string;
 const amLog: string[] = [];
 
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 /** Waits for what Alertmanager delivers, with its log in the failure. */
 const delivered = <T>(what: string, get: () => Promise<T | undefined>, ms = 20_000) =>
-  until(what, get, ms, () => `; alertmanager log:\n${amLog.slice(-20).join('')}`);
+  waitFor(what, get, ms, { describeFailure: () => `; alertmanager log:\n${amLog.slice(-20).join('')}` });
 
 /** POST /api/v2/alerts: what Prometheus does for each rule evaluation. */
 async function sendAlert(labels: Record<string, string>, startsAt: Date, endsAt?: Date): Promise<void> {

@@ -6,19 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../src/sink/store/sqlite-migrations.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
-import { notificationKey, StoreError, type IncomingNotification } from '../../src/sink/store.js';
-import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
-import { storeContract } from '../helpers/store-contract.js';
-
-const DAY = 86_400_000;
-const T0 = Date.parse('2026-11-20T12:00:00Z');
-
-function incoming(spec: NotificationSpec, receivedAt = T0): IncomingNotification {
-  const body = JSON.stringify(notification(spec));
-  const r = parsePayload(body);
-  if (!r.ok) throw new Error(r.error);
-  return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };
-}
+import { notificationKey, StoreError } from '../../src/sink/store.js';
+import { notification } from '../helpers/alertmanager.js';
+import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
 
 let dir: string;
 let path: string;

@@ -5,17 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, parsePayload, parsePayloadInTurns } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
-import { notificationKey, type AlertCursor, type Cursor, type IncomingNotification } from '../../src/sink/store.js';
-import { notification, type NotificationSpec } from '../helpers/alertmanager.js';
-
-const T0 = Date.parse('2026-11-20T12:00:00Z');
-
-function incoming(spec: NotificationSpec, receivedAt: number, pad = 0): IncomingNotification {
-  const body = JSON.stringify({ ...notification(spec), padding: 'x'.repeat(pad) });
-  const r = parsePayload(body);
-  if (!r.ok) throw new Error(r.error);
-  return { key: notificationKey(r.payload), receivedAt, payload: r.payload, body };
-}
+import type { AlertCursor, Cursor } from '../../src/sink/store.js';
+import { notification } from '../helpers/alertmanager.js';
+import { incoming, T0 } from '../helpers/store-contract.js';
 
 let dir: string;
 let store: SqliteAlertStore;

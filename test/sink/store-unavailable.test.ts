@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
 
 /**
@@ -67,7 +68,7 @@ describe('an SQLite store that cannot be used', () => {
     await expectDegraded(v, 'corrupt');
     expect(v.logs().some((l) => l.msg === 'alert store unavailable: the webhook answers 503 until it returns' && l.reason === 'corrupt')).toBe(true);
     unlinkSync(path);
-    await until('the store reopened', async () => ((await fetch(`${v.url}/readyz`)).status === 200 ? true : undefined), 30_000);
+    await waitFor('the store reopened', async () => ((await fetch(`${v.url}/readyz`)).status === 200 ? true : undefined), 30_000);
     expect((await post(v.url, notification({ alerts: [{ fingerprint: 'f1' }] }))).status).toBe(200);
     expect((await v.metrics()).get(series('vigil_alertsink_store_up', {}))).toBe(1);
   });

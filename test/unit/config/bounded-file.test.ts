@@ -7,7 +7,7 @@ import { readBoundedFile, readBoundedFileSync } from '../../../src/config/bounde
 import { ConfigError, loadConfig } from '../../../src/config/load.js';
 import { SinkAuth } from '../../../src/sink/auth.js';
 import { readSecretFile } from '../../../src/jobs/secret-file.js';
-import { until } from '../../helpers/wait.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** Files named in the config cannot hang vigil (a FIFO) or flood it (/dev/zero, a huge file). */
 
@@ -80,7 +80,7 @@ describe('the files vigil reads', () => {
     execFileSync('cp', ['-p', p, `${p}.ref`]);
     writeFileSync(p, 'new-secret');
     execFileSync('touch', ['-r', `${p}.ref`, p]);
-    await until('the new token to apply', async () => ((await auth.check('Bearer new-secret')) === 'ok' ? true : undefined), 10_000);
+    await waitFor('the new token to apply', async () => ((await auth.check('Bearer new-secret')) === 'ok' ? true : undefined), 10_000);
     expect(await auth.check('Bearer old-secret')).toBe('wrong');
   });
 });

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Job, PartOutcome } from '../../../src/jobs/part.js';
 import { Scheduler } from '../../../src/engine/cron.js';
 import { scheduleIntervalSeconds } from '../../../src/config/schedule.js';
-
-const NEVER = '0 0 0 1 1 *';
+import { NEVER } from '../../helpers/schedules.js';
 
 /** A job whose runs finish only when the test says so. */
 function gatedJob() {
