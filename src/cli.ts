@@ -55,52 +55,41 @@ flags:
 signals: SIGHUP reloads the configuration (as does POST /-/reload); SIGTERM and SIGINT stop.
 `;
 
+const OPTIONS = {
+  'config.file': { type: 'string', default: 'vigil.yml' },
+  'web.listen-address': { type: 'string' },
+  'web.config.file': { type: 'string' },
+  'web.enable-lifecycle': { type: 'boolean', default: false },
+  'web.telemetry-path': { type: 'string', default: '/metrics' },
+  'web.external-url': { type: 'string' },
+  'web.route-prefix': { type: 'string' },
+  'web.max-connections': { type: 'string' },
+  'web.header-timeout': { type: 'string' },
+  'web.request-timeout': { type: 'string' },
+  'log.level': { type: 'string', default: 'info' },
+  'log.format': { type: 'string', default: 'logfmt' },
+  version: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type FlagValues = Record<string, string | boolean | undefined>;
+
 /** Prometheus-style flags (`--config.file=PATH`); a bad flag names itself and the problem. */
 export function parseFlags(argv: string[]): Flags {
-  let values: Record<string, string | boolean | undefined>;
+  let values: FlagValues;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'config.file': { type: 'string', default: 'vigil.yml' },
-        'web.listen-address': { type: 'string' },
-        'web.config.file': { type: 'string' },
-        'web.enable-lifecycle': { type: 'boolean', default: false },
-        'web.telemetry-path': { type: 'string', default: '/metrics' },
-        'web.external-url': { type: 'string' },
-        'web.route-prefix': { type: 'string' },
-        'web.max-connections': { type: 'string' },
-        'web.header-timeout': { type: 'string' },
-        'web.request-timeout': { type: 'string' },
-        'log.level': { type: 'string', default: 'info' },
-        'log.format': { type: 'string', default: 'logfmt' },
-        version: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
     throw new FlagError((e as Error).message.replace(/\. To specify.*$/s, ''));
   }
-  const level = String(values['log.level']);
-  const format = String(values['log.format']);
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new FlagError(`--log.level: "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
-  }
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
-    throw new FlagError(`--log.format: "${format}" is not one of ${LOG_FORMATS.join(', ')}`);
-  }
+  const { level, format } = logFlags(values);
   const listen = values['web.listen-address'] as string | undefined;
   if (listen !== undefined && !listenAddress.safeParse(listen).success) {
     throw new FlagError(`--web.listen-address: "${listen}" must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)`);
   }
   const webConfigFile = values['web.config.file'] as string | undefined;
   if (webConfigFile === '') throw new FlagError('--web.config.file: must not be empty');
-  const telemetryPath = String(values['web.telemetry-path']);
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
-    throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
-  }
+  const telemetryPath = telemetryPathFlag(values);
   const { externalUrl, routePrefix } = prefixFlags(values['web.external-url'] as string | undefined, values['web.route-prefix'] as string | undefined);
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
@@ -113,14 +102,34 @@ export function parseFlags(argv: string[]): Flags {
     ...(externalUrl !== undefined ? { externalUrl } : {}),
     routePrefix,
     limits: limitFlags(values),
-    logLevel: level as LogLevel,
-    logFormat: format as LogFormat,
+    logLevel: level,
+    logFormat: format,
     version: values.version === true,
     help: values.help === true,
   };
 }
 
-function limitFlags(values: Record<string, string | boolean | undefined>): ServerLimits {
+function logFlags(values: FlagValues): { level: LogLevel; format: LogFormat } {
+  const level = String(values['log.level']);
+  const format = String(values['log.format']);
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new FlagError(`--log.level: "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new FlagError(`--log.format: "${format}" is not one of ${LOG_FORMATS.join(', ')}`);
+  }
+  return { level: level as LogLevel, format: format as LogFormat };
+}
+
+function telemetryPathFlag(values: FlagValues): string {
+  const telemetryPath = String(values['web.telemetry-path']);
+  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
+    throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
+  }
+  return telemetryPath;
+}
+
+function limitFlags(values: FlagValues): ServerLimits {
   const duration = (flag: string, def: number) => {
     const v = values[flag] as string | undefined;
     if (v === undefined) return def;

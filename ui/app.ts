@@ -1,4 +1,4 @@
-import type { Estate } from '../src/server/estate.js';
+import type { Estate } from '../src/server/estate-model.js';
 import type { Timeline } from '../src/sink/read-api.js';
 import { apiQueries, renderAlerts, renderTimeline, type AlertsData } from '../src/server/ui/alerts-view.js';
 import { renderEstate } from '../src/server/ui/estate-view.js';

@@ -5,7 +5,8 @@ import { handleAdmin } from './admin-api.js';
 import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
 import type { ClusterModel } from './cluster.js';
 import type { Fleet } from './fleet.js';
-import { accessFor, matchEndpoint, type Access, type EndpointMatch, type Method } from './replication-api.js';
+import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
+import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
 
 /** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Fleet } from './fleet.js';
-import { enablePrimary, enableSecondary, issueSecondaryToken } from './replication-roles.js';
+import { enablePrimary, issueSecondaryToken } from './replication-primary.js';
+import { enableSecondary } from './replication-secondary.js';
 
 export interface ReplicationLink {
   kind: 'performance' | 'dr';

@@ -12,6 +12,7 @@ import { replicationFamilies, replicationUp } from '../families/secrets/replicat
 import { walLagFamily, type WalLagTracker } from '../families/secrets/wal-lag.js';
 import type { SecretsTarget } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
+import type { UpstreamClient } from '../upstream/client.js';
 import { backoffOn } from '../upstream/retry.js';
 import type { ReplicationStatus } from '../upstream/secrets/replication-status.js';
 import { fetchReplicationStatus, runMerkleCheck, type SecretsAuth } from '../upstream/secrets/api.js';
@@ -32,10 +33,14 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
     ...(t.namespace ? { namespace: t.namespace } : {}),
     ...(t.token_file ? { token: await optionalSecretFile(t.token_file, 'token_file') } : {}),
   });
+  const replication = replicationJob(t, ctx, walLag, client, auth);
+  return t.merkle_check ? [replication, merkleJob(t, t.merkle_check, ctx, auth)] : [replication];
+}
 
+/** Every configured kind's status with what follows from it; after each commit, the WAL lag across targets. */
+function replicationJob(t: SecretsTarget, ctx: BuildContext, walLag: WalLagTracker, client: UpstreamClient, auth: () => Promise<SecretsAuth>): Job {
   const followUps = statusFollowUps(t.name, client, ctx);
-
-  const replication: Job = {
+  return {
     collector: 'secrets_replication',
     target: t.name,
     schedule: t.schedule,
@@ -62,33 +67,30 @@ export function secretsJobs(t: SecretsTarget, ctx: BuildContext, walLag: WalLagT
       ctx.store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], walLag.pairs(), {}));
     },
   };
+}
 
-  const jobs = [replication];
-  const merkle = t.merkle_check;
-  if (merkle) {
-    const merkleClient = clientFor('secrets', { ...t, timeout: merkle.timeout }, ctx, { retry: retry412 });
-    jobs.push({
-      collector: 'secrets_merkle_check',
-      target: t.name,
-      schedule: merkle.schedule,
-      // The check makes the service walk its merkle trees: on demand, never more often than scheduled.
-      minIntervalSeconds: scheduleIntervalSeconds(merkle.schedule),
-      run: async (signal) => [
-        await collectPart({
-          part: 'merkle',
-          context: { target: t.name },
-          fetch: async () =>
-            withSecretsReasons(
-              runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
-            ),
-          families: merkleFamilies,
-          up: merkleUp,
-          turns: ctx.turns,
-        }),
-      ],
-    });
-  }
-  return jobs;
+function merkleJob(t: SecretsTarget, merkle: NonNullable<SecretsTarget['merkle_check']>, ctx: BuildContext, auth: () => Promise<SecretsAuth>): Job {
+  const merkleClient = clientFor('secrets', { ...t, timeout: merkle.timeout }, ctx, { retry: retry412 });
+  return {
+    collector: 'secrets_merkle_check',
+    target: t.name,
+    schedule: merkle.schedule,
+    // The check makes the service walk its merkle trees: on demand, never more often than scheduled.
+    minIntervalSeconds: scheduleIntervalSeconds(merkle.schedule),
+    run: async (signal) => [
+      await collectPart({
+        part: 'merkle',
+        context: { target: t.name },
+        fetch: async () =>
+          withSecretsReasons(
+            runMerkleCheck(merkleClient, await readSecretFile(merkle.dr_operation_token_file, 'dr_operation_token_file'), await auth(), signal),
+          ),
+        families: merkleFamilies,
+        up: merkleUp,
+        turns: ctx.turns,
+      }),
+    ],
+  };
 }
 
 /**

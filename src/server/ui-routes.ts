@@ -5,7 +5,8 @@ import type { Daemon as FullDaemon } from '../daemon.js';
 
 type Daemon = Pick<FullDaemon, 'snapshot' | 'targets'>;
 import type { SinkRead } from '../sink/read-api.js';
-import { buildEstate, type Estate } from './estate.js';
+import { buildEstate } from './estate.js';
+import type { Estate } from './estate-model.js';
 import { apiQueries, renderAlerts, renderTimeline, type AlertPath, type AlertsData } from './ui/alerts-view.js';
 import { renderEstate } from './ui/estate-view.js';
 import { esc, page } from './ui/html.js';

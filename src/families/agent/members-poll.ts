@@ -2,7 +2,7 @@ import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
 import type { Labels } from '../../metrics/family.js';
 import { renderGroup } from '../../metrics/render.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
-import { decode } from '../../upstream/client.js';
+import { decode } from '../../upstream/decode.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
 import { limitMembers, memberPollFamilies } from './members.js';
 

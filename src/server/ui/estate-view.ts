@@ -1,4 +1,4 @@
-import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate.js';
+import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
 
 /** The estate page's live part: problems first, then each upstream kind, healthy things compact. */
