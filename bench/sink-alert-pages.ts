@@ -10,7 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePayload } from '../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../src/sink/store/sqlite-store.js';
-import { notificationKey, type AlertCursor, type AlertFilter } from '../src/sink/store.js';
+import { notificationKey, type AlertCursor, type AlertFilter } from '../src/sink/store/alert-store.js';
 import { notification } from '../test/helpers/alertmanager.js';
 
 const ALERTS = 330_000;

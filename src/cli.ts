@@ -123,7 +123,7 @@ function logFlags(values: FlagValues): { level: LogLevel; format: LogFormat } {
 
 function telemetryPathFlag(values: FlagValues): string {
   const telemetryPath = String(values['web.telemetry-path']);
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
     throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
   }
   return telemetryPath;
@@ -159,7 +159,7 @@ function prefixFlags(external: string | undefined, prefix: string | undefined): 
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FlagError(`--web.external-url: "${external}" must be http or https`);
     if (url.search || url.hash) throw new FlagError(`--web.external-url: "${external}" must not carry a query or a fragment`);
   }
-  if (prefix !== undefined && !/^\/[A-Za-z0-9._~\/-]*$/.test(prefix)) throw new FlagError(`--web.route-prefix: "${prefix}" must be a path such as /vigil`);
+  if (prefix !== undefined && !/^\/[A-Za-z0-9._~/-]*$/.test(prefix)) throw new FlagError(`--web.route-prefix: "${prefix}" must be a path such as /vigil`);
   const routePrefix = prefixPath(prefix ?? url?.pathname ?? '/');
   return { ...(url ? { externalUrl: url.href } : {}), routePrefix };
 }

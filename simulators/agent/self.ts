@@ -19,6 +19,7 @@ export function selfBody(agent: AgentModel, aclEnabled: boolean): Record<string,
  * as integer nanoseconds, the rest as the strings the config file held, secrets redacted.
  * One object literal, a table of data: as long as the real agent's configuration.
  */
+// eslint-disable-next-line max-lines-per-function -- one object literal, a copy of the real agent's configuration
 function agentConfig(agent: AgentModel, aclEnabled: boolean): Record<string, unknown> {
   const revision = stableRevision(agent.version);
   const dataDir = '/var/lib/nomad';

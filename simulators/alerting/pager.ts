@@ -26,6 +26,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export const pageLine = (p: Page) =>
   p.alerts
     .map((a) => `${a.status === 'firing' ? 'PAGE' : 'resolved'} ${a.labels.alertname ?? '?'} ${Object.entries(a.labels).filter(([k]) => !['alertname', 'severity'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ')}`)
+    // eslint-disable-next-line no-control-regex -- a sender's control characters are replaced before printing
     .map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
 
 function render(title: string, pages: readonly Page[]): string {

@@ -78,7 +78,7 @@ export function applyReplication(fleet: Fleet, links: ReplicationLink[]): void {
         enableSecondary(fleet, cluster(name), link.kind, token);
       }
     } catch (err) {
-      throw new Error(`scenario ${link.kind} replication from "${link.primary}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`scenario ${link.kind} replication from "${link.primary}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
 }

@@ -3,12 +3,12 @@ import type { Job } from '../jobs/part.js';
 import { WalLagTracker, walLagFamily } from '../families/secrets/wal-lag.js';
 import type { Config } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
-import type { GroupWriter, RenderedGroup } from '../metrics/render.js';
+import type { GroupWriter } from '../metrics/render.js';
 import { jobFamilies, newJobStats, type JobStats, type UpstreamStats } from '../metrics/telemetry.js';
 import { OffloadPool } from '../offload/pool.js';
 import { makeExecute } from './commit-run.js';
 import { runsAtReload, runsOnDemand } from './run-policy.js';
-import { Scheduler } from './cron.js';
+import { CronRunner } from './cron.js';
 import { scheduleIntervalSeconds } from '../config/schedule.js';
 import { Turns } from '../support/turns.js';
 import { buildJobs, targetConfigs } from '../areas/index.js';
@@ -52,12 +52,12 @@ export interface Engine {
 
 interface Loaded {
   jobs: Job[];
-  scheduler: Scheduler;
+  cron: CronRunner;
   clients: UpstreamClient[];
 }
 
 /**
- * The scheduler, the collectors and their telemetry for one loaded config at a time, swapped on
+ * The cron runner, the jobs and their telemetry for one loaded config at a time, swapped on
  * reload; everything they render goes to the sink. `onChange` hears of every change of what
  * `targets()` and `pending()` say: of one job's view by its key, of all of them (a new config) by
  * `undefined`.
@@ -95,7 +95,7 @@ export class CollectionEngine implements Engine {
     const jobs = buildJobs(config, ctx, { walLag: this.walLag });
     const previous = this.loaded;
     if (previous) {
-      await previous.scheduler.stop();
+      await previous.cron.stop();
       await Promise.all(previous.clients.map((c) => c.close()));
     }
     this.forgetRemoved(jobs, ctx.upstreamKeys);
@@ -118,7 +118,7 @@ export class CollectionEngine implements Engine {
         publishUpstreamStats(ctx);
       },
     });
-    const scheduler = new Scheduler(jobs, execute, (job) => {
+    const cron = new CronRunner(jobs, execute, (job) => {
       this.statsOf(job).skipped += 1;
       this.publishStats(job);
       this.log.warn({ collector: job.collector, target: job.target }, 'previous run still going: scheduled run skipped');
@@ -128,9 +128,9 @@ export class CollectionEngine implements Engine {
     const nowSeconds = Date.now() / 1000;
     const runNow = (job: Job) =>
       runsAtReload(this.jobStats.get(jobKey(job)), previousTargets.get(job.target) !== this.targetConfigs.get(job.target), nowSeconds);
-    this.loaded = { jobs, scheduler, clients: ctx.clients };
+    this.loaded = { jobs, cron, clients: ctx.clients };
     this.onChange();
-    scheduler.start(runNow);
+    cron.start(runNow);
     this.log.info({ jobs: jobs.length, targets: new Set(jobs.map((j) => j.target)).size }, 'configuration loaded');
   }
 
@@ -171,7 +171,7 @@ export class CollectionEngine implements Engine {
   async collectNow(opts: { force?: boolean } = {}): Promise<EngineCollect> {
     const requestsBefore = this.upstreamRequests();
     const nowSeconds = Date.now() / 1000;
-    await this.loaded?.scheduler.runAll((job) => opts.force === true || runsOnDemand(job, this.jobStats.get(jobKey(job)), nowSeconds));
+    await this.loaded?.cron.runAll((job) => opts.force === true || runsOnDemand(job, this.jobStats.get(jobKey(job)), nowSeconds));
     const jobs = this.loaded?.jobs ?? [];
     return {
       jobs: jobs.length,
@@ -182,7 +182,7 @@ export class CollectionEngine implements Engine {
 
   async stop(): Promise<void> {
     if (this.loaded) {
-      await this.loaded.scheduler.stop();
+      await this.loaded.cron.stop();
       await Promise.all(this.loaded.clients.map((c) => c.close()));
     }
     await this.offload.close();

@@ -9,7 +9,7 @@ export type Execute = (job: Job, signal: AbortSignal) => Promise<void>;
  * running is skipped and reported. Every job also runs once right at start, so a fresh daemon has
  * data (and turns ready) without waiting a whole schedule.
  */
-export class Scheduler {
+export class CronRunner {
   private readonly tasks: ScheduledTask[] = [];
   private readonly running = new Map<Job, Promise<void>>();
   /**

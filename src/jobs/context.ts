@@ -111,6 +111,6 @@ function readCaFile(path: string): Buffer {
   try {
     return readBoundedFileSync(path, MAX_CONFIG_FILE_BYTES);
   } catch (e) {
-    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`);
+    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`, { cause: e });
   }
 }

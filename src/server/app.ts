@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';

@@ -4,9 +4,9 @@ import { renderGroup, type RenderedGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { ThrottledGroup } from '../metrics/throttled-group.js';
 import { REJECT_REASONS, sinkFamilies, type RejectReason } from './families.js';
-import type { StoreAvailability } from './guarded-store.js';
+import type { StoreAvailability } from './store/guarded-store.js';
 import { boundSummary } from './label-bounds.js';
-import type { AlertStore, StoreSummary } from './store.js';
+import type { AlertStore, StoreSummary } from './store/alert-store.js';
 import type { Watchdog } from './watchdog.js';
 
 /**

@@ -1,6 +1,6 @@
 import { family, single, type Family } from '../metrics/family.js';
-import type { StoreAvailability } from './guarded-store.js';
-import { UNAVAILABLE_REASONS } from './store.js';
+import type { StoreAvailability } from './store/guarded-store.js';
+import { UNAVAILABLE_REASONS } from './store/alert-store.js';
 import type { BoundedSummary } from './label-bounds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */

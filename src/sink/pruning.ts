@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AlertStoreConfig } from '../config/schema.js';
 import { timerMs } from '../config/units.js';
-import type { AlertStore } from './store.js';
+import type { AlertStore } from './store/alert-store.js';
 
 /** Retention: deletes what is older than `retention` every `prune_interval`, and says when it did (`onPruned`). */
 export class Pruner {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config/load.js';
-import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store.js';
+import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store/alert-store.js';
 
 /** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */
 

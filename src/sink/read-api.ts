@@ -1,5 +1,5 @@
 import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
-import type { AlertStore } from './store.js';
+import type { AlertStore } from './store/alert-store.js';
 import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
 
 /** Transitions one timeline answer shows (newest kept). */

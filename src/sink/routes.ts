@@ -9,7 +9,7 @@ import type { RejectReason } from './families.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
 import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
-import { StoreError, type AlertStore, type RecordResult } from './store.js';
+import { StoreError, type AlertStore, type RecordResult } from './store/alert-store.js';
 import type { HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';

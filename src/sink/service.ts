@@ -8,12 +8,12 @@ import { capText } from '../support/cap-text.js';
 import { InFlight } from '../support/request-body.js';
 import { SinkAuth } from './auth.js';
 import { SinkExposure, type ExposedSink } from './exposure.js';
-import { GuardedStore, type StoreAvailability } from './guarded-store.js';
+import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
 import type { Payload } from './payload-schema.js';
 import { Pruner } from './pruning.js';
 import { sinkRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
 import { storeKind, type StoreKind } from './store/open-store.js';
-import { notificationKey, type AlertStore, type RecordResult } from './store.js';
+import { notificationKey, type AlertStore, type RecordResult } from './store/alert-store.js';
 import { WatchdogMonitor } from './watchdog-monitor.js';
 
 export interface AlertSinkDeps {

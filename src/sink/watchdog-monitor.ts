@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AlertSinkConfig } from '../config/schema.js';
 import type { Payload } from './payload-schema.js';
-import type { AlertStore } from './store.js';
+import type { AlertStore } from './store/alert-store.js';
 import type { HealthView } from './views.js';
 import { Watchdog } from './watchdog.js';
 

@@ -25,12 +25,13 @@ export const REDACT_PATHS = [
  * Characters a terminal or a log shipper could act on: C0 controls (CR forges a line, ESC starts an
  * ANSI sequence), DEL, C1 controls (0x9B is a one-byte CSI) and the Unicode line separators.
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it finds, to escape them
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const escapeControl = (c: string) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function logfmtValue(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
+  // eslint-disable-next-line no-control-regex -- a bare value holds no control character
   if (/^[^\s="\\\u0000-\u001f\u007f-\u009f\u2028\u2029]+$/.test(s)) return s;
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(CONTROL, escapeControl)}"`;
 }

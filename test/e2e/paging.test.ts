@@ -162,7 +162,7 @@ afterAll(async () => {
   await Promise.all([secrets?.close(), agents?.close(), teams?.close(), teamsDown?.close(), secretsProxy?.close(), agentProxy?.close()]);
   for (const s of [pager.server, heartbeat.server]) await new Promise((r) => s.close(r));
   rmSync(rulesDir, { recursive: true, force: true });
-  // eslint-disable-next-line no-console
+  // eslint-disable-next-line no-console -- the measured times to page, in the run's output
   console.log(`paging path, seconds per phase (for: and Alertmanager intervals divided by ${FACTOR}): ${JSON.stringify(timings)}`);
 }, 60_000);
 

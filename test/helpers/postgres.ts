@@ -93,7 +93,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         await adminQuery('SELECT 1');
         return;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`postgres did not start: ${(e as Error).message}\n${log.slice(-2000)}`);
+        if (Date.now() > deadline) throw new Error(`postgres did not start: ${(e as Error).message}\n${log.slice(-2000)}`, { cause: e });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

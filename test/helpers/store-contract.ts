@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePayload } from '../../src/sink/payload-schema.js';
-import { notificationKey, type AlertFilter, type AlertStore, type IncomingNotification, type NotificationFilter } from '../../src/sink/store.js';
+import { notificationKey, type AlertFilter, type AlertStore, type IncomingNotification, type NotificationFilter } from '../../src/sink/store/alert-store.js';
 import { notification, type NotificationSpec } from './alertmanager.js';
 
 export const DAY = 86_400_000;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
-import { notificationKey } from '../../src/sink/store.js';
+import { notificationKey } from '../../src/sink/store/alert-store.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../src/sink/store/sqlite-migrations.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
-import { notificationKey, StoreError } from '../../src/sink/store.js';
+import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
 

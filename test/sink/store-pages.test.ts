@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, parsePayload, parsePayloadInTurns } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
-import type { AlertCursor, Cursor } from '../../src/sink/store.js';
+import type { AlertCursor, Cursor } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { incoming, T0 } from '../helpers/store-contract.js';
 

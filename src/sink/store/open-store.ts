@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { AlertStoreConfig } from '../../config/schema.js';
-import type { AlertStore, StoreError } from '../store.js';
+import type { AlertStore, StoreError } from './alert-store.js';
 import { PostgresAlertStore, postgresStoreError } from './postgres-store.js';
 import { SqliteAlertStore, sqliteStoreError } from './sqlite-store.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreError } from '../store.js';
+import { StoreError } from './alert-store.js';
 import type { Query } from './dialect.js';
 import { migratePostgres } from './postgres-migrations.js';
 

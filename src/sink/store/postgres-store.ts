@@ -9,7 +9,7 @@ import {
   type RecordResult,
   type StoreSummary,
   type TransitionRecord,
-} from '../store.js';
+} from './alert-store.js';
 import { POSTGRES as D, spell } from './dialect.js';
 import { PRUNE_LOCK } from './postgres-migrations.js';
 import { PostgresPool, type PostgresStoreOptions, type Run } from './postgres-pool.js';

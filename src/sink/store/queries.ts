@@ -1,5 +1,5 @@
 import type { AlertState } from '../payload-schema.js';
-import type { AlertCursor, AlertFilter, AlertRecord, NotificationFilter, NotificationRecord, PruneResult, StoreSummary } from '../store.js';
+import type { AlertCursor, AlertFilter, AlertRecord, NotificationFilter, NotificationRecord, PruneResult, StoreSummary } from './alert-store.js';
 import { spell, where, type Condition, type Dialect, type Query } from './dialect.js';
 import { takeWithin, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 

@@ -1,5 +1,5 @@
 import type { AlertState } from '../payload-schema.js';
-import type { AlertRecord, NotificationRecord } from '../store.js';
+import type { AlertRecord, NotificationRecord } from './alert-store.js';
 
 /** The rows both stores keep (same column names in SQLite and PostgreSQL) and how they read back. */
 export interface AlertRow {

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ensureWritableDir } from '../store-dir.js';
-import { fileSystemError, StoreError, type UnavailableReason } from '../store.js';
+import { ensureWritableDir } from './data-dir.js';
+import { fileSystemError, StoreError, type UnavailableReason } from './alert-store.js';
 import { migrate } from './sqlite-migrations.js';
 
 export interface SqliteStoreOptions {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, type PayloadAlert } from '../payload-schema.js';
-import type { AlertStore, AlertFilter, IncomingNotification, NotificationFilter, PruneResult, RecordResult, StoreSummary, TransitionRecord } from '../store.js';
+import type { AlertStore, AlertFilter, IncomingNotification, NotificationFilter, PruneResult, RecordResult, StoreSummary, TransitionRecord } from './alert-store.js';
 import { SQLITE as D, spell, type Query } from './dialect.js';
 import * as q from './queries.js';
 import { toAlert, type AlertRow } from './rows.js';

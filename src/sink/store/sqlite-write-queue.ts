@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { ALERTS_PER_TURN } from '../payload-schema.js';
-import type { IncomingNotification, RecordResult, StoreError } from '../store.js';
+import type { IncomingNotification, RecordResult, StoreError } from './alert-store.js';
 
 /** Writes one notification in steps: yields after each ALERTS_PER_TURN alerts. */
 export type RecordSteps = (n: IncomingNotification) => Generator<void, RecordResult>;

@@ -1,5 +1,5 @@
 import type { PayloadAlert } from '../payload-schema.js';
-import type { IncomingNotification } from '../store.js';
+import type { IncomingNotification } from './alert-store.js';
 import { spell, type Dialect, type Query, type SqlValue } from './dialect.js';
 
 /** The statements of the write path both stores share, over a dialect. */

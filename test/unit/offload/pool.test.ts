@@ -50,7 +50,7 @@ describe('the offload pool', () => {
     const kept = [...members.filter((m: { Status: string }) => m.Status !== 'alive'), ...members.filter((m: { Status: string }) => m.Status === 'alive')].slice(0, 1_000);
     const expected = renderGroup(memberPollFamilies, { members, kept, droppedTotal: 0 }, { target: 's1', endpoint: 'members' });
     expect(texts(offloaded.group)).toEqual([...expected]);
-    for (const [name, e] of offloaded.group) expect(e.lines).toBe(expected.get(name)?.split('\n').length! - 1);
+    for (const [name, e] of offloaded.group) expect(e.lines).toBe(expected.get(name)!.split('\n').length - 1);
     // 1,000 members' status (3 series each) and info lines, plus the 3 counts by status
     expect(offloaded.group.reduce((n, [, e]) => n + e.lines, 0)).toBe(4_003);
     const buffers = new Set(offloaded.group.map(([, e]) => e.bytes.buffer));

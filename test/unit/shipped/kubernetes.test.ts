@@ -10,6 +10,7 @@ import { requireTool } from '../../helpers/tools.js';
 
 const dir = new URL('../../../deploy/kubernetes/', import.meta.url);
 const committed = (file: string) => readFileSync(new URL(file, dir), 'utf8');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML, walked by the assertions: a wrong path fails the test
 type Obj = { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec: Record<string, any>; data?: Record<string, string> };
 const docs = (file: string) => parseAllDocuments(committed(file)).map((d) => d.toJS() as Obj);
 const one = (file: string) => docs(file)[0]!;
@@ -49,7 +50,7 @@ describe('deploy/kubernetes', () => {
   it('gives vigil its secrets as files only, never as environment variables', () => {
     const pod = one('statefulset.yaml').spec.template.spec;
     expect(JSON.stringify(pod.containers)).not.toMatch(/secretKeyRef|envFrom|"env"/);
-    const secretVolumes = pod.volumes.filter((v: any) => v.secret).map((v: any) => v.secret.secretName);
+    const secretVolumes = (pod.volumes as { secret?: { secretName: string } }[]).flatMap((v) => (v.secret ? [v.secret.secretName] : []));
     expect(secretVolumes).toContain('vigil-sink-token');
     const am = one('alertmanagerconfig.yaml').spec.receivers[0].webhookConfigs[0];
     expect(am.httpConfig.authorization.credentials).toEqual({ name: 'vigil-sink-token', key: 'token' });
@@ -66,8 +67,8 @@ describe('deploy/kubernetes', () => {
   });
 
   it('admits only Prometheus and Alertmanager pods', () => {
-    const from = one('networkpolicy.yaml').spec.ingress.flatMap((r: any) => r.from);
-    expect(from.map((f: any) => f.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['alertmanager', 'prometheus']);
+    const from = one('networkpolicy.yaml').spec.ingress.flatMap((r: { from: unknown[] }) => r.from) as { podSelector: { matchLabels: Record<string, string> } }[];
+    expect(from.map((f) => f.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['alertmanager', 'prometheus']);
   });
 
   it('kubectl kustomize builds every object of the kustomization', () => {

@@ -141,7 +141,6 @@ describe('self sections that cannot be read', () => {
 });
 
 describe('self bodies that do not fit', () => {
-  const b = leaderBody();
   it.each([
     ['a body that is a list', [], '(body)'],
   ])('%s is a schema failure naming the field', (_what, body, field) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unwritableDirMessage } from '../../src/sink/store-dir.js';
+import { unwritableDirMessage } from '../../src/sink/store/data-dir.js';
 
 describe('an unwritable store directory', () => {
   it('names the directory, both owners and the chown that fixes it', () => {

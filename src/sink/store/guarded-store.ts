@@ -1,5 +1,5 @@
-import { StoreError, type AlertStore, type UnavailableReason } from './store.js';
-import type { StoreKind } from './store/open-store.js';
+import { StoreError, type AlertStore, type UnavailableReason } from './alert-store.js';
+import type { StoreKind } from './open-store.js';
 
 /** Whether the sink can use its store now; when not, why (a reason label and a message safe to show). */
 export type StoreAvailability = { available: true } | { available: false; reason: UnavailableReason; message: string; since: number };
