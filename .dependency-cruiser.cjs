@@ -8,7 +8,10 @@ const any = (paths) => `(${paths.join('|')})`;
 function upwardRules(layers) {
   return layers.slice(0, -1).map(([name, paths], i) => ({
     name: `layer-${name.replace('/', '-')}`,
-    comment: `${name} may not import from a layer above it (${layers.slice(i + 1).map(([n]) => n).join(', ')})`,
+    comment: `${name} may not import from a layer above it (${layers
+      .slice(i + 1)
+      .map(([n]) => n)
+      .join(', ')})`,
     severity: 'error',
     from: { path: any(paths) },
     to: { path: any(layers.slice(i + 1).flatMap(([, p]) => p)) },
@@ -35,7 +38,7 @@ module.exports = {
     },
     {
       name: 'src-not-from-outside',
-      comment: 'vigil\'s code imports nothing of the tests, benches, scripts or simulators',
+      comment: "vigil's code imports nothing of the tests, benches, scripts or simulators",
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^(test|bench|scripts|simulators|ui|mixin|dashboards|deploy)/' },

@@ -5,10 +5,14 @@
 
 /** [layer, the paths it holds (regular expressions from the repository root), what it holds]. */
 const LAYERS = [
-  ['support', ['^src/support/', '^src/version\\.ts$'], 'generic helpers: the logger, bounded request bodies, turns of the event loop, buffer moves, signals, the version'],
+  [
+    'support',
+    ['^src/support/', '^src/version\\.ts$'],
+    'generic helpers: the logger, bounded request bodies, turns of the event loop, buffer moves, signals, the version',
+  ],
   ['config', ['^src/config/'], 'the config file: zod schemas whose errors name the key, loading, units, schedules'],
   ['upstream', ['^src/upstream/'], 'the HTTP client and its failure reasons, and each upstream API: its endpoints and their schemas'],
-  ['metrics', ['^src/metrics/'], 'metric families as data, the snapshot store, rendering (text and OpenMetrics), vigil\'s own telemetry families'],
+  ['metrics', ['^src/metrics/'], "metric families as data, the snapshot store, rendering (text and OpenMetrics), vigil's own telemetry families"],
   ['families', ['^src/families/'], 'one folder per upstream: pure mappings from a parsed answer to its metric families'],
   ['offload', ['^src/offload/'], 'the worker pool that decodes and renders large answers off the collection thread'],
   ['jobs', ['^src/jobs/'], 'what a job is made of: parts, the build context (pooled clients, turns), secret files, derived parts'],
@@ -16,7 +20,7 @@ const LAYERS = [
   ['engine', ['^src/engine/'], 'what runs the jobs: the cron runner, run commits, the collection engine and its thread, the body it sends'],
   ['sink', ['^src/sink/'], 'the alert sink: webhook, stores (SQLite, PostgreSQL), history API, its families'],
   ['catalog', ['^src/catalog\\.ts$'], 'every metric family vigil exports, in exposition order'],
-  ['daemon', ['^src/daemon\\.ts$'], 'the daemon: the collection engine (in its thread), the main thread\'s own series, the body served'],
+  ['daemon', ['^src/daemon\\.ts$'], "the daemon: the collection engine (in its thread), the main thread's own series, the body served"],
   ['server', ['^src/server/'], 'the HTTP surface: TLS, auth, limits, /metrics, lifecycle, the status pages'],
   ['entry', ['^src/(cli|healthcheck|main)\\.ts$'], 'the command line and the programs: vigil and its health check'],
 ];

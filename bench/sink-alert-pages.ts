@@ -57,7 +57,11 @@ try {
     node: process.versions.node,
     cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
     stored_alerts: ALERTS,
-    cases: [await walk({ limit: 1000, maxBytes: 16 << 20 }), await walk({ limit: 1000, state: 'firing', maxBytes: 16 << 20 }), await walk({ limit: 100, state: 'resolved' })],
+    cases: [
+      await walk({ limit: 1000, maxBytes: 16 << 20 }),
+      await walk({ limit: 1000, state: 'firing', maxBytes: 16 << 20 }),
+      await walk({ limit: 100, state: 'resolved' }),
+    ],
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/sink-alert-pages.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);

@@ -62,8 +62,7 @@ const simState = () => admin<{ requests: Record<string, number>; rate_limited_to
 
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 /** Sum of every series of one metric in exposition text. */
-const metric = (text: string, name: string) =>
-  [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+const metric = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
 
 async function run(scenario: string, serviceLimit: number, requestsPerSecond: number): Promise<Run> {
   await admin('POST', '/rate-limit', { per_second: serviceLimit });

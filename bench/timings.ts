@@ -63,8 +63,7 @@ async function teamsListing(): Promise<Record<string, number>> {
 async function agentMembers(): Promise<Record<string, number>> {
   const sim = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server', members: 5_000 }] });
   try {
-    const get = () =>
-      fetch(`${sim.agent('server-1').url}/v1/agent/members`, { headers: { 'X-Scheduler-Token': sim.managementToken } }).then((r) => r.json());
+    const get = () => fetch(`${sim.agent('server-1').url}/v1/agent/members`, { headers: { 'X-Scheduler-Token': sim.managementToken } }).then((r) => r.json());
     const ms = await timedAsync(async () => {
       for (let i = 0; i < 20; i++) await get();
     });

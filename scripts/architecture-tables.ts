@@ -14,7 +14,9 @@ const shown = (re: string) =>
     .replace('[^/]+', '*');
 
 function table(layers: Layer[]): string {
-  const rows = [...layers].reverse().map(([name, paths, holds], i) => `| ${layers.length - i} | ${name} | ${paths.map((p) => `\`${shown(p)}\``).join(' ')} | ${holds} |`);
+  const rows = [...layers]
+    .reverse()
+    .map(([name, paths, holds], i) => `| ${layers.length - i} | ${name} | ${paths.map((p) => `\`${shown(p)}\``).join(' ')} | ${holds} |`);
   return ['| # | layer | files | what it holds |', '|---|---|---|---|', ...rows].join('\n');
 }
 
@@ -26,7 +28,8 @@ export function renderLayersTable(): string {
 /** Each area's endpoints and how many families it exports, from src/areas/. */
 export function renderAreasTable(): string {
   const rows = AREAS.map(
-    (a) => `| \`${a.kind}\` | \`src/areas/${a.kind === 'agents' ? 'agent' : a.kind}.ts\` | ${a.endpoints.map((e) => `${e.method} \`${e.path}\``).join('<br>')} | ${a.families.length} |`,
+    (a) =>
+      `| \`${a.kind}\` | \`src/areas/${a.kind === 'agents' ? 'agent' : a.kind}.ts\` | ${a.endpoints.map((e) => `${e.method} \`${e.path}\``).join('<br>')} | ${a.families.length} |`,
   );
   return ['| targets (config) | registry | endpoints polled | families |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -124,7 +124,9 @@ function logFlags(values: FlagValues): { level: LogLevel; format: LogFormat } {
 function telemetryPathFlag(values: FlagValues): string {
   const telemetryPath = String(values['web.telemetry-path']);
   if (!/^\/[A-Za-z0-9._~/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
-    throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
+    throw new FlagError(
+      `--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`,
+    );
   }
   return telemetryPath;
 }
@@ -141,7 +143,8 @@ function limitFlags(values: FlagValues): ServerLimits {
   if (max !== undefined && !/^[1-9]\d{0,6}$/.test(max)) throw new FlagError(`--web.max-connections: "${max}" is not a positive number`);
   const headerTimeoutMs = duration('web.header-timeout', DEFAULT_LIMITS.headerTimeoutMs);
   const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
-  if (headerTimeoutMs > requestTimeoutMs) throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
+  if (headerTimeoutMs > requestTimeoutMs)
+    throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
   return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
 }
 

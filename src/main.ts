@@ -99,7 +99,15 @@ async function serve(flags: Flags, web: WebConfig, daemon: Daemon, log: Logger, 
   guard.exempt((req) => sink.authenticatesItself(req));
   daemon.use(sink);
   const reload = new ConfigReload(daemon, guard, flags);
-  const app = createApp({ daemon, reload: reload.run, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle, ...paths });
+  const app = createApp({
+    daemon,
+    reload: reload.run,
+    processMetrics: createProcessMetrics(),
+    log,
+    routes: sink.routes,
+    enableLifecycle: flags.enableLifecycle,
+    ...paths,
+  });
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
     e instanceof ConfigError ? failInvalid('web configuration', flags.webConfigFile)(e) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );
@@ -116,7 +124,15 @@ async function main(argv: string[]): Promise<void> {
   const address = flags.listenAddress ?? config.web.listen_address;
   const { server, reload } = await serve(flags, web, daemon, log, address);
   log.info(
-    { address, url: server.url, version: VERSION, config: flags.configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
+    {
+      address,
+      url: server.url,
+      version: VERSION,
+      config: flags.configFile,
+      tls: web.tls !== undefined,
+      basic_auth: web.users.size > 0,
+      lifecycle: flags.enableLifecycle,
+    },
     'vigil listening',
   );
   // Requests in flight are answered first (a webhook is stored or refused), then the store closes.

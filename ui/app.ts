@@ -50,6 +50,10 @@ async function refresh(): Promise<void> {
   }
 }
 
-const poller = new Poller(refresh, { hidden: () => document.hidden, setTimeout: (f, ms) => window.setTimeout(f, ms), clearTimeout: (h) => window.clearTimeout(h as number) });
+const poller = new Poller(refresh, {
+  hidden: () => document.hidden,
+  setTimeout: (f, ms) => window.setTimeout(f, ms),
+  clearTimeout: (h) => window.clearTimeout(h as number),
+});
 document.addEventListener('visibilitychange', () => poller.visibilityChanged());
 void poller.tick();

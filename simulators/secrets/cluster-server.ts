@@ -20,14 +20,7 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
   };
 }
 
-async function answer(
-  fleet: Fleet,
-  cluster: ClusterModel,
-  rawMethod: string,
-  path: string,
-  query: URLSearchParams,
-  req: http.IncomingMessage,
-): Promise<Reply> {
+async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {
   const segments = path.split('/').slice(1);
   if (segments[0] !== 'v1') throw notFound();
   // A path may carry part of the namespace before `sys/`, as in `/v1/ns1/sys/replication/dr/status`.

@@ -3,7 +3,16 @@ import type { Kind } from './cluster.js';
 import { merkleCheck } from './merkle.js';
 import { attemptView, cancelAttempt, provideKeyShare, revokeOperationToken, startAttempt } from './operation-token.js';
 import { endpoint, post, type Access, type Endpoint } from './replication-endpoint.js';
-import { changePrimary, ENABLE_WARNING, noDynamicFilter, onDrSecondary, pathsFilter, pathsFilterBody, promote, secondaryToken } from './replication-handlers.js';
+import {
+  changePrimary,
+  ENABLE_WARNING,
+  noDynamicFilter,
+  onDrSecondary,
+  pathsFilter,
+  pathsFilterBody,
+  promote,
+  secondaryToken,
+} from './replication-handlers.js';
 import { demotePrimary, disablePrimary, enablePrimary, revokeSecondary } from './replication-primary.js';
 import { primaryRole, secondaryRole } from './replication-roles.js';
 import { disableSecondary, enableSecondary } from './replication-secondary.js';

@@ -9,7 +9,8 @@ import { envelope } from './status-body.js';
 
 /** The replication endpoints' handlers that do more than call one state change (the table is in replication-api.ts). */
 
-export const ENABLE_WARNING = 'This cluster is being enabled for replication. The service will be unavailable for a brief period and will resume service shortly.';
+export const ENABLE_WARNING =
+  'This cluster is being enabled for replication. The service will be unavailable for a brief period and will resume service shortly.';
 
 /** The DR operation token endpoints exist only on a DR secondary. */
 export function onDrSecondary(handler: (ctx: ApiContext) => Reply): (ctx: ApiContext) => Reply {

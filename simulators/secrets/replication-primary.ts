@@ -46,14 +46,7 @@ export function disablePrimary(cluster: ClusterModel, kind: Kind): void {
   cluster.replication[kind].role = { mode: 'disabled' };
 }
 
-export function issueSecondaryToken(
-  fleet: Fleet,
-  cluster: ClusterModel,
-  kind: Kind,
-  secondaryId: string,
-  ttlSeconds: number,
-  now = new Date(),
-): string {
+export function issueSecondaryToken(fleet: Fleet, cluster: ClusterModel, kind: Kind, secondaryId: string, ttlSeconds: number, now = new Date()): string {
   const role = primaryRole(cluster, kind);
   if (role.known.has(secondaryId)) throw badRequest(`a secondary with id "${secondaryId}" already exists; revoke it first`);
   role.known.add(secondaryId);

@@ -59,14 +59,7 @@ function wipe(cluster: ClusterModel, kind: Kind, primary: ClusterModel): void {
   if (kind === 'dr') cluster.keys = { shares: [...primary.keys.shares], threshold: primary.keys.threshold };
 }
 
-export function enableSecondary(
-  fleet: Fleet,
-  cluster: ClusterModel,
-  kind: Kind,
-  token: string,
-  primaryApiAddr = '',
-  now = new Date(),
-): void {
+export function enableSecondary(fleet: Fleet, cluster: ClusterModel, kind: Kind, token: string, primaryApiAddr = '', now = new Date()): void {
   const role = cluster.replication[kind].role;
   if (role.mode === 'secondary') throw badRequest(`this cluster is already ${article(kind)} secondary; use update-primary`);
   if (role.mode === 'primary') throw badRequest(`this cluster is ${article(kind)} primary; demote or disable it first`);

@@ -27,9 +27,7 @@ const scenarioSchema = z
         }),
       )
       .min(1),
-    replication: z
-      .array(z.object({ kind: z.enum(['performance', 'dr']), primary: z.string(), secondaries: z.array(z.string()) }))
-      .optional(),
+    replication: z.array(z.object({ kind: z.enum(['performance', 'dr']), primary: z.string(), secondaries: z.array(z.string()) })).optional(),
   })
   .superRefine((s, ctx) => {
     const names = s.clusters.map((c) => c.name);

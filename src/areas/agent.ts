@@ -11,15 +11,7 @@ import { collectPart, type Job, type PartOutcome } from '../jobs/part.js';
 import type { AgentTarget } from '../config/schema.js';
 import type { Family } from '../metrics/family.js';
 import { renderGroup, type RenderedGroup } from '../metrics/render.js';
-import {
-  fetchHealth,
-  fetchHost,
-  fetchSelf,
-  fetchServers,
-  membersNotApplicable,
-  serversNotApplicable,
-  type AgentAuth,
-} from '../upstream/agent/api.js';
+import { fetchHealth, fetchHost, fetchSelf, fetchServers, membersNotApplicable, serversNotApplicable, type AgentAuth } from '../upstream/agent/api.js';
 import type { UpstreamError } from '../upstream/errors.js';
 import { clientFor, type BuildContext } from '../jobs/context.js';
 import { membersPoller, type MembersResult } from '../jobs/agent-members-poller.js';
@@ -74,7 +66,13 @@ export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
         up: agentUp,
         turns: ctx.turns,
       }),
-      ...optional<MembersResult>('members', (a) => pollMembers(client, a, signal), [memberSeriesDropped], membersNotApplicable, (v) => v.group),
+      ...optional<MembersResult>(
+        'members',
+        (a) => pollMembers(client, a, signal),
+        [memberSeriesDropped],
+        membersNotApplicable,
+        (v) => v.group,
+      ),
       ...optional('servers', (a) => fetchServers(client, a, signal), serversFamilies, serversNotApplicable),
       ...optional('self', (a) => fetchSelf(client, a, signal), selfFamilies),
       ...optional('host', (a) => fetchHost(client, a, signal), hostFamilies),

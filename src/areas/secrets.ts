@@ -117,5 +117,11 @@ export const secretsArea = defineArea({
     attemptUp,
     ...attemptFamilies,
   ],
-  jobs: (targets, ctx, { walLag }) => withReplicationSets(targets.flatMap((t) => secretsJobs(t, ctx, walLag)), targets, ctx, walLag),
+  jobs: (targets, ctx, { walLag }) =>
+    withReplicationSets(
+      targets.flatMap((t) => secretsJobs(t, ctx, walLag)),
+      targets,
+      ctx,
+      walLag,
+    ),
 });

@@ -29,7 +29,13 @@ const postgresUrl = z.string().transform((s, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'query parameters are not read; use the tls, pool_size and statement_timeout keys' });
     return z.NEVER;
   }
-  return { host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port ? Number(u.port) : 5432, user, database, display: `postgres://${u.username}@${u.host}/${u.pathname.slice(1)}` };
+  return {
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: u.port ? Number(u.port) : 5432,
+    user,
+    database,
+    display: `postgres://${u.username}@${u.host}/${u.pathname.slice(1)}`,
+  };
 });
 
 /** The PostgreSQL form of alert_sink.store (see docs/alert-sink.md, "Running several replicas"). */

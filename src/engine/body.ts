@@ -91,7 +91,12 @@ export class BodyMirror implements BodySource {
     };
     const laid = (notes: PieceNote[]) => {
       const pieces = notes.map(piece);
-      return new Snapshot(pieces, n.at, pieces.reduce((s, c) => s + c.series, 0), this.compress);
+      return new Snapshot(
+        pieces,
+        n.at,
+        pieces.reduce((s, c) => s + c.series, 0),
+        this.compress,
+      );
     };
     this.current = { text: laid(n.text), openmetrics: laid(n.openmetrics) };
     this.held = next;

@@ -57,10 +57,7 @@ export function makeExecute(deps: ExecuteDeps) {
       const message = capText(err.message);
       s.failures.set(err.reason, (s.failures.get(err.reason) ?? 0) + 1);
       s.lastError = { reason: err.reason, message, part: o.part };
-      deps.log.warn(
-        { collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: message },
-        'collection failed',
-      );
+      deps.log.warn({ collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: message }, 'collection failed');
     }
     if (s.up && wasUp === false) deps.log.info({ collector: job.collector, target: job.target }, 'collection recovered');
     deps.publishStats(job);

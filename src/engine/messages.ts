@@ -10,10 +10,7 @@ export interface ThreadData {
 }
 
 /** Main thread → collection thread: one call, answered by a `reply` of the same id. */
-export type Call =
-  | { id: number; call: 'apply'; config: Config }
-  | { id: number; call: 'collect'; force: boolean }
-  | { id: number; call: 'stop' };
+export type Call = { id: number; call: 'apply'; config: Config } | { id: number; call: 'collect'; force: boolean } | { id: number; call: 'stop' };
 
 /**
  * Collection thread → main thread, in the order they happened there: the body, the targets' state,

@@ -162,6 +162,11 @@ export class SnapshotStore {
     }
     const body = joinRuns(parts, this.bodyRuns[format]);
     this.bodyRuns[format] = body.runs;
-    return new Snapshot(body.pieces.map((p) => p.chunk), now, body.series, this.compress);
+    return new Snapshot(
+      body.pieces.map((p) => p.chunk),
+      now,
+      body.series,
+      this.compress,
+    );
   }
 }

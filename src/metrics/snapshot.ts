@@ -70,7 +70,6 @@ export class Chunk {
   }
 }
 
-
 /**
  * One /metrics body: the pieces to write in order, built when a batch of changes is committed.
  * Its gzip form is the pieces' gzip members one after the other, which every gzip reader joins.

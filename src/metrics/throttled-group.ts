@@ -37,10 +37,12 @@ export class ThrottledGroup {
     this.last = performance.now();
     const out = this.render();
     if (!(out instanceof Promise)) return Promise.resolve(this.put(out));
-    const running: Promise<void> = out.then((g) => this.put(g)).finally(() => {
-      if (this.running === running) this.running = undefined;
-      if (this.dirty) this.changed();
-    });
+    const running: Promise<void> = out
+      .then((g) => this.put(g))
+      .finally(() => {
+        if (this.running === running) this.running = undefined;
+        if (this.dirty) this.changed();
+      });
     this.running = running;
     return running;
   }

@@ -29,7 +29,8 @@ export interface ServerDeps {
 }
 
 /** No inline script or style, nothing from elsewhere, no framing. */
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * Whether to answer with the gzip body: its pieces are gzip members joined as they are, which

@@ -46,7 +46,9 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   const sealed = flag(one(f, R.sealed, t));
   const problems: string[] = [];
   // One line per cause: a sealed cluster's unreadable statuses are what sealing does, not more problems.
-  const unreadable = of(f, R.replicationUp, t).filter((k) => k.value !== 1).map((k) => k.labels.kind ?? '');
+  const unreadable = of(f, R.replicationUp, t)
+    .filter((k) => k.value !== 1)
+    .map((k) => k.labels.kind ?? '');
   if (sealed) problems.push(unreadable.length ? `sealed (so its ${unreadable.join(' and ')} replication status cannot be read)` : 'sealed');
   else if (unreadable.length) problems.push(`${unreadable.join(' and ')} replication status unreadable`);
   for (const k of kinds) {
@@ -69,8 +71,7 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     target,
     sealed,
     kinds,
-    drTokenAttempt:
-      attemptUp === 1 ? { started, progress: one(f, R.attemptProgress, t) ?? 0, required: one(f, R.attemptRequired, t) ?? 0 } : null,
+    drTokenAttempt: attemptUp === 1 ? { started, progress: one(f, R.attemptProgress, t) ?? 0, required: one(f, R.attemptRequired, t) ?? 0 } : null,
     merkleCheck,
     problems,
   };
@@ -93,7 +94,18 @@ function agent(f: Families, target: string): AgentView {
   if (failedMembers.length) problems.push(`${failedMembers.length} failed member${failedMembers.length > 1 ? 's' : ''}`);
   if (knownServers === 0) problems.push('knows no servers');
   if (raftLeader === false) problems.push('no raft leader');
-  return { target, up, name: info?.labels.name ?? null, server: info ? info.labels.server === 'true' : null, health, members, failedMembers, knownServers, raftLeader, problems };
+  return {
+    target,
+    up,
+    name: info?.labels.name ?? null,
+    server: info ? info.labels.server === 'true' : null,
+    health,
+    members,
+    failedMembers,
+    knownServers,
+    raftLeader,
+    problems,
+  };
 }
 
 function organizations(f: Families): OrganizationView[] {
@@ -119,7 +131,12 @@ const targetRank = (t: TargetView) => (t.up === false ? 0 : t.up === null ? 1 : 
 export function buildEstate(snapshotText: string, targets: readonly TargetView[], now: number): Estate {
   const f = parseExposition(snapshotText, READ_NAMES);
   const nowS = now / 1000;
-  const secrets = problemsFirst(targetsOf(f, R.sealed).concat(targetsOf(f, R.replicationUp)).filter((t, i, a) => a.indexOf(t) === i).map((t) => secretsCluster(f, t, nowS)));
+  const secrets = problemsFirst(
+    targetsOf(f, R.sealed)
+      .concat(targetsOf(f, R.replicationUp))
+      .filter((t, i, a) => a.indexOf(t) === i)
+      .map((t) => secretsCluster(f, t, nowS)),
+  );
   const agents = problemsFirst(targetsOf(f, R.agentUp).map((t) => agent(f, t)));
   const orgs = problemsFirst(organizations(f));
   const sets = replicationSets(f);

@@ -79,7 +79,10 @@ export function lifecycleRouter(deps: LifecycleDeps): Router {
       await deps.reload();
       res.type('text/plain').send('configuration reloaded\n');
     } catch (e) {
-      res.status(500).type('text/plain').send(`failed to reload config: ${(e as Error).message}\n`);
+      res
+        .status(500)
+        .type('text/plain')
+        .send(`failed to reload config: ${(e as Error).message}\n`);
     }
   });
 

@@ -15,7 +15,12 @@ export class HttpTelemetry {
   private readonly group: ThrottledGroup;
 
   constructor(store: SnapshotStore) {
-    this.group = new ThrottledGroup(store, GROUP, () => renderGroup(httpFamilies, { refused: this.refused, certificateNotAfterSeconds: this.notAfter }, {}), PUBLISH_EVERY_MS);
+    this.group = new ThrottledGroup(
+      store,
+      GROUP,
+      () => renderGroup(httpFamilies, { refused: this.refused, certificateNotAfterSeconds: this.notAfter }, {}),
+      PUBLISH_EVERY_MS,
+    );
     this.publish();
   }
 

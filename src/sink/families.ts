@@ -91,7 +91,9 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
     area: 'alertsink',
     labels: ['receiver'],
     samples: (s) =>
-      s.summary.receivers.flatMap((r) => (r.lastNotificationAt === undefined ? [] : [{ labels: { receiver: r.receiver }, value: r.lastNotificationAt / 1000 }])),
+      s.summary.receivers.flatMap((r) =>
+        r.lastNotificationAt === undefined ? [] : [{ labels: { receiver: r.receiver }, value: r.lastNotificationAt / 1000 }],
+      ),
   }),
   family<SinkStats>({
     name: 'vigil_alertsink_watchdog_last_seen_timestamp_seconds',

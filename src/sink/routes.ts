@@ -114,7 +114,8 @@ function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
   return async (req, res) => {
     const body = await webhookBody(deps, refuse, req, res);
     if (body === undefined) return;
-    if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+    if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn))
+      return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
     const parsed = await parsePayloadInTurns(body, nextTurn);
     if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
     let result: RecordResult;
@@ -122,7 +123,10 @@ function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
       result = await deps.receive(parsed.payload, body);
     } catch (e) {
       const kind = e instanceof StoreError ? e.kind : 'failed';
-      deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
+      deps.log.error(
+        { err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) },
+        'cannot store notification',
+      );
       if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
       const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
       return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);

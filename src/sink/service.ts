@@ -69,7 +69,12 @@ export class AlertSinkService {
     this.log = deps.log.child({ component: 'alertsink' });
     this.now = deps.now ?? Date.now;
     this.storeKind = deps.storeKind ?? storeKind;
-    this.exposure = new SinkExposure(deps.metrics, this.log, () => this.running, () => this.availability);
+    this.exposure = new SinkExposure(
+      deps.metrics,
+      this.log,
+      () => this.running,
+      () => this.availability,
+    );
   }
 
   /**
@@ -138,7 +143,8 @@ export class AlertSinkService {
     const was = this.availability;
     this.availability = a;
     if (a.available && !was.available) this.log.info({ store: kind.name }, 'alert store available again');
-    if (!a.available && (was.available || was.reason !== a.reason)) this.log.error({ store: kind.name, reason: a.reason, err: a.message }, 'alert store unavailable: the webhook answers 503 until it returns');
+    if (!a.available && (was.available || was.reason !== a.reason))
+      this.log.error({ store: kind.name, reason: a.reason, err: a.message }, 'alert store unavailable: the webhook answers 503 until it returns');
     this.exposure.changed(this.running !== undefined && a.available);
   }
 
@@ -150,7 +156,10 @@ export class AlertSinkService {
         `alert_sink: no bearer_token_file or basic_auth, and vigil listens on ${this.deps.listenAddress} (not loopback): anyone who reaches it could post forged alerts; configure credentials, or set alert_sink.allow_unauthenticated: true`,
       );
     }
-    this.log.warn({ address: this.deps.listenAddress }, 'alert sink accepts notifications without credentials on a non-loopback address (allow_unauthenticated: true)');
+    this.log.warn(
+      { address: this.deps.listenAddress },
+      'alert sink accepts notifications without credentials on a non-loopback address (allow_unauthenticated: true)',
+    );
   }
 
   async stop(): Promise<void> {

@@ -61,7 +61,11 @@ export class WatchdogMonitor {
     const { healthy, changed, silenceMs } = w.evaluate(this.now());
     if (!changed) return;
     const lastSeen = w.lastSeenAt();
-    const fields = { alertname: w.alertname, last_seen: lastSeen === undefined ? 'never' : new Date(lastSeen).toISOString(), silence_seconds: Math.round(silenceMs / 1000) };
+    const fields = {
+      alertname: w.alertname,
+      last_seen: lastSeen === undefined ? 'never' : new Date(lastSeen).toISOString(),
+      silence_seconds: Math.round(silenceMs / 1000),
+    };
     if (healthy) this.log.info(fields, 'alert path recovered: the Watchdog alert arrives again');
     else this.log.error({ ...fields, max_silence_seconds: w.maxSilenceMs / 1000 }, 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
     this.onChange();

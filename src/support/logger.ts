@@ -56,11 +56,7 @@ function logfmtStream(out: NodeJS.WritableStream): DestinationStream {
   return { write: (line: string) => void out.write(logfmtLine(line)) };
 }
 
-export function createLogger(
-  level: LogLevel = 'info',
-  format: LogFormat = 'logfmt',
-  out: NodeJS.WritableStream = process.stderr,
-): Logger {
+export function createLogger(level: LogLevel = 'info', format: LogFormat = 'logfmt', out: NodeJS.WritableStream = process.stderr): Logger {
   const opts: pino.LoggerOptions = {
     level,
     base: undefined,

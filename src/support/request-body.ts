@@ -17,7 +17,13 @@ export function hasUnreadBody(req: http.IncomingMessage): boolean {
  * Answers now; when the request's body has not been read, says `Connection: close` so Node closes
  * the socket once the answer is out instead of reading what is left of the body.
  */
-export function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: string | object, headers: http.OutgoingHttpHeaders = {}): void {
+export function refuse(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  body: string | object,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   if (res.headersSent) return void res.destroy();
   const json = typeof body !== 'string';
   const text = json ? JSON.stringify(body) : body;
@@ -33,7 +39,10 @@ export function refuse(req: http.IncomingMessage, res: http.ServerResponse, stat
 export type BodyFailure = 'too_large' | 'aborted' | 'encoding';
 
 export class BodyError extends Error {
-  constructor(readonly kind: BodyFailure, message: string) {
+  constructor(
+    readonly kind: BodyFailure,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -22,7 +22,11 @@ import { around, NETWORK_SETTINGS, SETTINGS } from './arbitraries.js';
 
 /** Every upstream decoder, alone and in the whole collection path, under random and mutated answers. */
 const DECODERS: Array<[string, z.ZodType, string[]]> = [
-  ['secrets replication status', replicationStatusResponse, ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/disabled.json', 'secrets/older-primary-no-state.json']],
+  [
+    'secrets replication status',
+    replicationStatusResponse,
+    ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/disabled.json', 'secrets/older-primary-no-state.json'],
+  ],
   ['secrets merkle check', merkleCheckResponse, ['secrets/merkle-check.json']],
   ['agent health', agentHealthResponse, ['agent/health-server.json', 'agent/health-client-only.json', 'agent/health-unhealthy-both.json']],
   ['agent members', agentMembersResponse, ['agent/members-server.json']],

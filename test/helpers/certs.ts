@@ -24,9 +24,25 @@ export function makeCa(name: string): Ca {
   const cert = join(dir, `${name}-ca.pem`);
   const key = join(dir, `${name}-ca.key`);
   openssl([
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-    '-subj', `/CN=${name} test CA`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign',
-    '-keyout', key, '-out', cert,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name} test CA`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign',
+    '-keyout',
+    key,
+    '-out',
+    cert,
   ]);
   return { dir, name, cert, key };
 }
@@ -42,9 +58,7 @@ export function makeCert(ca: Ca, cn: string, kind: 'server' | 'client', file = c
   const ext = join(ca.dir, `${file}.ext`);
   writeFileSync(
     ext,
-    kind === 'server'
-      ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n'
-      : `subjectAltName=DNS:${cn}\nextendedKeyUsage=clientAuth\n`,
+    kind === 'server' ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' : `subjectAltName=DNS:${cn}\nextendedKeyUsage=clientAuth\n`,
   );
   openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${cn}`, '-keyout', key, '-out', csr]);
   openssl(['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '2', '-extfile', ext, '-out', cert]);

@@ -49,7 +49,18 @@ ${Object.entries(locations)
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  await waitFor('nginx listening', async () => (child.exitCode !== null ? Promise.reject(new Error(out)) : (await fetch(url).then(() => true, () => undefined))), 20_000, { everyMs: 100 }).catch(async (e: Error) => {
+  await waitFor(
+    'nginx listening',
+    async () =>
+      child.exitCode !== null
+        ? Promise.reject(new Error(out))
+        : await fetch(url).then(
+            () => true,
+            () => undefined,
+          ),
+    20_000,
+    { everyMs: 100 },
+  ).catch(async (e: Error) => {
     await stop();
     throw new Error(`nginx did not start: ${e.message}\n${out}`);
   });

@@ -2,4 +2,3 @@ import { freePort, startAlertmanager, startPrometheus, startService, type Servic
 
 /** The tests start Prometheus and Alertmanager as the demo does (simulators/alerting/service.ts). */
 export { freePort, startAlertmanager, startPrometheus, startService, type Service };
-

@@ -70,7 +70,12 @@ const status = (kind: 'dr' | 'performance') =>
     families: replicationFamilies,
     up: replicationUp,
   }));
-const agent = <T>(endpoint: string, fetch: (c: UpstreamClient) => Promise<T>, families: PartSpec<T>['families'], notApplicable?: PartSpec<T>['notApplicable']) =>
+const agent = <T>(
+  endpoint: string,
+  fetch: (c: UpstreamClient) => Promise<T>,
+  families: PartSpec<T>['families'],
+  notApplicable?: PartSpec<T>['notApplicable'],
+) =>
   part<T>((c) => ({ context: { target: 't', endpoint }, fetch: () => fetch(c), families, up: agentEndpointUp, ...(notApplicable ? { notApplicable } : {}) }));
 const listing = (teams: TeamsListing['teams'], pages: number): TeamsListing => ({ teams, pages, requests: pages, maxTeams: 1000 });
 const teams = (fetch: (c: UpstreamClient) => Promise<TeamsListing>) =>

@@ -41,7 +41,11 @@ export async function startHostileVigil(extra = '', sink = ''): Promise<HostileV
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  const line = vigil.output().split('\n').find((l) => l.includes('"msg":"vigil listening"')) ?? '{}';
+  const line =
+    vigil
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"vigil listening"')) ?? '{}';
   const url = (JSON.parse(line) as { url: string }).url;
   return {
     vigil,

@@ -38,7 +38,12 @@ const fromUpstreams = (m: Map<string, number>) => new Map([...m].filter(([k]) =>
 
 beforeAll(async () => {
   secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000 });
-  agents = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server', members: 3_000 }, { name: 'client-1', role: 'client', allocations: 3 }] });
+  agents = await startAgentSimulator({
+    agents: [
+      { name: 'server-1', role: 'server', members: 3_000 },
+      { name: 'client-1', role: 'client', allocations: 3 },
+    ],
+  });
   teams = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 450 }], rateLimit: { perSecond: 100_000 } });
   // A failed member and a disconnected secondary: what pages must come through the thread as well.
   await fetch(`${agents.agent('server-1').url}/v1/agent/force-leave?node=${encodeURIComponent('server-2.global')}`, {
@@ -81,7 +86,12 @@ describe('a collection in its own thread', () => {
 
   it('says how each target did, and is ready once every job ran', async () => {
     const views = threaded.daemon.targets();
-    expect(views.map((v) => `${v.collector}/${v.target}`).sort()).toEqual(inProcess.daemon.targets().map((v) => `${v.collector}/${v.target}`).sort());
+    expect(views.map((v) => `${v.collector}/${v.target}`).sort()).toEqual(
+      inProcess.daemon
+        .targets()
+        .map((v) => `${v.collector}/${v.target}`)
+        .sort(),
+    );
     expect(views.every((v) => v.runs >= 1)).toBe(true);
     expect(threaded.daemon.readiness()).toEqual({ ready: true, pending: [] });
     const res = await fetch(`${threaded.url}/readyz`);
@@ -89,7 +99,11 @@ describe('a collection in its own thread', () => {
   });
 
   it('logs what the collection logs, in the process’s log', async () => {
-    await fetch(`${secrets.cluster('perf-primary').url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ garbage: true }) });
+    await fetch(`${secrets.cluster('perf-primary').url}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ garbage: true }),
+    });
     try {
       await threaded.collect();
     } finally {
@@ -134,7 +148,11 @@ describe('a collection in its own thread', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    await waitFor('the thread’s death in the log', async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined), 5_000);
+    await waitFor(
+      'the thread’s death in the log',
+      async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined),
+      5_000,
+    );
     // a collection asked for before the new thread has its config fails: retried until it runs
     await waitFor('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
     restarted = true;

@@ -72,7 +72,7 @@ describe('lifecycle endpoints', () => {
     expect(calls).toEqual({ reload: 0, collect: 0 });
   });
 
-  it('a same-origin request from vigil\'s own page is allowed', async () => {
+  it("a same-origin request from vigil's own page is allowed", async () => {
     const { url, calls } = await start(true);
     const res = await fetch(`${url}/-/reload`, { method: 'POST', headers: { origin: url, 'sec-fetch-site': 'same-origin' } });
     expect(res.status).toBe(200);

@@ -15,7 +15,9 @@ let slowUrl = '';
 
 beforeAll(async () => {
   // An upstream that answers only after 1.5 s: a scrape meanwhile must not wait for it.
-  slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}'), 1500));
+  slow = http.createServer((_req, res) =>
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}'), 1500),
+  );
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
   vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
@@ -48,7 +50,10 @@ describe('/metrics', () => {
       http.get(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
         expect(res.headers['content-encoding']).toBe('gzip');
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+        res
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject);
       });
     });
     const text = gunzipSync(body).toString();
@@ -133,7 +138,12 @@ describe('runtime metrics', () => {
     let renders = 0;
     const store = new SnapshotStore([]);
     const app = createApp({
-      daemon: { snapshot: () => store.snapshot(), readiness: () => ({ ready: true, pending: [] }), targets: () => [], collectNow: () => Promise.reject(new Error('unused')) },
+      daemon: {
+        snapshot: () => store.snapshot(),
+        readiness: () => ({ ready: true, pending: [] }),
+        targets: () => [],
+        collectNow: () => Promise.reject(new Error('unused')),
+      },
       reload: () => Promise.resolve(),
       processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`),
       log: createLogger('error', 'json', new PassThrough()),

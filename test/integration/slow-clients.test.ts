@@ -108,7 +108,10 @@ describe('server limits', () => {
     const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
     const { port } = await start({}, guard);
     // 50 MB announced, 1 KiB sent: the answer must come anyway, and the connection end.
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n${'a'.repeat(1024)}`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n${'a'.repeat(1024)}`,
+    );
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 401 /);
     expect(c.received()).toMatch(/connection: close/i);
@@ -145,7 +148,10 @@ describe('webhook bodies', () => {
   it('answers 413 to a chunked body as soon as it passes the limit, without waiting for its end', async () => {
     const port = await startSink('  body_limit: 2KiB\n');
     const chunk = 'a'.repeat(4096);
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+    );
     // The body never ends (no last chunk): the answer and the close must come anyway.
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 413 /);
@@ -164,7 +170,10 @@ describe('webhook bodies', () => {
 
   /** One complete request on a new connection; what came back. */
   async function post(port: number): Promise<string> {
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     await c.closed;
     return c.received();
   }

@@ -28,7 +28,8 @@ const setOwners = async (count: number) => {
   expect(res.status).toBe(200);
 };
 const teamCount = (m: Map<string, number>) =>
-  (m.get(series('teams_organization_teams', { ...L, visibility: 'secret' })) ?? 0) + (m.get(series('teams_organization_teams', { ...L, visibility: 'organization' })) ?? 0);
+  (m.get(series('teams_organization_teams', { ...L, visibility: 'secret' })) ?? 0) +
+  (m.get(series('teams_organization_teams', { ...L, visibility: 'organization' })) ?? 0);
 
 beforeAll(async () => {
   sim = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 20, seed: 11 }] });

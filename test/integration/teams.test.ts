@@ -184,9 +184,9 @@ describe('a failed page', () => {
 describe('which token', () => {
   it('a member token sees the organization teams and only its own secret team', async () => {
     const owner = sim.ownerToken('acme');
-    const page = (await (
-      await fetch(`${sim.url}${listPath('acme')}?page%5Bsize%5D=100`, { headers: { authorization: `Bearer ${owner}` } })
-    ).json()) as { data: { attributes: { name: string; visibility: string } }[] };
+    const page = (await (await fetch(`${sim.url}${listPath('acme')}?page%5Bsize%5D=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as {
+      data: { attributes: { name: string; visibility: string } }[];
+    };
     const secretTeam = page.data.find((t) => t.attributes.visibility === 'secret')!.attributes.name;
     const d = await daemon(target('owner', 'acme', owner), target('member', 'acme', sim.memberToken('acme', secretTeam)));
     const m = await d.metrics();

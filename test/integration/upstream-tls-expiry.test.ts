@@ -79,7 +79,10 @@ describe('upstream TLS certificate expiry', () => {
   it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
     const old = mkdtempSync(join(tmpdir(), 'vigil-tls-expired-'));
     const expired = selfSignedCertificateBetween(old, '20200101000000Z', '20200102000000Z');
-    const stale = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000, tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) } });
+    const stale = await startSecretsSimulator(demoSecretsScenario(), {
+      walTickMs: 3_600_000,
+      tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) },
+    });
     const d = await startTestDaemon(
       `secrets:\n  - { name: expired, address: "${stale.cluster('dr-primary').url}", schedule: "${NEVER}", replication_kinds: [dr], tls: { ca_file: ${expired.cert} } }\n`,
     );

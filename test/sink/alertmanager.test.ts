@@ -169,7 +169,10 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
   it('is refused (401, never retried by Alertmanager) with the wrong credentials, storing nothing', async () => {
     requireAlertmanager();
     await sendAlert({ alertname: 'VigilE2EWrong', severity: 'warning', auth: 'wrong' }, new Date());
-    await delivered('the refusal', async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined);
+    await delivered(
+      'the refusal',
+      async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined,
+    );
     expect(await notificationsOf('VigilE2EWrong', 'firing')).toBeUndefined();
     const { body } = await getJson<{ alerts: unknown[] }>(vigil.url, '/api/v1/alerts?alertname=VigilE2EWrong', READER);
     expect(body.alerts).toEqual([]);

@@ -97,7 +97,11 @@ describe('the SQLite alert store', () => {
   it('commits notifications arriving together in one transaction, a copy among them as a duplicate', async () => {
     const s = openStore();
     const n = incoming({ alerts: [{ fingerprint: 'f1' }] });
-    const together = await Promise.all([s.record(n), s.record({ ...n, receivedAt: T0 + 5 }), s.record(incoming({ groupKey: 'b', alerts: [{ fingerprint: 'f2' }] }))]);
+    const together = await Promise.all([
+      s.record(n),
+      s.record({ ...n, receivedAt: T0 + 5 }),
+      s.record(incoming({ groupKey: 'b', alerts: [{ fingerprint: 'f2' }] })),
+    ]);
     expect(together).toEqual([
       { id: 1, duplicate: false },
       { id: 1, duplicate: true },
@@ -134,7 +138,8 @@ describe('the SQLite alert store', () => {
         ],
       }),
     );
-    const fps = async (f: Omit<Parameters<SqliteAlertStore['alerts']>[0], 'limit'>) => (await s.alerts({ limit: 10, ...f })).alerts.map((a) => a.fingerprint).sort();
+    const fps = async (f: Omit<Parameters<SqliteAlertStore['alerts']>[0], 'limit'>) =>
+      (await s.alerts({ limit: 10, ...f })).alerts.map((a) => a.fingerprint).sort();
     expect(await fps({})).toEqual(['a', 'b', 'c']);
     expect(await fps({ state: 'firing' })).toEqual(['a', 'b']);
     expect(await fps({ state: 'resolved' })).toEqual(['c']);

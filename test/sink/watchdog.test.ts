@@ -10,7 +10,10 @@ let dir: string;
 let v: TestDaemon;
 const healthy = async () => (await v.metrics()).get('vigil_alertsink_watchdog_healthy');
 const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdog') =>
-  notification({ groupKey: '{}:{alertname="Watchdog"}', alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }] });
+  notification({
+    groupKey: '{}:{alertname="Watchdog"}',
+    alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }],
+  });
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-watchdog-'));
@@ -33,7 +36,10 @@ describe('the alert path watchdog', () => {
     const broken = v.logs().filter((l) => l.msg === 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ level: 'error', alertname: 'Watchdog', last_seen: 'never', max_silence_seconds: 0.4 });
-    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 503, body: { status: 'broken', watchdog: { healthy: false, maxSilenceSeconds: 0.4 } } });
+    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({
+      status: 503,
+      body: { status: 'broken', watchdog: { healthy: false, maxSilenceSeconds: 0.4 } },
+    });
     expect((await fetch(`${v.url}/readyz`)).status).toBe(200);
   });
 

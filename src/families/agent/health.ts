@@ -18,9 +18,10 @@ export const healthFamilies: readonly Family<AgentHealth>[] = [
     type: 'gauge',
     area: 'scheduler',
     labels: ['target', 'role'],
-    samples: (h) => HEALTH_ROLES.flatMap((role) => {
-      const ok = h[role]?.ok;
-      return ok === undefined ? [] : [{ labels: { role }, value: Number(ok) }];
-    }),
+    samples: (h) =>
+      HEALTH_ROLES.flatMap((role) => {
+        const ok = h[role]?.ok;
+        return ok === undefined ? [] : [{ labels: { role }, value: Number(ok) }];
+      }),
   }),
 ];

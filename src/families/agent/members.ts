@@ -65,9 +65,7 @@ export const memberPollFamilies: readonly Family<MembersView>[] = [
     area: 'scheduler',
     labels: ['target', 'member', 'status'],
     samples: (v) =>
-      v.kept.flatMap((m) =>
-        stateSet('status', KNOWN_MEMBER_STATUSES, m.Status).map((s) => ({ labels: { member: m.Name, ...s.labels }, value: s.value })),
-      ),
+      v.kept.flatMap((m) => stateSet('status', KNOWN_MEMBER_STATUSES, m.Status).map((s) => ({ labels: { member: m.Name, ...s.labels }, value: s.value }))),
   }),
   family<MembersView>({
     name: 'scheduler_agent_member_info',

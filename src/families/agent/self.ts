@@ -22,12 +22,12 @@ export const selfFamilies: readonly Family<AgentSelf>[] = [
     labels: ['target', 'name', 'region', 'datacenter', 'version', 'server'],
     // The agent's own region is its identity, named as the agent names it.
     reservedLabelsAllowed: ['region'],
-    samples: (s) => [
-      { labels: { name: s.name, region: s.region, datacenter: s.datacenter, version: s.version, server: String(s.server) }, value: 1 },
-    ],
+    samples: (s) => [{ labels: { name: s.name, region: s.region, datacenter: s.datacenter, version: s.version, server: String(s.server) }, value: 1 }],
   }),
-  statGauge('scheduler_agent_raft_leader', '1 when this server is the raft leader (stats.raft.state is Leader), else 0; absent on an agent without raft', (s) =>
-    s.raft?.state === undefined ? undefined : s.raft.state === 'Leader',
+  statGauge(
+    'scheduler_agent_raft_leader',
+    '1 when this server is the raft leader (stats.raft.state is Leader), else 0; absent on an agent without raft',
+    (s) => (s.raft?.state === undefined ? undefined : s.raft.state === 'Leader'),
   ),
   statGauge(
     'scheduler_agent_raft_leader_known',
@@ -36,7 +36,11 @@ export const selfFamilies: readonly Family<AgentSelf>[] = [
   ),
   statGauge('scheduler_agent_raft_peers', 'Raft peers this server knows (stats.raft.num_peers)', (s) => s.raft?.num_peers),
   statGauge('scheduler_agent_raft_commit_index', 'Index of the last committed raft log entry (stats.raft.commit_index)', (s) => s.raft?.commit_index),
-  statGauge('scheduler_agent_raft_applied_index', 'Index of the last raft log entry applied to the state machine (stats.raft.applied_index)', (s) => s.raft?.applied_index),
+  statGauge(
+    'scheduler_agent_raft_applied_index',
+    'Index of the last raft log entry applied to the state machine (stats.raft.applied_index)',
+    (s) => s.raft?.applied_index,
+  ),
   statGauge('scheduler_agent_raft_last_log_index', 'Index of the last entry in the raft log (stats.raft.last_log_index)', (s) => s.raft?.last_log_index),
   statGauge(
     'scheduler_agent_raft_last_contact_seconds',
@@ -47,6 +51,10 @@ export const selfFamilies: readonly Family<AgentSelf>[] = [
   statGauge('scheduler_agent_serf_failed', 'Gossip members this agent sees as failed (stats.serf.failed)', (s) => s.serf?.failed),
   statGauge('scheduler_agent_serf_left', 'Gossip members this agent sees as left (stats.serf.left)', (s) => s.serf?.left),
   statGauge('scheduler_agent_serf_health_score', 'Gossip health score of this agent, 0 is best (stats.serf.health_score)', (s) => s.serf?.health_score),
-  statGauge('scheduler_agent_client_allocations', 'Allocations the client part of the agent runs (stats.client.num_allocations)', (s) => s.client?.num_allocations),
+  statGauge(
+    'scheduler_agent_client_allocations',
+    'Allocations the client part of the agent runs (stats.client.num_allocations)',
+    (s) => s.client?.num_allocations,
+  ),
   statGauge('scheduler_agent_runtime_goroutines', 'Goroutines of the agent process (stats.runtime.goroutines)', (s) => s.runtime?.goroutines),
 ];

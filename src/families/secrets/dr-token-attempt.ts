@@ -42,12 +42,18 @@ const gauge = (name: string, help: string, value: (v: AttemptView) => number | b
   family<AttemptView>({ name, help: `${help}; ${FROM_POLL}.`, type: 'gauge', area: 'secrets', labels: ['target'], samples: single(value) });
 
 export const attemptFamilies: readonly Family<AttemptView>[] = [
-  gauge('secrets_dr_operation_token_attempt_started', '1 while a DR operation token generation attempt is open (started and not complete), else 0', (v) => v.started),
+  gauge(
+    'secrets_dr_operation_token_attempt_started',
+    '1 while a DR operation token generation attempt is open (started and not complete), else 0',
+    (v) => v.started,
+  ),
   gauge('secrets_dr_operation_token_attempt_progress', 'Key shares supplied to the open attempt (0 when none is open)', (v) =>
     v.started === undefined ? undefined : v.started ? v.progress : 0,
   ),
   gauge('secrets_dr_operation_token_attempt_required', 'Key shares needed to complete an attempt', (v) => v.required),
-  gauge('secrets_dr_operation_token_attempt_pgp', '1 when the open attempt encrypts the final token with a PGP key, else 0', (v) => (v.started === undefined ? undefined : v.started && v.pgp)),
+  gauge('secrets_dr_operation_token_attempt_pgp', '1 when the open attempt encrypts the final token with a PGP key, else 0', (v) =>
+    v.started === undefined ? undefined : v.started && v.pgp,
+  ),
   gauge(
     'secrets_dr_operation_token_attempt_first_seen_timestamp_seconds',
     'When vigil first saw the open attempt, as Unix time (a new nonce restarts it; a vigil restart too); absent while none is open',

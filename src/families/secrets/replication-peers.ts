@@ -49,12 +49,32 @@ const peerSeconds = (side: 'secondary' | 'primary', name: string, help: string, 
 const CANARY = "the service's own measure of replication delay";
 
 export const peerFamilies: readonly Family<ReplicationStatus>[] = [
-  peerSeconds('secondary', 'primary_canary_age_seconds', `Age of the last replication canary the primary wrote that a secondary has applied, as the primary reports it: ${CANARY}`, (p) => p.replication_primary_canary_age_ms),
+  peerSeconds(
+    'secondary',
+    'primary_canary_age_seconds',
+    `Age of the last replication canary the primary wrote that a secondary has applied, as the primary reports it: ${CANARY}`,
+    (p) => p.replication_primary_canary_age_ms,
+  ),
   peerSeconds('secondary', 'clock_skew_seconds', 'Clock difference between the primary and a secondary', (p) => p.clock_skew_ms),
-  peerSeconds('secondary', 'last_heartbeat_duration_seconds', 'How long the last heartbeat between the primary and a secondary took', (p) => p.last_heartbeat_duration_ms),
-  peerSeconds('primary', 'canary_age_seconds', `Age of the last replication canary of its primary that a secondary has applied, as the secondary reports it: ${CANARY}`, (p) => p.replication_primary_canary_age_ms),
+  peerSeconds(
+    'secondary',
+    'last_heartbeat_duration_seconds',
+    'How long the last heartbeat between the primary and a secondary took',
+    (p) => p.last_heartbeat_duration_ms,
+  ),
+  peerSeconds(
+    'primary',
+    'canary_age_seconds',
+    `Age of the last replication canary of its primary that a secondary has applied, as the secondary reports it: ${CANARY}`,
+    (p) => p.replication_primary_canary_age_ms,
+  ),
   peerSeconds('primary', 'clock_skew_seconds', 'Clock difference between a secondary and its primary, as the secondary reports it', (p) => p.clock_skew_ms),
-  peerSeconds('primary', 'last_heartbeat_duration_seconds', 'How long the last heartbeat between a secondary and its primary took, as the secondary reports it', (p) => p.last_heartbeat_duration_ms),
+  peerSeconds(
+    'primary',
+    'last_heartbeat_duration_seconds',
+    'How long the last heartbeat between a secondary and its primary took, as the secondary reports it',
+    (p) => p.last_heartbeat_duration_ms,
+  ),
   family<ReplicationStatus>({
     name: 'secrets_replication_secondary_connection_state',
     help: `The gRPC connection state of a secondary's stream, one series per state, 1 for the current one; ${FROM_POLL}.`,

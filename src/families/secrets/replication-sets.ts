@@ -74,7 +74,11 @@ function linkKnownSecondaries(members: readonly SetMember[], parent: number[]): 
 function setName(members: readonly SetMember[]): string {
   const explicit = [...new Set(members.flatMap((m) => (m.explicit ? [m.explicit] : [])))].sort();
   if (explicit.length) return explicit.join('+');
-  const ids = (ms: readonly SetMember[]) => ms.map((m) => m.status.cluster_id).filter((id) => id !== '').sort();
+  const ids = (ms: readonly SetMember[]) =>
+    ms
+      .map((m) => m.status.cluster_id)
+      .filter((id) => id !== '')
+      .sort();
   return ids(members.filter((m) => m.status.mode === 'primary'))[0] ?? ids(members)[0] ?? [...members.map((m) => m.target)].sort()[0]!;
 }
 
@@ -87,13 +91,23 @@ export function replicationSets(all: readonly SetMember[]): ReplicationSet[] {
     linkBy(members, parent, (m) => (m.status.cluster_id ? [`id:${m.status.cluster_id}`] : []));
     linkKnownSecondaries(members, parent);
     linkBy(members, parent, (m) =>
-      m.status.mode === 'secondary' ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${origin(p.api_address)}`] : [])) : [`address:${origin(m.address)}`],
+      m.status.mode === 'secondary'
+        ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${origin(p.api_address)}`] : []))
+        : [`address:${origin(m.address)}`],
     );
     const groups = new Map<number, SetMember[]>();
     const root = (i: number): number => (parent[i] === i ? i : root(parent[i]!));
     members.forEach((m, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), m]));
     for (const ms of groups.values()) {
-      sets.push({ kind, name: setName(ms), members: ms, primaries: ms.filter((m) => m.status.mode === 'primary').map((m) => m.target).sort() });
+      sets.push({
+        kind,
+        name: setName(ms),
+        members: ms,
+        primaries: ms
+          .filter((m) => m.status.mode === 'primary')
+          .map((m) => m.target)
+          .sort(),
+      });
     }
   }
   return sets;
@@ -116,7 +130,8 @@ export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[
     type: 'gauge',
     area: 'secrets',
     labels: ['kind', 'replication_set', 'target', 'mode'],
-    samples: (sets) => sets.flatMap((s) => s.members.map((m) => ({ labels: { kind: s.kind, replication_set: s.name, target: m.target, mode: m.status.mode }, value: 1 }))),
+    samples: (sets) =>
+      sets.flatMap((s) => s.members.map((m) => ({ labels: { kind: s.kind, replication_set: s.name, target: m.target, mode: m.status.mode }, value: 1 }))),
   }),
   family<readonly ReplicationSet[]>({
     name: 'secrets_replication_secondary_primary_watched',
@@ -126,7 +141,9 @@ export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[
     labels: ['target', 'kind'],
     samples: (sets) =>
       sets.flatMap((s) =>
-        s.members.filter((m) => m.status.mode === 'secondary').map((m) => ({ labels: { target: m.target, kind: s.kind }, value: s.primaries.length > 0 ? 1 : 0 })),
+        s.members
+          .filter((m) => m.status.mode === 'secondary')
+          .map((m) => ({ labels: { target: m.target, kind: s.kind }, value: s.primaries.length > 0 ? 1 : 0 })),
       ),
   }),
 ];

@@ -8,17 +8,7 @@ const FROM_POLL = 'from a scheduled poll of sys/replication/<kind>/status';
 const TK = ['target', 'kind'] as const;
 
 export const KNOWN_MODES = ['primary', 'secondary', 'disabled', 'bootstrapping', 'unknown', 'unsupported'] as const;
-export const KNOWN_STATES = [
-  'stream-wals',
-  'running',
-  'merkle-diff',
-  'merkle-sync',
-  'idle',
-  'connecting',
-  'ready',
-  'transient_failure',
-  'shutdown',
-] as const;
+export const KNOWN_STATES = ['stream-wals', 'running', 'merkle-diff', 'merkle-sync', 'idle', 'connecting', 'ready', 'transient_failure', 'shutdown'] as const;
 
 export const replicationUp = upFamily({
   name: 'secrets_replication_up',
@@ -130,7 +120,9 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     samples: (s) =>
       isSecondary(s)
         ? s.primaries.flatMap((p) =>
-            p.connection_status === undefined ? [] : [{ labels: { primary_cluster_address: primaryAddress(p) }, value: p.connection_status === 'connected' ? 1 : 0 }],
+            p.connection_status === undefined
+              ? []
+              : [{ labels: { primary_cluster_address: primaryAddress(p) }, value: p.connection_status === 'connected' ? 1 : 0 }],
           )
         : [],
   }),

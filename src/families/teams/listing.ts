@@ -73,8 +73,7 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     area: 'teams',
     labels: [...TO, 'team', 'team_id', 'visibility', 'sso_team_id'],
-    samples: (l) =>
-      tracked(l).map((t) => ({ labels: { team: t.name, team_id: t.id, visibility: t.visibility, sso_team_id: t.ssoTeamId }, value: 1 })),
+    samples: (l) => tracked(l).map((t) => ({ labels: { team: t.name, team_id: t.id, visibility: t.visibility, sso_team_id: t.ssoTeamId }, value: 1 })),
   }),
   family<TeamsListing>({
     name: 'teams_untracked_teams',
@@ -98,8 +97,7 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     area: 'teams',
     labels: [...TO, 'permission'],
-    samples: (l) =>
-      [...countBy(ORGANIZATION_ACCESS, l.teams, carries)].map(([permission, value]) => ({ labels: { permission }, value })),
+    samples: (l) => [...countBy(ORGANIZATION_ACCESS, l.teams, carries)].map(([permission, value]) => ({ labels: { permission }, value })),
   }),
   family<TeamsListing>({
     name: 'teams_team_access_inconsistent',

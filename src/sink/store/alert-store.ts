@@ -37,7 +37,9 @@ export interface AlertStore {
  */
 export function notificationKey(p: Payload): string {
   const alerts = p.alerts.map((a) => [a.fingerprint, a.status, a.startsAt].join('\u0000')).sort();
-  return createHash('sha256').update(JSON.stringify([p.groupKey, alerts])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([p.groupKey, alerts]))
+    .digest('hex');
 }
 
 export interface IncomingNotification {
@@ -176,6 +178,12 @@ export class StoreError extends Error {
 export function fileSystemError(what: string, e: unknown): StoreError | undefined {
   const code = String((e as { code?: unknown }).code ?? '');
   const reason: UnavailableReason | undefined =
-    code === 'EROFS' ? 'read_only' : code === 'ENOSPC' || code === 'EDQUOT' ? 'no_space' : ['EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EIO'].includes(code) ? 'cannot_open' : undefined;
+    code === 'EROFS'
+      ? 'read_only'
+      : code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'no_space'
+        : ['EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EIO'].includes(code)
+          ? 'cannot_open'
+          : undefined;
   return reason && new StoreError('unavailable', `${what}: ${(e as Error).message}`, reason);
 }

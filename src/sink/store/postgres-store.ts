@@ -82,7 +82,9 @@ export class PostgresAlertStore implements AlertStore {
       args: [...values, notificationId],
     });
     if (created.rowCount === 1) return;
-    const before = (await run<{ state: string; starts_at: number }>(spell(D, 'SELECT state, starts_at FROM alerts WHERE fingerprint = ? FOR UPDATE', [a.fingerprint]))).rows[0];
+    const before = (
+      await run<{ state: string; starts_at: number }>(spell(D, 'SELECT state, starts_at FROM alerts WHERE fingerprint = ? FOR UPDATE', [a.fingerprint]))
+    ).rows[0];
     const changed = before === undefined || before.state !== a.status || before.starts_at !== a.startsAt;
     await run({
       sql: `UPDATE alerts SET alertname = $2, severity = $3, state = $4, labels = $5, annotations = $6, generator_url = $7,
@@ -141,7 +143,12 @@ export class PostgresAlertStore implements AlertStore {
       if (!locked) return { notifications: 0, transitions: 0, alerts: 0, receivers: 0 };
       const deletes = q.pruneQueries(D, before);
       const del = async (k: keyof PruneResult) => (await run(deletes[k])).rowCount ?? 0;
-      return { notifications: await del('notifications'), transitions: await del('transitions'), alerts: await del('alerts'), receivers: await del('receivers') };
+      return {
+        notifications: await del('notifications'),
+        transitions: await del('transitions'),
+        alerts: await del('alerts'),
+        receivers: await del('receivers'),
+      };
     });
   }
 

@@ -59,7 +59,8 @@ export function notificationsQuery(d: Dialect, f: NotificationFilter): Query {
 }
 
 /** The notifications that fit the page (stops reading at the first row left behind), bodies not yet read. */
-export const notificationsWithin = (metas: IterableIterator<NotificationMeta>, f: NotificationFilter) => takeWithin(metas, f.limit, f.maxBytes, (r) => r.body_bytes);
+export const notificationsWithin = (metas: IterableIterator<NotificationMeta>, f: NotificationFilter) =>
+  takeWithin(metas, f.limit, f.maxBytes, (r) => r.body_bytes);
 
 /** A page of notifications with their bodies; `next` is where the following page starts. */
 export function notificationsPage(page: NotificationMeta[], more: boolean, body: (id: number) => string | undefined) {
@@ -92,7 +93,8 @@ export const summaryOf = (receivers: ReceiverTotalsRow[], alerts: StoreSummary['
 });
 
 /** When a notification last mentioned a firing alert of that name, as `at`. */
-export const lastFiringQuery = (d: Dialect, alertname: string): Query => spell(d, 'SELECT max(last_firing_at) AS at FROM alerts WHERE alertname = ?', [alertname]);
+export const lastFiringQuery = (d: Dialect, alertname: string): Query =>
+  spell(d, 'SELECT max(last_firing_at) AS at FROM alerts WHERE alertname = ?', [alertname]);
 
 /** What retention deletes, one statement per count of PruneResult. */
 export function pruneQueries(d: Dialect, before: number): Record<keyof PruneResult, Query> {

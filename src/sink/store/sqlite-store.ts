@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3';
 import { ALERTS_PER_TURN, type PayloadAlert } from '../payload-schema.js';
-import type { AlertStore, AlertFilter, IncomingNotification, NotificationFilter, PruneResult, RecordResult, StoreSummary, TransitionRecord } from './alert-store.js';
+import type {
+  AlertStore,
+  AlertFilter,
+  IncomingNotification,
+  NotificationFilter,
+  PruneResult,
+  RecordResult,
+  StoreSummary,
+  TransitionRecord,
+} from './alert-store.js';
 import { SQLITE as D, spell, type Query } from './dialect.js';
 import * as q from './queries.js';
 import { toAlert, type AlertRow } from './rows.js';
@@ -67,7 +76,9 @@ export class SqliteAlertStore implements AlertStore {
 
   /** Upserts the alert's current state; a new state or a new start time is a transition. */
   private applyAlert(a: PayloadAlert, n: IncomingNotification, notificationId: number, counts: Counts): void {
-    const before = this.get<{ state: string; severity: string; starts_at: number }>(spell(D, 'SELECT state, severity, starts_at FROM alerts WHERE fingerprint = ?', [a.fingerprint]));
+    const before = this.get<{ state: string; severity: string; starts_at: number }>(
+      spell(D, 'SELECT state, severity, starts_at FROM alerts WHERE fingerprint = ?', [a.fingerprint]),
+    );
     if (before) bump(counts, before.state, before.severity, -1);
     bump(counts, a.status, a.labels.severity ?? '', 1);
     const v = w.alertValues(a, n);

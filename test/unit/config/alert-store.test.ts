@@ -39,16 +39,36 @@ describe('alert_sink.store: an SQLite file or a PostgreSQL database', () => {
   });
 
   it.each([
-    ['both path and postgres', `alert_sink:\n  store: { path: /x.db, postgres: { url: "postgres://u@h/d" } }\n`, 'alert_sink.store.postgres: set either path (SQLite) or postgres, not both'],
+    [
+      'both path and postgres',
+      `alert_sink:\n  store: { path: /x.db, postgres: { url: "postgres://u@h/d" } }\n`,
+      'alert_sink.store.postgres: set either path (SQLite) or postgres, not both',
+    ],
     ['neither path nor postgres', 'alert_sink:\n  store: { retention: 7d }\n', 'alert_sink.store: set path (an SQLite file) or postgres'],
-    ['max_size on PostgreSQL', `alert_sink:\n  store: { max_size: 1GiB, postgres: { url: "postgres://u@h/d" } }\n`, 'alert_sink.store.max_size: only for an SQLite store'],
+    [
+      'max_size on PostgreSQL',
+      `alert_sink:\n  store: { max_size: 1GiB, postgres: { url: "postgres://u@h/d" } }\n`,
+      'alert_sink.store.max_size: only for an SQLite store',
+    ],
     ['another scheme', pg('url: "mysql://u@h/d"'), 'alert_sink.store.postgres.url: scheme must be postgres://'],
     ['no database', pg('url: "postgres://u@h"'), 'alert_sink.store.postgres.url: must name a user, a host and a database'],
     ['query parameters', pg('url: "postgres://u@h/d?sslmode=disable"'), 'alert_sink.store.postgres.url: query parameters are not read'],
     ['a bad TLS mode', pg('url: "postgres://u@h/d", tls: { mode: prefer }'), 'alert_sink.store.postgres.tls.mode:'],
-    ['a CA without verification', pg(`url: "postgres://u@h/d", tls: { mode: require, ca_file: ${passwordFile} }`), 'alert_sink.store.postgres.tls.ca_file: only used with mode: verify-full'],
-    ['a missing password file', pg('url: "postgres://u@h/d", password_file: /nonexistent/pw'), 'alert_sink.store.postgres.password_file: cannot read file "/nonexistent/pw" (ENOENT)'],
-    ['a bad statement_timeout', pg('url: "postgres://u@h/d", statement_timeout: forever'), 'alert_sink.store.postgres.statement_timeout: invalid duration "forever"'],
+    [
+      'a CA without verification',
+      pg(`url: "postgres://u@h/d", tls: { mode: require, ca_file: ${passwordFile} }`),
+      'alert_sink.store.postgres.tls.ca_file: only used with mode: verify-full',
+    ],
+    [
+      'a missing password file',
+      pg('url: "postgres://u@h/d", password_file: /nonexistent/pw'),
+      'alert_sink.store.postgres.password_file: cannot read file "/nonexistent/pw" (ENOENT)',
+    ],
+    [
+      'a bad statement_timeout',
+      pg('url: "postgres://u@h/d", statement_timeout: forever'),
+      'alert_sink.store.postgres.statement_timeout: invalid duration "forever"',
+    ],
     ['a pool of 0', pg('url: "postgres://u@h/d", pool_size: 0'), 'alert_sink.store.postgres.pool_size:'],
   ])('%s names the key', (_what, yaml, expected) => {
     expect(configProblems(yaml).join('\n')).toContain(expected);

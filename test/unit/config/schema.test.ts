@@ -52,7 +52,10 @@ describe('a valid config', () => {
   });
 
   it('expands ${VAR} in values, and $${ stays literal', () => {
-    const c = parseConfig('secrets:\n  - name: "${NAME}"\n    address: "http://${HOST}:8200"\n    namespace: "$${x}"\n', 'v', { NAME: 'east', HOST: '127.0.0.1' });
+    const c = parseConfig('secrets:\n  - name: "${NAME}"\n    address: "http://${HOST}:8200"\n    namespace: "$${x}"\n', 'v', {
+      NAME: 'east',
+      HOST: '127.0.0.1',
+    });
     expect(c.secrets[0]).toMatchObject({ name: 'east', address: 'http://127.0.0.1:8200', namespace: '${x}' });
   });
 });
@@ -113,11 +116,23 @@ describe('a malformed config names the key path and the problem', () => {
     ['a bad duration', `secrets:\n  - name: a\n${ok}    timeout: 5 seconds\n`, 'secrets[0].timeout: invalid duration "5 seconds"'],
     ['a bad cron', `secrets:\n  - name: a\n${ok}    schedule: "every minute"\n`, 'secrets[0].schedule: invalid cron expression "every minute"'],
     ['an unknown kind', `secrets:\n  - name: a\n${ok}    replication_kinds: [dr, perf]\n`, 'secrets[0].replication_kinds[1]:'],
-    ['a missing token file', `secrets:\n  - name: a\n${ok}    token_file: /nonexistent/token\n`, 'secrets[0].token_file: cannot read file "/nonexistent/token" (ENOENT)'],
-    ['a merkle check without its token file', `secrets:\n  - name: a\n${ok}    merkle_check: {}\n`, 'secrets[0].merkle_check.dr_operation_token_file: required'],
+    [
+      'a missing token file',
+      `secrets:\n  - name: a\n${ok}    token_file: /nonexistent/token\n`,
+      'secrets[0].token_file: cannot read file "/nonexistent/token" (ENOENT)',
+    ],
+    [
+      'a merkle check without its token file',
+      `secrets:\n  - name: a\n${ok}    merkle_check: {}\n`,
+      'secrets[0].merkle_check.dr_operation_token_file: required',
+    ],
     ['a bad listen address', `web:\n  listen_address: "9810"\n`, 'web.listen_address: must be HOST:PORT'],
     ['a list where a mapping belongs', `secrets:\n  - name: a\n${ok}    tls: [1]\n`, 'secrets[0].tls:'],
-    ['a number where a string belongs (not "required")', `web:\n  listen_address: 9810\n`, 'web.listen_address: Invalid input: expected string, received number'],
+    [
+      'a number where a string belongs (not "required")',
+      `web:\n  listen_address: 9810\n`,
+      'web.listen_address: Invalid input: expected string, received number',
+    ],
   ])('%s', (_what, yaml, expected) => {
     expect(configProblems(yaml).join('\n')).toContain(expected);
   });
@@ -195,9 +210,17 @@ describe('alert_sink', () => {
   it.each([
     ['a misspelt key', 'alert_sink:\n  body_limt: 1MiB\n', 'alert_sink.body_limt: unknown key'],
     ['a non-boolean enabled', 'alert_sink:\n  enabled: yes please\n', 'alert_sink.enabled: Invalid input: expected boolean, received string'],
-    ['a missing bearer token file', 'alert_sink:\n  bearer_token_file: /nonexistent/t\n', 'alert_sink.bearer_token_file: cannot read file "/nonexistent/t" (ENOENT)'],
+    [
+      'a missing bearer token file',
+      'alert_sink:\n  bearer_token_file: /nonexistent/t\n',
+      'alert_sink.bearer_token_file: cannot read file "/nonexistent/t" (ENOENT)',
+    ],
     ['basic auth without its password file', 'alert_sink:\n  basic_auth: { username: am }\n', 'alert_sink.basic_auth.password_file: required'],
-    ['a username with a colon', `alert_sink:\n  basic_auth: { username: "a:b", password_file: ${tokenFile} }\n`, 'alert_sink.basic_auth.username: must not contain ":"'],
+    [
+      'a username with a colon',
+      `alert_sink:\n  basic_auth: { username: "a:b", password_file: ${tokenFile} }\n`,
+      'alert_sink.basic_auth.username: must not contain ":"',
+    ],
     ['a bad retention', 'alert_sink:\n  store: { retention: a month }\n', 'alert_sink.store.retention: invalid duration "a month"'],
     ['an unknown store key', 'alert_sink:\n  store: { file: /x.db }\n', 'alert_sink.store.file: unknown key'],
     ['an empty store path', 'alert_sink:\n  store: { path: "" }\n', 'alert_sink.store.path:'],

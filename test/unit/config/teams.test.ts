@@ -9,8 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vigil-teams-config-'));
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 'abc.atlasv1.secret\n');
 
-const target = (extra = '') =>
-  `teams:\n  - name: acme\n    address: https://teams.example\n    organization: acme\n    token_file: ${tokenFile}\n${extra}`;
+const target = (extra = '') => `teams:\n  - name: acme\n    address: https://teams.example\n    organization: acme\n    token_file: ${tokenFile}\n${extra}`;
 
 describe('a teams target', () => {
   it('fills the documented defaults', () => {
@@ -47,7 +46,15 @@ describe('a teams target', () => {
       'vigil.yml',
       {},
     ).teams[0]!;
-    expect(t).toMatchObject({ timeout: 2000, schedule: '0 * * * * *', page_size: 20, requests_per_second: 5, max_teams: 0, max_pages: 10, complete_access: true });
+    expect(t).toMatchObject({
+      timeout: 2000,
+      schedule: '0 * * * * *',
+      page_size: 20,
+      requests_per_second: 5,
+      max_teams: 0,
+      max_pages: 10,
+      complete_access: true,
+    });
   });
 
   it.each([
@@ -57,7 +64,11 @@ describe('a teams target', () => {
     ['a page size of 0', target('    page_size: 0\n'), 'teams[0].page_size:'],
     ['a rate of 0', target('    requests_per_second: 0\n'), 'teams[0].requests_per_second:'],
     ['an unknown key', target('    pagesize: 10\n'), 'teams[0].pagesize: unknown key'],
-    ['a duplicate name', `${target()}  - name: acme\n    address: https://y\n    organization: o\n    token_file: ${tokenFile}\n`, 'teams[1].name: duplicate target name "acme"'],
+    [
+      'a duplicate name',
+      `${target()}  - name: acme\n    address: https://y\n    organization: o\n    token_file: ${tokenFile}\n`,
+      'teams[1].name: duplicate target name "acme"',
+    ],
   ])('refuses %s', (_what, yaml, expected) => {
     expect(configProblems(yaml).join('\n')).toContain(expected);
   });

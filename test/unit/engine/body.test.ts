@@ -14,7 +14,12 @@ const m = family<number>({ name: 'x_member_up', help: 'Members.', type: 'gauge',
 function pool(target: string, members: number, up: number): RenderedGroup {
   let lines = '';
   for (let i = 0; i < members; i++) lines += `x_member_up{target="${target}",member="node-${i}"} ${i % up === 0 ? 0 : 1}\n`;
-  return new Map(encodeGroup([['x_member_up', lines], ['x_value', `x_value{target="${target}"} ${members}\n`]]));
+  return new Map(
+    encodeGroup([
+      ['x_member_up', lines],
+      ['x_value', `x_value{target="${target}"} ${members}\n`],
+    ]),
+  );
 }
 
 /**
@@ -30,7 +35,10 @@ function wire() {
   const publisher = new BodyPublisher(
     store,
     (note: BodyNote, transfer: ArrayBuffer[]) => {
-      sent.push({ fresh: transfer.length, bytes: note.text.concat(note.openmetrics).reduce<number>((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0) });
+      sent.push({
+        fresh: transfer.length,
+        bytes: note.text.concat(note.openmetrics).reduce<number>((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0),
+      });
       mirror.apply(structuredClone(note, { transfer }));
     },
     (bytes) => gzipSync(bytes),
@@ -66,7 +74,10 @@ describe('the body across threads', () => {
     publisher.publish();
     const first = sent.at(-1)!;
     expect(first.bytes).toBeGreaterThan(RUN_BYTES);
-    const big = mirror.snapshot('text').buffers().find((b) => b.length >= RUN_BYTES);
+    const big = mirror
+      .snapshot('text')
+      .buffers()
+      .find((b) => b.length >= RUN_BYTES);
     // the same pool rendered again, and one small group changed
     store.replace('a', pool('a', 4000, 7));
     store.replace('s', renderGroup([g], 1, { target: 's' }));

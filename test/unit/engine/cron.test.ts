@@ -24,7 +24,11 @@ describe('the cron runner', () => {
   it('never overlaps a job with its previous run; a scheduled tick that finds it busy is counted as skipped', async () => {
     const g = gatedJob();
     const skipped: string[] = [];
-    const s = new CronRunner([g.job], (job, signal) => job.run(signal).then(() => undefined), (job) => skipped.push(job.target));
+    const s = new CronRunner(
+      [g.job],
+      (job, signal) => job.run(signal).then(() => undefined),
+      (job) => skipped.push(job.target),
+    );
     s.start(); // runs once at start
     expect(g.started()).toBe(1);
     void s.trigger(g.job, true);
@@ -56,7 +60,11 @@ describe('the cron runner', () => {
         }),
     };
     let runs = 0;
-    const s = new CronRunner([job], (j, signal) => ((runs += 1), j.run(signal).then(() => undefined)), () => undefined);
+    const s = new CronRunner(
+      [job],
+      (j, signal) => ((runs += 1), j.run(signal).then(() => undefined)),
+      () => undefined,
+    );
     s.start();
     await s.stop();
     expect(aborted).toBe(true);
@@ -67,7 +75,11 @@ describe('the cron runner', () => {
   it('fires on its cron schedule', async () => {
     let runs = 0;
     const job: Job = { collector: 'c', target: 't', schedule: '* * * * * *', run: async () => ((runs += 1), []) };
-    const s = new CronRunner([job], (j, signal) => j.run(signal).then(() => undefined), () => undefined);
+    const s = new CronRunner(
+      [job],
+      (j, signal) => j.run(signal).then(() => undefined),
+      () => undefined,
+    );
     s.start();
     await new Promise((r) => setTimeout(r, 2300));
     await s.stop();

@@ -6,7 +6,14 @@ import { header, renderGroup } from '../../../src/metrics/render.js';
 import { SnapshotStore, gzipMember } from '../../../src/metrics/snapshot-store.js';
 
 const g = family<number>({ name: 'x_value', help: 'A "value"\\ with\nnewline.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
-const c = family<number>({ name: 'x_events_total', help: 'Events.', type: 'counter', area: 'vigil', labels: ['target', 'path'], samples: (n) => [{ labels: { path: 'a"b\\c\nd' }, value: n }] });
+const c = family<number>({
+  name: 'x_events_total',
+  help: 'Events.',
+  type: 'counter',
+  area: 'vigil',
+  labels: ['target', 'path'],
+  samples: (n) => [{ labels: { path: 'a"b\\c\nd' }, value: n }],
+});
 const group = (target: string, n: number) => renderGroup([g, c], n, { target });
 
 describe('snapshot store', () => {

@@ -28,7 +28,12 @@ const body = (n: number) =>
   );
 const input = (b: Buffer, max = 10_000) => ({ body: b, max, context: { target: 's1', endpoint: 'members' } });
 const texts = (group: Array<[string, EncodedLines]>) => group.map(([name, e]) => [name, Buffer.from(e.bytes).toString()] as const);
-const lines = (group: Array<[string, EncodedLines]>) => parseExposition(texts(group).map(([, text]) => text).join(''));
+const lines = (group: Array<[string, EncodedLines]>) =>
+  parseExposition(
+    texts(group)
+      .map(([, text]) => text)
+      .join(''),
+  );
 
 describe('the offload pool', () => {
   it('renders a large gossip pool on a worker thread exactly as the main thread does', async () => {
@@ -47,7 +52,10 @@ describe('the offload pool', () => {
     const moved = body(1_500);
     const offloaded = await pool.run('agent-members', input(moved, 1_000), transferable(moved));
     const members = JSON.parse(body(1_500).toString()).Members;
-    const kept = [...members.filter((m: { Status: string }) => m.Status !== 'alive'), ...members.filter((m: { Status: string }) => m.Status === 'alive')].slice(0, 1_000);
+    const kept = [...members.filter((m: { Status: string }) => m.Status !== 'alive'), ...members.filter((m: { Status: string }) => m.Status === 'alive')].slice(
+      0,
+      1_000,
+    );
     const expected = renderGroup(memberPollFamilies, { members, kept, droppedTotal: 0 }, { target: 's1', endpoint: 'members' });
     expect(texts(offloaded.group)).toEqual([...expected]);
     for (const [name, e] of offloaded.group) expect(e.lines).toBe(expected.get(name)!.split('\n').length - 1);
@@ -85,7 +93,10 @@ describe('the offload pool', () => {
   });
 
   it("moves a result's buffer only when its views fill it whole", () => {
-    const group = encodeGroup([['a', 'a 1\n'], ['b', 'b{x="é"} 2\n']]);
+    const group = encodeGroup([
+      ['a', 'a 1\n'],
+      ['b', 'b{x="é"} 2\n'],
+    ]);
     expect(ownedBuffers({ group, n: 1 })).toEqual([group[0]?.[1].bytes.buffer]);
     expect(ownedBuffers({ group: [group[0]] })).toEqual([]);
     expect(ownedBuffers({ b: Buffer.from('small') })).toEqual([]);

@@ -40,7 +40,10 @@ describe('the endpoint table', () => {
   const log = createLogger('error', 'json', new PassThrough());
   const { app } = createExpressApp({ daemon: stub<Daemon>(), reload: async () => undefined, processMetrics: async () => '', log, enableLifecycle: true });
   const sink = sinkRouter({ ...stub<SinkRouteDeps>(), pages: alertPages({ daemon: stub<Daemon>(), version: '0' }) });
-  const served = new Set([...routes((app as unknown as { router: { stack: Layer[] } }).router.stack), ...routes((sink as unknown as { stack: Layer[] }).stack)]);
+  const served = new Set([
+    ...routes((app as unknown as { router: { stack: Layer[] } }).router.stack),
+    ...routes((sink as unknown as { stack: Layer[] }).stack),
+  ]);
   const documented = new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`));
 
   it('documents every route the server is made of', () => {

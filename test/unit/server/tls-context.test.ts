@@ -11,7 +11,14 @@ const server = makeCert(ca, '127.0.0.1', 'server', 'server');
 const other = makeCert(ca, '127.0.0.1', 'server', 'other');
 afterAll(() => rmSync(ca.dir, { recursive: true, force: true }));
 
-const base: TlsSettings = { certFile: server.cert, keyFile: server.key, clientAuth: 'NoClientCert', minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3', honorCipherOrder: true };
+const base: TlsSettings = {
+  certFile: server.cert,
+  keyFile: server.key,
+  clientAuth: 'NoClientCert',
+  minVersion: 'TLSv1.2',
+  maxVersion: 'TLSv1.3',
+  honorCipherOrder: true,
+};
 
 async function problems(t: TlsSettings): Promise<string> {
   try {
@@ -28,7 +35,7 @@ describe('TLS settings → what OpenSSL takes', () => {
     expect(await problems(base)).toBe('accepted');
   });
 
-  it('names key_file when the key is not the certificate\'s', async () => {
+  it("names key_file when the key is not the certificate's", async () => {
     expect(await problems({ ...base, keyFile: other.key })).toMatch(/^tls_server_config: key_file: /);
   });
 
@@ -68,7 +75,7 @@ describe('client certificate checks after the handshake', () => {
     expect(clientCertAllowed({ ...base, clientAuth }, socket(cert, authorized))).toBe(allowed);
   });
 
-  it('client_allowed_sans: one of the certificate\'s SANs must be listed', () => {
+  it("client_allowed_sans: one of the certificate's SANs must be listed", () => {
     const t: TlsSettings = { ...base, clientAuth: 'RequireAndVerifyClientCert', clientAllowedSans: ['prometheus.example.org'] };
     expect(clientCertAllowed(t, socket(presented, true))).toBe(true);
     expect(clientCertAllowed({ ...t, clientAllowedSans: ['10.0.0.1'] }, socket(presented, true))).toBe(true);

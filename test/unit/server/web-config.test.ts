@@ -38,7 +38,7 @@ describe('web config (exporter-toolkit format)', () => {
     expect([...c.users.keys()]).toEqual(['prometheus']);
   });
 
-  it('the shipped web-config.example.yml parses, and its user\'s password is the documented one', async () => {
+  it("the shipped web-config.example.yml parses, and its user's password is the documented one", async () => {
     const bcrypt = (await import('bcryptjs')).default;
     const c = parseWebConfig(readFileSync(new URL('../../../web-config.example.yml', import.meta.url), 'utf8'), 'web-config.example.yml', '/etc/vigil');
     expect(c.tls).toMatchObject({ certFile: '/etc/vigil/tls/server.pem', clientAuth: 'RequireAndVerifyClientCert' });
@@ -61,16 +61,44 @@ describe('web config (exporter-toolkit format)', () => {
     ['an unknown top-level key', 'tls_config: {}\n', 'web.yml: tls_config: unknown key'],
     ['an unknown TLS key (a typo)', 'tls_server_config: { cert_file: a, key_file: b, min_verison: TLS12 }\n', 'tls_server_config.min_verison: unknown key'],
     ['a missing key file', 'tls_server_config: { cert_file: a }\n', 'tls_server_config.key_file: required (or key)'],
-    ['an unknown cipher suite', 'tls_server_config: { cert_file: a, key_file: b, cipher_suites: [TLS_RSA_WITH_RC4_128_SHA] }\n', 'tls_server_config.cipher_suites[0]: unknown cipher suite "TLS_RSA_WITH_RC4_128_SHA"'],
-    ['an unknown curve', 'tls_server_config: { cert_file: a, key_file: b, curve_preferences: [CurveP999] }\n', 'tls_server_config.curve_preferences[0]: unknown curve "CurveP999"'],
+    [
+      'an unknown cipher suite',
+      'tls_server_config: { cert_file: a, key_file: b, cipher_suites: [TLS_RSA_WITH_RC4_128_SHA] }\n',
+      'tls_server_config.cipher_suites[0]: unknown cipher suite "TLS_RSA_WITH_RC4_128_SHA"',
+    ],
+    [
+      'an unknown curve',
+      'tls_server_config: { cert_file: a, key_file: b, curve_preferences: [CurveP999] }\n',
+      'tls_server_config.curve_preferences[0]: unknown curve "CurveP999"',
+    ],
     ['an unknown TLS version', 'tls_server_config: { cert_file: a, key_file: b, min_version: SSL3 }\n', 'tls_server_config.min_version:'],
-    ['min above max', 'tls_server_config: { cert_file: a, key_file: b, min_version: TLS13, max_version: TLS12 }\n', 'tls_server_config.max_version: TLS12 is below min_version TLS13'],
+    [
+      'min above max',
+      'tls_server_config: { cert_file: a, key_file: b, min_version: TLS13, max_version: TLS12 }\n',
+      'tls_server_config.max_version: TLS12 is below min_version TLS13',
+    ],
     ['an unknown client auth type', 'tls_server_config: { cert_file: a, key_file: b, client_auth_type: Maybe }\n', 'tls_server_config.client_auth_type:'],
-    ['a client CA without a client auth type', 'tls_server_config: { cert_file: a, key_file: b, client_ca_file: ca.pem }\n', 'tls_server_config.client_ca_file: set, but client_auth_type is NoClientCert'],
-    ['verification without a client CA', 'tls_server_config: { cert_file: a, key_file: b, client_auth_type: RequireAndVerifyClientCert }\n', 'tls_server_config.client_ca_file: required with client_auth_type RequireAndVerifyClientCert'],
-    ['allowed SANs with optional certificates', 'tls_server_config: { cert_file: a, key_file: b, client_auth_type: RequestClientCert, client_allowed_sans: [x] }\n', 'tls_server_config.client_allowed_sans: needs client_auth_type'],
+    [
+      'a client CA without a client auth type',
+      'tls_server_config: { cert_file: a, key_file: b, client_ca_file: ca.pem }\n',
+      'tls_server_config.client_ca_file: set, but client_auth_type is NoClientCert',
+    ],
+    [
+      'verification without a client CA',
+      'tls_server_config: { cert_file: a, key_file: b, client_auth_type: RequireAndVerifyClientCert }\n',
+      'tls_server_config.client_ca_file: required with client_auth_type RequireAndVerifyClientCert',
+    ],
+    [
+      'allowed SANs with optional certificates',
+      'tls_server_config: { cert_file: a, key_file: b, client_auth_type: RequestClientCert, client_allowed_sans: [x] }\n',
+      'tls_server_config.client_allowed_sans: needs client_auth_type',
+    ],
     ['a header that cannot be set', 'http_server_config: { headers: { Set-Cookie: a=b } }\n', 'http_server_config.headers.Set-Cookie: can not be configured'],
-    ['a header value outside its set', 'http_server_config: { headers: { X-Frame-Options: allow } }\n', 'http_server_config.headers.X-Frame-Options: must be one of deny, sameorigin'],
+    [
+      'a header value outside its set',
+      'http_server_config: { headers: { X-Frame-Options: allow } }\n',
+      'http_server_config.headers.X-Frame-Options: must be one of deny, sameorigin',
+    ],
     ['a plain-text password', 'basic_auth_users: { alice: hunter2-plain }\n', 'basic_auth_users.alice: is not a bcrypt hash'],
     ['a user name with a colon', `basic_auth_users: { "a:b": "${HASH}" }\n`, 'basic_auth_users.a:b:'],
     ['a rate_limit interval that is no duration', 'rate_limit: { burst: 5, interval: fast }\n', 'rate_limit.interval: must be a duration'],

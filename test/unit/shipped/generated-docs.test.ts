@@ -29,7 +29,11 @@ describe('docs/paging.md', () => {
 
   it('has a row for every alert of the rules', () => {
     const inMatrix = new Set(FAILURE_CLASSES.map((f) => f.alert));
-    expect(alertRules().map((r) => r.alert).filter((a) => !inMatrix.has(a))).toEqual([]);
+    expect(
+      alertRules()
+        .map((r) => r.alert)
+        .filter((a) => !inMatrix.has(a)),
+    ).toEqual([]);
   });
 
   it('reads the routing as Alertmanager does: criticals to the pager and vigil, the Watchdog to the heartbeat and vigil', () => {
@@ -50,7 +54,7 @@ describe('docs/architecture.md', () => {
   it('shows the layers as layers.cjs declares them (run `npm run docs` after changing them)', () => {
     expect(sectionOf(doc, 'layers', 'docs/architecture.md')).toBe(renderLayersTable());
   });
-  it('shows each area\'s endpoints as src/areas/ declares them', () => {
+  it("shows each area's endpoints as src/areas/ declares them", () => {
     expect(sectionOf(doc, 'areas', 'docs/architecture.md')).toBe(renderAreasTable());
   });
 });

@@ -25,7 +25,9 @@ describe('deploy/kubernetes', () => {
   it('the PrometheusRule carries exactly the groups of alerts/*.rules.yml', () => {
     // Read straight from alerts/, not through the generator.
     const alertsDir = fileURLToPath(new URL('../../../alerts/', import.meta.url));
-    const ruleFiles = readdirSync(alertsDir).filter((f) => f.endsWith('.rules.yml')).sort();
+    const ruleFiles = readdirSync(alertsDir)
+      .filter((f) => f.endsWith('.rules.yml'))
+      .sort();
     const expected = ruleFiles.flatMap((f) => parse(readFileSync(`${alertsDir}/${f}`, 'utf8')).groups);
     expect(expected.length).toBeGreaterThan(0);
     expect(one('prometheusrule.yaml').spec.groups, STALE).toEqual(expected);
@@ -67,7 +69,9 @@ describe('deploy/kubernetes', () => {
   });
 
   it('admits only Prometheus and Alertmanager pods', () => {
-    const from = one('networkpolicy.yaml').spec.ingress.flatMap((r: { from: unknown[] }) => r.from) as { podSelector: { matchLabels: Record<string, string> } }[];
+    const from = one('networkpolicy.yaml').spec.ingress.flatMap((r: { from: unknown[] }) => r.from) as {
+      podSelector: { matchLabels: Record<string, string> };
+    }[];
     expect(from.map((f) => f.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['alertmanager', 'prometheus']);
   });
 
@@ -75,9 +79,20 @@ describe('deploy/kubernetes', () => {
     const kubectl = requireTool('kubectl', 'apt-get install kubernetes-client');
     const r = spawnSync(kubectl, ['kustomize', fileURLToPath(dir)], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
-    const kinds = parseAllDocuments(r.stdout).map((d) => (d.toJS() as Obj).kind).sort();
-    expect(kinds).toEqual(['AlertmanagerConfig', 'ConfigMap', 'Namespace', 'NetworkPolicy', 'PodDisruptionBudget',
-      'PrometheusRule', 'Service', 'ServiceMonitor', 'StatefulSet']);
+    const kinds = parseAllDocuments(r.stdout)
+      .map((d) => (d.toJS() as Obj).kind)
+      .sort();
+    expect(kinds).toEqual([
+      'AlertmanagerConfig',
+      'ConfigMap',
+      'Namespace',
+      'NetworkPolicy',
+      'PodDisruptionBudget',
+      'PrometheusRule',
+      'Service',
+      'ServiceMonitor',
+      'StatefulSet',
+    ]);
   });
 });
 
@@ -94,18 +109,25 @@ describe('deploy/kube-prometheus-stack (overlay and component)', () => {
     expect(objects.map((o) => o.kind)).not.toContain('Namespace');
     expect(objects.every((o) => o.metadata.namespace === 'monitoring')).toBe(true);
     const am = objects.find((o) => o.kind === 'AlertmanagerConfig')!;
-    expect(am.spec.receivers.find((r: { name: string }) => r.name === 'vigil').webhookConfigs[0].url).toBe('http://vigil.monitoring.svc:9810/webhook/alertmanager');
+    expect(am.spec.receivers.find((r: { name: string }) => r.name === 'vigil').webhookConfigs[0].url).toBe(
+      'http://vigil.monitoring.svc:9810/webhook/alertmanager',
+    );
   });
 
   it('labels what the chart’s default selectors pick with its release, and nothing else', () => {
     const objects = build('../kube-prometheus-stack');
-    const released = objects.filter((o) => o.metadata.labels?.release === 'kube-prometheus-stack').map((o) => o.kind).sort();
+    const released = objects
+      .filter((o) => o.metadata.labels?.release === 'kube-prometheus-stack')
+      .map((o) => o.kind)
+      .sort();
     expect(released).toEqual(['AlertmanagerConfig', 'PrometheusRule', 'ServiceMonitor']);
   });
 
   it('gives the Grafana sidecar every dashboard of dashboards/, as committed', () => {
     const cm = build('../kube-prometheus-stack').find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
-    const files = readdirSync(new URL('../../../dashboards/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(new URL('../../../dashboards/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(Object.keys(cm.data!).sort()).toEqual(files);
     for (const f of files) expect(cm.data![f], f).toBe(readFileSync(new URL(`../../../dashboards/${f}`, import.meta.url), 'utf8'));
   });

@@ -28,7 +28,9 @@ describe('metrics referenced by alert rules', () => {
 });
 
 describe('metrics referenced by dashboards', () => {
-  const queries = Object.entries(allDashboards()).flatMap(([file, d]) => d.panels.flatMap((p) => p.queries.map((q) => [`${file}: ${p.title}`, substituteGrafanaVariables(q.expr)] as const)));
+  const queries = Object.entries(allDashboards()).flatMap(([file, d]) =>
+    d.panels.flatMap((p) => p.queries.map((q) => [`${file}: ${p.title}`, substituteGrafanaVariables(q.expr)] as const)),
+  );
   it.each(queries)('%s uses only exported metrics', (_p, expr) => {
     expect(unknownMetrics(expr)).toEqual([]);
   });

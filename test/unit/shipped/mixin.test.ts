@@ -58,8 +58,17 @@ describe('PromQL edits of the mixin', () => {
 describe('the mixin config', () => {
   it('reads every key, with defaults for the missing ones', () => {
     expect(parseMixinConfig('', 'm.yml')).toEqual(DEFAULT_MIXIN);
-    expect(parseMixinConfig('selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\n', 'm.yml')).toEqual({
-      selector: 'env="prod"', job: 'vigil-prod', clusterLabel: 'cluster', for: { VigilDown: '5m' }, severity: { TeamsCountDropped: 'warning' },
+    expect(
+      parseMixinConfig(
+        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\n',
+        'm.yml',
+      ),
+    ).toEqual({
+      selector: 'env="prod"',
+      job: 'vigil-prod',
+      clusterLabel: 'cluster',
+      for: { VigilDown: '5m' },
+      severity: { TeamsCountDropped: 'warning' },
     });
   });
 
@@ -81,9 +90,17 @@ describe('alerts/*.rules.yml', () => {
 });
 
 describe('a user’s labels', () => {
-  const mine: MixinConfig = { selector: 'env="prod"', job: 'vigil-prod', clusterLabel: 'cluster', for: { SecretsSealed: '3m' }, severity: { VigilConfigReloadFailed: 'critical' } };
-  const rules = Object.values(generateRules(mine)).flatMap(
-    (t) => (parse(t) as { groups: Array<{ rules: Array<{ alert: string; expr: string; for?: string; labels: Record<string, string> }> }> }).groups.flatMap((g) => g.rules),
+  const mine: MixinConfig = {
+    selector: 'env="prod"',
+    job: 'vigil-prod',
+    clusterLabel: 'cluster',
+    for: { SecretsSealed: '3m' },
+    severity: { VigilConfigReloadFailed: 'critical' },
+  };
+  const rules = Object.values(generateRules(mine)).flatMap((t) =>
+    (parse(t) as { groups: Array<{ rules: Array<{ alert: string; expr: string; for?: string; labels: Record<string, string> }> }> }).groups.flatMap(
+      (g) => g.rules,
+    ),
   );
 
   it('select only their vigils in every rule, keep clusters apart in every grouping, and take their for: and severity', () => {
@@ -114,9 +131,11 @@ describe('a user’s labels', () => {
     for (const d of Object.values(allDashboards(mine))) {
       const vars = (d.build() as unknown as { templating: { list: Array<{ name: string }> } }).templating.list.map((v) => v.name);
       expect(vars).toEqual(['datasource', 'cluster', 'job', 'instance', 'target']);
-      for (const p of d.panels) for (const q of p.queries) for (const s of selectors(q.expr)) {
-        expect(s.matchers, `${p.title}: ${q.expr}`).toMatch(/env="prod", cluster=~"\$cluster", job=~"\$job", instance=~"\$instance"/);
-      }
+      for (const p of d.panels)
+        for (const q of p.queries)
+          for (const s of selectors(q.expr)) {
+            expect(s.matchers, `${p.title}: ${q.expr}`).toMatch(/env="prod", cluster=~"\$cluster", job=~"\$job", instance=~"\$instance"/);
+          }
     }
   });
 });

@@ -29,8 +29,10 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: http.IncomingMessage, res: http.ServerResponse) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
 
 function client(extra: Partial<ConstructorParameters<typeof UpstreamClient>[0]> = {}) {
   const observed: string[] = [];
@@ -68,7 +70,10 @@ describe('upstream client', () => {
     const err = await upstreamFailure(c.json({ endpoint: 'dr/status', path: '/sealed' }));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 503, message: 'dr/status: HTTP 503: service is sealed' });
     answers.set('/forbidden', json(403, { errors: ['permission denied'] }));
-    expect(await upstreamFailure(c.json({ endpoint: 'e', path: '/forbidden' }))).toMatchObject({ reason: 'http_4xx', message: 'e: HTTP 403: permission denied' });
+    expect(await upstreamFailure(c.json({ endpoint: 'e', path: '/forbidden' }))).toMatchObject({
+      reason: 'http_4xx',
+      message: 'e: HTTP 403: permission denied',
+    });
     await c.close();
   });
 
@@ -138,7 +143,10 @@ describe('upstream client', () => {
       res.end('"}');
     });
     const { c } = client();
-    expect(await upstreamFailure(c.json({ endpoint: 'big', path: '/big' }))).toMatchObject({ reason: 'too_large', message: 'big: response larger than 1024 bytes' });
+    expect(await upstreamFailure(c.json({ endpoint: 'big', path: '/big' }))).toMatchObject({
+      reason: 'too_large',
+      message: 'big: response larger than 1024 bytes',
+    });
     expect((await upstreamFailure(c.json({ endpoint: 'big', path: '/big-chunked' }))).reason).toBe('too_large');
     await c.close();
   });
@@ -164,7 +172,10 @@ describe('upstream client', () => {
       else json(200, { data: {} })(req, res);
     });
     const retried: string[] = [];
-    const { c, observed } = client({ retry: backoffOn([412], { maxRetries: 4, baseMs: 5, capMs: 20 }), onRetry: (e, err) => retried.push(`${e} ${err.status}`) });
+    const { c, observed } = client({
+      retry: backoffOn([412], { maxRetries: 4, baseMs: 5, capMs: 20 }),
+      onRetry: (e, err) => retried.push(`${e} ${err.status}`),
+    });
     await expect(c.json({ endpoint: 'p', path: '/eventually' })).resolves.toMatchObject({ status: 200 });
     expect(calls).toBe(3);
     expect(retried).toEqual(['p 412', 'p 412']);

@@ -86,7 +86,13 @@ describe.each(answers)('every key of $file', (a: RealAnswer) => {
         for (const k of kept.keys()) if (!was.has(k)) problems.push(`${where}: new ${k}`);
         // Removing an element of a list is another valid answer (one secondary fewer), not a misreading.
         const elementRemoved = how === 'removed' && typeof path[path.length - 1] === 'number';
-        if (!elementRemoved && !MEANINGFUL.has(`${pattern} ${how}`) && alarms(after.series) > alarms(before.series)) problems.push(`${where}: pages (${[...after.series].filter(([k, v]) => alarming(k, v)).map(([k]) => k).join(', ')})`);
+        if (!elementRemoved && !MEANINGFUL.has(`${pattern} ${how}`) && alarms(after.series) > alarms(before.series))
+          problems.push(
+            `${where}: pages (${[...after.series]
+              .filter(([k, v]) => alarming(k, v))
+              .map(([k]) => k)
+              .join(', ')})`,
+          );
       }
     }
     expect(problems).toEqual([]);

@@ -17,7 +17,11 @@ const real = (name: string) => realAnswer(name).body;
 const DR = { target: 't', kind: 'dr' };
 
 describe('a primary before 1.5: known_secondaries and no secondaries list', () => {
-  const s = renderSamples(replicationFamilies, parseBody(replicationStatusResponse, real('secrets/dr-primary-1.5-without-secondaries.json'), 'dr/status').data, DR);
+  const s = renderSamples(
+    replicationFamilies,
+    parseBody(replicationStatusResponse, real('secrets/dr-primary-1.5-without-secondaries.json'), 'dr/status').data,
+    DR,
+  );
 
   it('exports no connection series at all: unknown is not disconnected, so no page', () => {
     expect(seriesOf(s, 'secrets_replication_secondary_connected').size).toBe(0);

@@ -45,7 +45,18 @@ describe('the corpus', () => {
   it('holds at least 25 answers, of every endpoint vigil reads', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(25);
     const endpoints = new Set(corpus.map((a) => a.endpoint));
-    for (const e of ['dr/status', 'performance/status', 'merkle-check', 'agent/health', 'agent/members', 'agent/servers', 'agent/self', 'agent/host', 'teams/list', 'teams/show']) {
+    for (const e of [
+      'dr/status',
+      'performance/status',
+      'merkle-check',
+      'agent/health',
+      'agent/members',
+      'agent/servers',
+      'agent/self',
+      'agent/host',
+      'teams/list',
+      'teams/show',
+    ]) {
       expect(endpoints.has(e), e).toBe(true);
     }
   });

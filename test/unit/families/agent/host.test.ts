@@ -43,9 +43,7 @@ describe('GET /v1/agent/host', () => {
     expect(s.get(disk('used', '/'))).toBe(5 * 1024 * 1024);
   });
 
-  it.each([
-    ['not an object', [1, 2], 'HostData'],
-  ])('%s is a schema failure naming the field', (_what, body, field) => {
+  it.each([['not an object', [1, 2], 'HostData']])('%s is a schema failure naming the field', (_what, body, field) => {
     const err = parseFailure(() => parse(body));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain(`agent/host: unexpected response: ${field}`);

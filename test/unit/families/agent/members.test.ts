@@ -20,8 +20,7 @@ function polls(max: number, ...bodies: unknown[]): Map<string, number> {
 const count = (status: string) => series('scheduler_agent_members', { ...T, status });
 const state = (member: string, status: string) => series('scheduler_agent_member_status', { ...T, member, status });
 const dropped = series('vigil_agent_member_series_dropped_total', T);
-const membersOf = (s: Map<string, number>, family: string) =>
-  new Set([...seriesOf(s, family).keys()].map((k) => /member="([^"]*)"/.exec(k)?.[1]));
+const membersOf = (s: Map<string, number>, family: string) => new Set([...seriesOf(s, family).keys()].map((k) => /member="([^"]*)"/.exec(k)?.[1]));
 
 describe('GET /v1/agent/members on a server', () => {
   const s = polls(10_000, fixture('agent/members-server.json'));

@@ -122,7 +122,9 @@ describe('stats and config variations', () => {
 
   it('survives config durations as integer nanoseconds and stats it does not know', () => {
     const b = leaderBody();
-    expect(() => parse({ ...b, config: { ...b.config, Server: { Enabled: true, HeartbeatGrace: 10_000_000_000 } }, stats: { ...b.stats, vault: { token_ttl: '72h' } } })).not.toThrow();
+    expect(() =>
+      parse({ ...b, config: { ...b.config, Server: { Enabled: true, HeartbeatGrace: 10_000_000_000 } }, stats: { ...b.stats, vault: { token_ttl: '72h' } } }),
+    ).not.toThrow();
   });
 });
 
@@ -141,9 +143,7 @@ describe('self sections that cannot be read', () => {
 });
 
 describe('self bodies that do not fit', () => {
-  it.each([
-    ['a body that is a list', [], '(body)'],
-  ])('%s is a schema failure naming the field', (_what, body, field) => {
+  it.each([['a body that is a list', [], '(body)']])('%s is a schema failure naming the field', (_what, body, field) => {
     const err = parseFailure(() => parse(body));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain(`agent/self: unexpected response: ${field}`);

@@ -9,7 +9,17 @@ import { parseFailure, renderSamples } from '../../../helpers/render.js';
 
 const parse = (body: unknown) => parseBody(operationTokenAttemptResponse, body, 'attempt');
 /** The attempt object as the spec lists its fields (top level, like the root-token attempt). */
-const open = { started: true, nonce: 'c1a3e1d0-5e6f-4a8b-9c0d-1e2f3a4b5c6d', progress: 2, required: 3, complete: false, encoded_token: '', pgp_fingerprint: '', otp: 'secretotp0123456789abcdefghij', otp_length: 28 };
+const open = {
+  started: true,
+  nonce: 'c1a3e1d0-5e6f-4a8b-9c0d-1e2f3a4b5c6d',
+  progress: 2,
+  required: 3,
+  complete: false,
+  encoded_token: '',
+  pgp_fingerprint: '',
+  otp: 'secretotp0123456789abcdefghij',
+  otp_length: 28,
+};
 
 describe('GET dr/secondary/generate-operation-token/attempt', () => {
   it('reads the top-level form, numbers as strings, and a data envelope alike', () => {

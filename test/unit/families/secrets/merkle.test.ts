@@ -34,7 +34,9 @@ describe('POST sys/replication/dr/secondary/merkle-check', () => {
   });
 
   it('accepts a clean report with an empty tree map', () => {
-    const clean = samples({ data: { merkle_corruption_report: { corrupted_root: false, corrupted_tree_map: {}, last_corruption_check_epoch: '2026-01-01T00:00:00Z' } } });
+    const clean = samples({
+      data: { merkle_corruption_report: { corrupted_root: false, corrupted_tree_map: {}, last_corruption_check_epoch: '2026-01-01T00:00:00Z' } },
+    });
     expect(clean.get(series('secrets_merkle_corrupted_trees', { target: 's', tree_type: 'replicated' }))).toBe(0);
     expect(clean.get(series('secrets_merkle_corrupted_root', { target: 's' }))).toBe(0);
   });

@@ -19,10 +19,9 @@ const secondary = (target: string, extra: Record<string, unknown> = {}): SetMemb
   address: `https://${target}:8200`,
   status: status({ mode: 'secondary', cluster_id: ID, secondary_id: target, primary_cluster_addr: 'https://a:8201', ...extra }),
 });
-const primariesOf = (members: SetMember[]) =>
-  renderSamples(replicationSetFamilies, replicationSets(members), {});
+const primariesOf = (members: SetMember[]) => renderSamples(replicationSetFamilies, replicationSets(members), {});
 
-describe('replication sets derived from the clusters\' answers', () => {
+describe("replication sets derived from the clusters' answers", () => {
   it('one primary and its secondary share a cluster_id: one set, one primary', () => {
     const sets = replicationSets([primary('a'), secondary('b')]);
     expect(sets).toHaveLength(1);
@@ -40,7 +39,7 @@ describe('replication sets derived from the clusters\' answers', () => {
     expect(sets.map((s) => s.primaries.length)).toEqual([1, 1]);
   });
 
-  it('links by known secondaries and by primaries\' api_address when ids differ', () => {
+  it("links by known secondaries and by primaries' api_address when ids differ", () => {
     const byKnown = replicationSets([primary('a', { known_secondaries: ['b'] }), secondary('b', { cluster_id: 'x' })]);
     expect(byKnown).toHaveLength(1);
     const byAddress = replicationSets([primary('a'), secondary('b', { cluster_id: 'x', secondary_id: 'zz', primaries: [{ api_address: 'https://a:8200' }] })]);
@@ -57,7 +56,10 @@ describe('replication sets derived from the clusters\' answers', () => {
   });
 
   it('joins what the answers cannot link by the explicit replication_set name, and names the set after it', () => {
-    const sets = replicationSets([{ ...primary('a'), explicit: 'prod' }, { ...primary('x', { cluster_id: 'reenabled' }), explicit: 'prod' }]);
+    const sets = replicationSets([
+      { ...primary('a'), explicit: 'prod' },
+      { ...primary('x', { cluster_id: 'reenabled' }), explicit: 'prod' },
+    ]);
     expect(sets).toHaveLength(1);
     expect(sets[0]).toMatchObject({ name: 'prod', primaries: ['a', 'x'] });
   });
@@ -74,7 +76,9 @@ describe('replication sets derived from the clusters\' answers', () => {
   it('a secondary whose primary is none of the configured clusters is 0', () => {
     const m = primariesOf([secondary('b'), primary('a', { cluster_id: 'other' })]);
     expect(m.get(series('secrets_replication_secondary_primary_watched', { target: 'b', kind: 'performance' }))).toBe(0);
-    expect(primariesOf([secondary('b'), primary('a')]).get(series('secrets_replication_secondary_primary_watched', { target: 'b', kind: 'performance' }))).toBe(1);
+    expect(primariesOf([secondary('b'), primary('a')]).get(series('secrets_replication_secondary_primary_watched', { target: 'b', kind: 'performance' }))).toBe(
+      1,
+    );
   });
 });
 

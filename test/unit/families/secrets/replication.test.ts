@@ -8,8 +8,7 @@ import { fixture } from '../../../helpers/fixtures.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 
 const parse = (body: unknown) => parseBody(replicationStatusResponse, body, 'dr/status').data;
-const samples = (s: ReplicationStatus, kind = 'dr') =>
-  parseExposition([...renderGroup(replicationFamilies, s, { target: 't1', kind }).values()].join(''));
+const samples = (s: ReplicationStatus, kind = 'dr') => parseExposition([...renderGroup(replicationFamilies, s, { target: 't1', kind }).values()].join(''));
 const L = (extra: Record<string, string> = {}) => ({ target: 't1', kind: 'dr', ...extra });
 const epoch = (iso: string) => Date.parse(iso) / 1000;
 
@@ -68,7 +67,7 @@ describe('GET sys/replication/dr/status on a secondary', () => {
     expect(s.get(series('secrets_replication_merkle_tree_corrupted', L()))).toBe(1);
   });
 
-  it("reports its view of each primary and the heartbeat", () => {
+  it('reports its view of each primary and the heartbeat', () => {
     const addr = { primary_cluster_address: 'https://10.0.0.1:8201' };
     expect(s.get(series('secrets_replication_primary_connected', L(addr)))).toBe(1);
     expect(s.get(series('secrets_replication_primary_last_heartbeat_timestamp_seconds', L(addr)))).toBe(epoch('2026-11-22T10:00:05Z'));
@@ -123,7 +122,13 @@ describe('variations real servers show', () => {
 
   it('treats a zero-time heartbeat as absent', () => {
     const s = samples(
-      parse({ data: { mode: 'primary', known_secondaries: ['a'], secondaries: [{ node_id: 'a', connection_status: 'connected', last_heartbeat: '0001-01-01T00:00:00Z' }] } }),
+      parse({
+        data: {
+          mode: 'primary',
+          known_secondaries: ['a'],
+          secondaries: [{ node_id: 'a', connection_status: 'connected', last_heartbeat: '0001-01-01T00:00:00Z' }],
+        },
+      }),
     );
     expect(seriesOf(s, 'secrets_replication_secondary_last_heartbeat_timestamp_seconds').size).toBe(0);
     expect(s.get(series('secrets_replication_secondary_connected', L({ secondary_id: 'a' })))).toBe(1);

@@ -23,7 +23,12 @@ describe('secrets_replication_wal_lag_entries', () => {
   });
 
   it('never pairs across replication kinds', () => {
-    expect(walLagPairs([{ target: 'p', kind: 'dr', status: primary }, { target: 'a', kind: 'performance', status: secA }])).toEqual([]);
+    expect(
+      walLagPairs([
+        { target: 'p', kind: 'dr', status: primary },
+        { target: 'a', kind: 'performance', status: secA },
+      ]),
+    ).toEqual([]);
   });
 
   it('forgets a target whose poll failed', () => {

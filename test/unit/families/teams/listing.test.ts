@@ -38,7 +38,9 @@ describe('GET organizations/<org>/teams: a three-page listing', () => {
   });
 
   it('exports identity as an info metric; an unmapped team has an empty sso_team_id', () => {
-    expect(s.get(series('teams_team_info', L({ team: 'platform', team_id: 'team-Rk2tVjyMe8LHnB9q', visibility: 'organization', sso_team_id: 'a1b2c3d4e5f6' })))).toBe(1);
+    expect(
+      s.get(series('teams_team_info', L({ team: 'platform', team_id: 'team-Rk2tVjyMe8LHnB9q', visibility: 'organization', sso_team_id: 'a1b2c3d4e5f6' }))),
+    ).toBe(1);
     expect(s.get(series('teams_team_info', L({ team: 'owners', team_id: 'team-6p5jTwJQXwqZBncC', visibility: 'secret', sso_team_id: '' })))).toBe(1);
     expect(seriesOf(s, 'teams_team_info').size).toBe(5);
   });
@@ -177,7 +179,9 @@ describe('what the schema refuses, and what it reads without', () => {
   });
 
   it('takes a flag that is not a boolean as not sent', () => {
-    const access = withTeam((a) => ((a['organization-access'] as Record<string, unknown>)['manage-teams'] = 'yes'))().data[0]?.attributes['organization-access'];
+    const access = withTeam((a) => ((a['organization-access'] as Record<string, unknown>)['manage-teams'] = 'yes'))().data[0]?.attributes[
+      'organization-access'
+    ];
     expect(access).toBeDefined();
     expect(carries({ access } as Team, 'manage-teams')).toBe(false);
   });

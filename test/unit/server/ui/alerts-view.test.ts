@@ -7,17 +7,31 @@ import type { AlertView, Timeline } from '../../../../src/sink/read-api.js';
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 
 const alert = (a: Partial<AlertView>): AlertView => ({
-  fingerprint: 'fp1', alertname: 'SecretsSecondaryDisconnected', state: 'firing', severity: 'critical',
+  fingerprint: 'fp1',
+  alertname: 'SecretsSecondaryDisconnected',
+  state: 'firing',
+  severity: 'critical',
   labels: { alertname: 'SecretsSecondaryDisconnected', severity: 'critical', secondary: 'west' },
   annotations: { summary: 'A secondary is disconnected.', runbook_url: 'https://example.org/runbooks#secondary' },
-  startsAt: '2026-11-23T09:30:00.000Z', resolvedAt: null, generatorURL: 'http://prometheus:9090/graph?g0.expr=up', receiver: 'pager',
-  firstSeen: '2026-11-23T09:30:10.000Z', lastSeen: '2026-11-23T09:59:00.000Z', notifications: 3, ...a,
+  startsAt: '2026-11-23T09:30:00.000Z',
+  resolvedAt: null,
+  generatorURL: 'http://prometheus:9090/graph?g0.expr=up',
+  receiver: 'pager',
+  firstSeen: '2026-11-23T09:30:10.000Z',
+  lastSeen: '2026-11-23T09:59:00.000Z',
+  notifications: 3,
+  ...a,
 });
 
 const hostile = alert({
-  fingerprint: 'fp"2', alertname: '<script>alert(1)</script>', state: 'resolved', severity: 'warning',
+  fingerprint: 'fp"2',
+  alertname: '<script>alert(1)</script>',
+  state: 'resolved',
+  severity: 'warning',
   labels: { instance: `"><img src=x onerror=alert(1)>` },
-  annotations: { runbook_url: 'javascript:alert(1)' }, resolvedAt: '2026-11-23T09:45:00.000Z', generatorURL: 'javascript:alert(2)',
+  annotations: { runbook_url: 'javascript:alert(1)' },
+  resolvedAt: '2026-11-23T09:45:00.000Z',
+  generatorURL: 'javascript:alert(2)',
 });
 
 const data = (q: Record<string, string> = {}): AlertsData => ({
@@ -25,10 +39,24 @@ const data = (q: Record<string, string> = {}): AlertsData => ({
   firing: { alerts: [alert({})], nextCursor: null },
   history: { alerts: [alert({}), hostile], nextCursor: 'CUR' },
   notifications: {
-    notifications: [{ id: 7, receivedAt: '2026-11-23T09:59:00.000Z', receiver: 'pa<ger', status: 'firing', alertCount: 1, duplicates: 0, payload: { alerts: [{ fingerprint: 'fp1', labels: { alertname: '<i>x</i>' } }] } }],
+    notifications: [
+      {
+        id: 7,
+        receivedAt: '2026-11-23T09:59:00.000Z',
+        receiver: 'pa<ger',
+        status: 'firing',
+        alertCount: 1,
+        duplicates: 0,
+        payload: { alerts: [{ fingerprint: 'fp1', labels: { alertname: '<i>x</i>' } }] },
+      },
+    ],
     nextCursor: null,
   },
-  alertPath: { watchdog: { alertname: 'Watchdog', healthy: true, lastSeen: '2026-11-23T09:59:30.000Z', silenceSeconds: 30, maxSilenceSeconds: 300 }, lastHour: { notifications: 12, more: false }, rejected: { auth: 2, json: 0 } },
+  alertPath: {
+    watchdog: { alertname: 'Watchdog', healthy: true, lastSeen: '2026-11-23T09:59:30.000Z', silenceSeconds: 30, maxSilenceSeconds: 300 },
+    lastHour: { notifications: 12, more: false },
+    rejected: { auth: 2, json: 0 },
+  },
 });
 
 describe('apiQueries', () => {

@@ -43,11 +43,26 @@ vigil_alertsink_rejected_total{reason="json"} 0
 `;
 
 const target = (t: Partial<TargetView>): TargetView => ({
-  collector: 'secrets', target: 'x', schedule: '*/5 * * * * *', up: true, runs: 1, lastRun: null, lastSuccess: '2026-11-23T09:59:55Z', lastDurationSeconds: 0.01, lastError: null, ...t,
+  collector: 'secrets',
+  target: 'x',
+  schedule: '*/5 * * * * *',
+  up: true,
+  runs: 1,
+  lastRun: null,
+  lastSuccess: '2026-11-23T09:59:55Z',
+  lastDurationSeconds: 0.01,
+  lastError: null,
+  ...t,
 });
 const TARGETS = [
   target({ target: 'dr-primary' }),
-  target({ collector: 'agents', target: 'gone', up: false, lastSuccess: '2026-11-23T09:50:00Z', lastError: { reason: 'connect', part: 'health', message: 'ECONNREFUSED "<b>"' } }),
+  target({
+    collector: 'agents',
+    target: 'gone',
+    up: false,
+    lastSuccess: '2026-11-23T09:50:00Z',
+    lastError: { reason: 'connect', part: 'health', message: 'ECONNREFUSED "<b>"' },
+  }),
 ];
 
 describe('buildEstate', () => {
@@ -56,7 +71,12 @@ describe('buildEstate', () => {
   it('reads the topology of each enabled kind: secondaries with connection, heartbeat age and WAL lag', () => {
     expect(e.secrets[0]!.kinds).toEqual([
       {
-        kind: 'dr', mode: 'primary', state: 'running', up: true, merkleCorrupted: false, primary: null,
+        kind: 'dr',
+        mode: 'primary',
+        state: 'running',
+        up: true,
+        merkleCorrupted: false,
+        primary: null,
         secondaries: [
           { id: 'east', connected: true, heartbeatAgeSeconds: 4, walLag: 12 },
           { id: 'west<script>', connected: false, heartbeatAgeSeconds: null, walLag: null },
@@ -68,12 +88,28 @@ describe('buildEstate', () => {
 
   it('names failed members and unhealthy roles, and puts the agent with problems first', () => {
     expect(e.agents.map((a) => a.target)).toEqual(['server-1', 'client-1']);
-    expect(e.agents[0]).toMatchObject({ server: true, failedMembers: ['m-2'], members: { alive: 2, failed: 1 }, knownServers: 1, raftLeader: true, problems: ['client unhealthy', '1 failed member'] });
+    expect(e.agents[0]).toMatchObject({
+      server: true,
+      failedMembers: ['m-2'],
+      members: { alive: 2, failed: 1 },
+      knownServers: 1,
+      raftLeader: true,
+      problems: ['client unhealthy', '1 failed member'],
+    });
     expect(e.agents[1]!.problems).toEqual([]);
   });
 
   it('counts teams over visibilities and lists access breaches', () => {
-    expect(e.organizations).toEqual([{ target: 'acme', organization: 'acme', up: true, teams: 5, breaches: [{ team: 'ops', rule: 'manage_members_without_read' }], problems: ['team ops breaks manage_members_without_read'] }]);
+    expect(e.organizations).toEqual([
+      {
+        target: 'acme',
+        organization: 'acme',
+        up: true,
+        teams: 5,
+        breaches: [{ team: 'ops', rule: 'manage_members_without_read' }],
+        problems: ['team ops breaks manage_members_without_read'],
+      },
+    ]);
   });
 
   it('sorts down targets first and counts every problem, the broken alert path included', () => {
@@ -95,7 +131,9 @@ describe('renderEstate', () => {
     const waiting = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\n', [], NOW), { now: NOW });
     expect(waiting).toContain('waiting for the first Watchdog');
     expect(waiting).not.toContain('alert path healthy');
-    const seen = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\nvigil_alertsink_watchdog_last_seen_timestamp_seconds 1.7e9\n', [], NOW), { now: NOW });
+    const seen = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\nvigil_alertsink_watchdog_last_seen_timestamp_seconds 1.7e9\n', [], NOW), {
+      now: NOW,
+    });
     expect(seen).toContain('alert path healthy');
   });
 
@@ -103,7 +141,8 @@ describe('renderEstate', () => {
     const head = html.slice(0, html.indexOf('</div>'));
     expect(head).toContain('problems</h2>');
     expect(head).toContain('6 problems');
-    for (const p of ['alert path broken', 'west&#60;script&#62; disconnected', 'client unhealthy', 'team ops breaks', 'gone: agents down (connect)']) expect(head).toContain(p);
+    for (const p of ['alert path broken', 'west&#60;script&#62; disconnected', 'client unhealthy', 'team ops breaks', 'gone: agents down (connect)'])
+      expect(head).toContain(p);
   });
 
   it('shows upstream strings as text only', () => {
@@ -120,7 +159,9 @@ describe('renderEstate', () => {
   });
 
   it('keeps healthy targets compact and shows a down one with its reason and last success', () => {
-    expect(html).toMatch(/<tr class="row-bad"><th scope="row">gone<\/th><td>agents<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> health: /);
+    expect(html).toMatch(
+      /<tr class="row-bad"><th scope="row">gone<\/th><td>agents<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> health: /,
+    );
     expect(html).toContain('10 min ago');
     expect(html).toContain('<summary>1 of 2 up</summary>');
   });
@@ -132,7 +173,9 @@ describe('renderEstate', () => {
 
 describe('the problems summary', () => {
   it('shows the first few problems of one thing and links to the rest', () => {
-    const breaches = Array.from({ length: 10 }, (_, i) => `teams_team_access_inconsistent{target="acme",organization="acme",team="t${i}",rule="r"} 1`).join('\n');
+    const breaches = Array.from({ length: 10 }, (_, i) => `teams_team_access_inconsistent{target="acme",organization="acme",team="t${i}",rule="r"} 1`).join(
+      '\n',
+    );
     const html = renderEstate(buildEstate(`teams_up{target="acme",organization="acme"} 1\n${breaches}\n`, [], NOW), { now: NOW });
     const head = html.slice(0, html.indexOf('</div>'));
     expect(head).toContain('10 problems');
@@ -150,7 +193,8 @@ describe('the problems summary', () => {
   });
 
   it('shows one root cause as one line, with what it causes under it', () => {
-    const sealed = 'secrets_sealed{target="vault-b"} 1\nsecrets_replication_up{target="vault-b",kind="performance"} 0\nsecrets_replication_up{target="vault-b",kind="dr"} 0\n';
+    const sealed =
+      'secrets_sealed{target="vault-b"} 1\nsecrets_replication_up{target="vault-b",kind="performance"} 0\nsecrets_replication_up{target="vault-b",kind="dr"} 0\n';
     const down = [target({ collector: 'secrets_replication', target: 'vault-b', up: false, lastError: { reason: 'sealed', part: 'dr', message: 'sealed' } })];
     const e = buildEstate(sealed, down, NOW);
     expect(e.problems).toBe(1);
@@ -158,7 +202,9 @@ describe('the problems summary', () => {
     const html = renderEstate(e, { now: NOW });
     const head = html.slice(0, html.indexOf('</div>'));
     expect(head).toContain('1 problem<');
-    expect(head).toContain('<li><strong>vault-b</strong>: sealed (so its performance and dr replication status cannot be read)<ul class="consequences"><li>secrets_replication collection down (sealed)</li></ul></li>');
+    expect(head).toContain(
+      '<li><strong>vault-b</strong>: sealed (so its performance and dr replication status cannot be read)<ul class="consequences"><li>secrets_replication collection down (sealed)</li></ul></li>',
+    );
     expect(head.match(/vault-b/g)).toHaveLength(1);
   });
 

@@ -37,7 +37,9 @@ describe('labelList', () => {
 
 describe('safeLink', () => {
   it('links http(s) URLs, escaped', () => {
-    expect(safeLink('https://runbooks.example/a?b=1&c="2"', 'runbook')).toBe('<a href="https://runbooks.example/a?b=1&#38;c=&#34;2&#34;" rel="noreferrer noopener">runbook</a>');
+    expect(safeLink('https://runbooks.example/a?b=1&c="2"', 'runbook')).toBe(
+      '<a href="https://runbooks.example/a?b=1&#38;c=&#34;2&#34;" rel="noreferrer noopener">runbook</a>',
+    );
   });
 
   it('drops javascript: and data: URLs', () => {
@@ -56,7 +58,9 @@ describe('times', () => {
   });
 
   it('shows a time relative and absolute in UTC, and local when the reader has a zone', () => {
-    expect(when('2026-11-23T09:57:00Z', { now })).toBe('<time datetime="2026-11-23T09:57:00Z" title="2026-11-23 09:57:00 UTC">3 min ago<span class="abs"> · 2026-11-23 09:57:00 UTC</span></time>');
+    expect(when('2026-11-23T09:57:00Z', { now })).toBe(
+      '<time datetime="2026-11-23T09:57:00Z" title="2026-11-23 09:57:00 UTC">3 min ago<span class="abs"> · 2026-11-23 09:57:00 UTC</span></time>',
+    );
     expect(when('2026-11-23T09:57:00Z', { now, local: () => '23/11 10:57' })).toContain(' · 23/11 10:57 local');
     expect(when(null, { now })).toContain('never');
   });

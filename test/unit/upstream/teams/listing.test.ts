@@ -41,7 +41,9 @@ const req = (extra: Partial<ListingRequest> = {}): ListingRequest => ({
   signal: new AbortController().signal,
   ...extra,
 });
-const pages = (...names: string[]) => (page: number): Answer => ({ body: fixture(`teams/${names[page - 1] ?? 'missing'}`) });
+const pages =
+  (...names: string[]) =>
+  (page: number): Answer => ({ body: fixture(`teams/${names[page - 1] ?? 'missing'}`) });
 const THREE = pages('page-1-of-3.json', 'page-2-of-3.json', 'page-3-of-3.json');
 const requestedPages = () => requests.map((r) => new URL(r.url ?? '/', 'http://x').searchParams.get('page[number]'));
 
@@ -84,9 +86,7 @@ describe('GET organizations/<org>/teams across pages', () => {
 describe('a failed page fails the whole listing', () => {
   it('returns no teams when page 2 answers 500, and says why', async () => {
     answer = (page) =>
-      page === 2
-        ? { status: 500, body: { errors: [{ status: '500', title: 'internal server error', detail: 'injected page fault' }] } }
-        : THREE(page);
+      page === 2 ? { status: 500, body: { errors: [{ status: '500', title: 'internal server error', detail: 'injected page fault' }] } } : THREE(page);
     const err = await upstreamFailure(listTeams(client, req()));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 500 });
     expect(err.message).toBe('organizations/teams: HTTP 500: internal server error: injected page fault');
@@ -103,7 +103,13 @@ describe('a failed page fails the whole listing', () => {
 
 describe('error bodies end up in the message', () => {
   it.each([
-    ['a JSON:API object with a string status', 'error-429-string-status.json', 429, 'rate_limited', 'HTTP 429: Too many requests: You have exceeded the API rate limit.'],
+    [
+      'a JSON:API object with a string status',
+      'error-429-string-status.json',
+      429,
+      'rate_limited',
+      'HTTP 429: Too many requests: You have exceeded the API rate limit.',
+    ],
     ['a JSON:API object with a numeric status', 'error-404-numeric-status.json', 404, 'http_4xx', 'HTTP 404: not found'],
     ['a plain string error', 'error-401-plain.json', 401, 'http_4xx', 'HTTP 401: unauthorized'],
   ])('%s', async (_what, file, status, reason, message) => {
