@@ -110,23 +110,6 @@ describe('the SQLite alert store', () => {
     expect((await s.summary()).receivers[0]).toMatchObject({ firing: 2, duplicates: 1 });
   });
 
-  it('keeps each alert by fingerprint with every firing/resolved transition', async () => {
-    const s = openStore();
-    await s.record(incoming({ alerts: [{ fingerprint: 'f1' }] }, T0));
-    await s.record(incoming({ groupKey: 'again', alerts: [{ fingerprint: 'f1' }] }, T0 + 1000)); // a repeat: no transition
-    await s.record(incoming({ alerts: [{ fingerprint: 'f1', status: 'resolved', endsAt: '2026-11-20T12:30:00Z' }] }, T0 + 2000));
-    await s.record(incoming({ alerts: [{ fingerprint: 'f1', startsAt: '2026-11-20T13:00:00Z' }] }, T0 + 3000));
-    const t = await s.timeline('f1');
-    expect(t?.alert).toMatchObject({ state: 'firing', startsAt: Date.parse('2026-11-20T13:00:00Z'), endsAt: null, notifications: 4, firstSeen: T0 });
-    expect((await s.summary()).alerts).toEqual([{ state: 'firing', severity: '', count: 1 }]);
-    expect(t?.transitions.map((x) => [x.state, x.at, x.endsAt])).toEqual([
-      ['firing', T0, null],
-      ['resolved', T0 + 2000, Date.parse('2026-11-20T12:30:00Z')],
-      ['firing', T0 + 3000, null],
-    ]);
-    expect(await s.timeline('unknown')).toBeUndefined();
-  });
-
   it('filters alerts by state, alertname and severity', async () => {
     const s = openStore();
     await s.record(
@@ -208,17 +191,6 @@ describe('the SQLite alert store', () => {
     expect(await again.summary()).toEqual(before.sum);
     expect(before.sum.receivers[0]?.truncatedAlerts).toBe(2);
     expect(await again.lastFiring('Watchdog')).toBe(T0);
-  });
-
-  it('remembers when a firing Watchdog last arrived, duplicates included, resolutions not', async () => {
-    const s = openStore();
-    const dog = incoming({ groupKey: 'wd', alerts: [{ fingerprint: 'w', alertname: 'Watchdog' }] }, T0);
-    expect(await s.lastFiring('Watchdog')).toBeUndefined();
-    await s.record(dog);
-    await s.record({ ...dog, receivedAt: T0 + 60_000 });
-    expect(await s.lastFiring('Watchdog')).toBe(T0 + 60_000);
-    await s.record(incoming({ groupKey: 'wd', alerts: [{ fingerprint: 'w', alertname: 'Watchdog', status: 'resolved' }] }, T0 + 120_000));
-    expect(await s.lastFiring('Watchdog')).toBe(T0 + 60_000);
   });
 });
 
