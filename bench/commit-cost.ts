@@ -5,8 +5,8 @@
  *
  *   npx tsx bench/commit-cost.ts
  */
-import { membersPoll } from '../src/collectors/agent-members-poll.js';
-import { CATALOG } from '../src/metrics/catalog.js';
+import { membersPoll } from '../src/families/agent/members-poll.js';
+import { CATALOG } from '../src/catalog.js';
 import { SnapshotStore } from '../src/metrics/snapshot-store.js';
 
 const MEMBERS = 15_000;
@@ -27,7 +27,10 @@ const poll = (failedOffset: number, target: string) =>
 const store = new SnapshotStore(CATALOG);
 for (let t = 0; t < 5; t++) store.replace(`agents/s${t}/members`, poll(0, `s${t}`));
 store.snapshot();
-for (const [label, offset] of [['unchanged', 0], ['changed', 1]] as const) {
+for (const [label, offset] of [
+  ['unchanged', 0],
+  ['changed', 1],
+] as const) {
   const group = poll(offset, 's2');
   const t0 = performance.now();
   store.replace('agents/s2/members', group);

@@ -44,7 +44,9 @@ async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<v
 }
 
 try {
-  const sim = children.start('simulators', process.execPath, ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`], { cwd: ROOT });
+  const sim = children.start('simulators', process.execPath, ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`], {
+    cwd: ROOT,
+  });
   const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, 'vigil.yml');
@@ -53,7 +55,18 @@ try {
   const stallFile = join(scratch, 'stalls.json');
   const probe = pathToFileURL(join(ROOT, 'bench/scale/stall-probe.mjs')).href;
   const extra = (flags['node-flags'] ?? '').split(' ').filter(Boolean);
-  const args = [...extra, '--import', probe, '--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250', 'dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'];
+  const args = [
+    ...extra,
+    '--import',
+    probe,
+    '--cpu-prof',
+    `--cpu-prof-dir=${profDir}`,
+    '--cpu-prof-interval=250',
+    'dist/main.js',
+    `--config.file=${config}`,
+    '--log.level=warn',
+    '--web.enable-lifecycle',
+  ];
   const vigil = children.start('vigil', process.execPath, args, { cwd: ROOT, env: { ...process.env, STALL_PROBE_FILE: stallFile } });
   const url = `http://${listen}`;
   await until(async () => (await fetch(`${url}/readyz`)).ok);
@@ -61,7 +74,9 @@ try {
   const from = Number(process.hrtime.bigint() / 1000n);
   for (let i = 0; i < Number(flags.collections); i++) {
     const s = (await (await fetch(`${url}/-/collect`, { method: 'POST' })).json()) as CollectSummary;
-    say(`collection ${i + 1}: ${s.series} series, wall ${s.wall_seconds.toFixed(2)} s, loop delay max ${(s.event_loop_delay_max_seconds * 1000).toFixed(1)} ms`);
+    say(
+      `collection ${i + 1}: ${s.series} series, wall ${s.wall_seconds.toFixed(2)} s, loop delay max ${(s.event_loop_delay_max_seconds * 1000).toFixed(1)} ms`,
+    );
   }
   await children.stop(vigil, 30_000);
   const echo = flags.echo;

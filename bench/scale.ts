@@ -110,9 +110,14 @@ async function startVigil(estate: Estate): Promise<Vigil> {
   const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
   // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=4' tries V8 settings on vigil alone.
   const nodeFlags = (process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = children.start('vigil', process.execPath, [...nodeFlags, '--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'], {
-    cwd: ROOT,
-  });
+  const child = children.start(
+    'vigil',
+    process.execPath,
+    [...nodeFlags, '--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'],
+    {
+      cwd: ROOT,
+    },
+  );
   const url = `http://${listen}`;
   await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);
   return {

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parsePayload } from '../src/sink/payload-schema.js';
-import { SqliteAlertStore } from '../src/sink/sqlite-store.js';
-import { notificationKey, type AlertCursor, type AlertFilter } from '../src/sink/store.js';
+import { SqliteAlertStore } from '../src/sink/store/sqlite-store.js';
+import { notificationKey, type AlertCursor, type AlertFilter } from '../src/sink/store/alert-store.js';
 import { notification } from '../test/helpers/alertmanager.js';
 
 const ALERTS = 330_000;
@@ -57,7 +57,11 @@ try {
     node: process.versions.node,
     cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
     stored_alerts: ALERTS,
-    cases: [await walk({ limit: 1000, maxBytes: 16 << 20 }), await walk({ limit: 1000, state: 'firing', maxBytes: 16 << 20 }), await walk({ limit: 100, state: 'resolved' })],
+    cases: [
+      await walk({ limit: 1000, maxBytes: 16 << 20 }),
+      await walk({ limit: 1000, state: 'firing', maxBytes: 16 << 20 }),
+      await walk({ limit: 100, state: 'resolved' }),
+    ],
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/sink-alert-pages.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);

@@ -61,13 +61,21 @@ try {
   for (let i = 0; i < 50; i++) idle.push(await scrapeMs(vigil.url));
   const idleMedian = median(idle);
 
-  const big = JSON.stringify(notification({ groupKey: 'g55k', alerts: Array.from({ length: 55_000 }, (_, i) => ({ fingerprint: `f${i}`, severity: 'warning' })) }));
+  const big = JSON.stringify(
+    notification({ groupKey: 'g55k', alerts: Array.from({ length: 55_000 }, (_, i) => ({ fingerprint: `f${i}`, severity: 'warning' })) }),
+  );
   const fiftyFiveK = await worstScrapeDuring(vigil.url, () => post(vigil.url, big, auth));
 
   for (let from = 0; from < 2000; from += 25) {
     await Promise.all(
       Array.from({ length: 25 }, (_, j) =>
-        post(vigil.url, JSON.stringify(notification({ receiver: `rcv-${from + j}`, groupKey: `r${from + j}`, alerts: [{ fingerprint: `r${from + j}`, severity: `sev-${from + j}` }] })), auth),
+        post(
+          vigil.url,
+          JSON.stringify(
+            notification({ receiver: `rcv-${from + j}`, groupKey: `r${from + j}`, alerts: [{ fingerprint: `r${from + j}`, severity: `sev-${from + j}` }] }),
+          ),
+          auth,
+        ),
       ),
     );
   }
@@ -96,7 +104,12 @@ try {
       series: metrics.split('\n').filter((l) => l && !l.startsWith('#')).length,
       receiver_values: new Set([...metrics.matchAll(/receiver="([^"]*)"/g)].map((m) => m[1])).size,
     },
-    refused_webhooks: { requests: refused, per_second: round(refused / flood.work_seconds), worst_scrape_ms: flood.worst_ms, worst_scrape_vs_idle: round(flood.worst_ms / idleMedian) },
+    refused_webhooks: {
+      requests: refused,
+      per_second: round(refused / flood.work_seconds),
+      worst_scrape_ms: flood.worst_ms,
+      worst_scrape_vs_idle: round(flood.worst_ms / idleMedian),
+    },
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('results/sink-hostile.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);

@@ -105,13 +105,23 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
       stalls.push(ms(c.event_loop_delay_max_seconds));
       cpu.push(Math.round(c.cpu_seconds * 100) / 100);
     }
-    const scrape = (target = `${url}/metrics`, serverPid = vigil.pid) => load(children, { url: target, connections: 1, seconds: Number(flags.seconds), gzip: true, serverPid, ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }) });
+    const scrape = (target = `${url}/metrics`, serverPid = vigil.pid) =>
+      load(children, {
+        url: target,
+        connections: 1,
+        seconds: Number(flags.seconds),
+        gzip: true,
+        serverPid,
+        ...(flags['scraper-nice'] === undefined ? {} : { nice: Number(flags['scraper-nice']) }),
+      });
     // the first gzip scrape after a collection compresses what changed: warm that before the idle run
     await fetch(`${url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer());
     const idle = await scrape();
     const { result: busy, during } = await whileCollecting(url, () => scrape());
     const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
-    say(`  ${side}: stalls ${stalls.join(', ')} ms, CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
+    say(
+      `  ${side}: stalls ${stalls.join(', ')} ms, CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
+    );
     const ceiling = flags.ceiling ? await measureCeiling(side, url, scrape) : undefined;
     return { side, stalls, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall, ...(ceiling ? { ceiling } : {}) };
   } finally {
@@ -120,14 +130,20 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
 }
 
 /** The bare server with this side's body, scraped idle and while this side collects back to back. */
-async function measureCeiling(side: 'a' | 'b', url: string, scrape: (target: string, serverPid: number) => ReturnType<typeof load>): Promise<{ idleP99: number; collectingP99: number }> {
+async function measureCeiling(
+  side: 'a' | 'b',
+  url: string,
+  scrape: (target: string, serverPid: number) => ReturnType<typeof load>,
+): Promise<{ idleP99: number; collectingP99: number }> {
   const bodyFile = join(scratch, `body-${side}.txt`);
   writeFileSync(bodyFile, await (await fetch(`${url}/metrics`)).text());
   const ceiling = await startCeiling(children, bodyFile);
   try {
     const idle = await scrape(ceiling.url, ceiling.child.pid);
     const { result: busy, during } = await whileCollecting(url, () => scrape(ceiling.url, ceiling.child.pid));
-    say(`  ${side}: the bare server's scrape p99 idle ${idle.p99_ms} ms, while ${side} collects ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`);
+    say(
+      `  ${side}: the bare server's scrape p99 idle ${idle.p99_ms} ms, while ${side} collects ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
+    );
     return { idleP99: idle.p99_ms, collectingP99: busy.p99_ms };
   } finally {
     await children.stop(ceiling.child);
@@ -135,7 +151,12 @@ async function measureCeiling(side: 'a' | 'b', url: string, scrape: (target: str
 }
 
 try {
-  const sim = children.start('simulators', 'nice', ['-n', flags['simulators-nice'] ?? '0', process.execPath, '--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`], { cwd: ROOT });
+  const sim = children.start(
+    'simulators',
+    'nice',
+    ['-n', flags['simulators-nice'] ?? '0', process.execPath, '--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`],
+    { cwd: ROOT },
+  );
   const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
   say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
   const samples: Sample[] = [];
@@ -152,12 +173,18 @@ try {
       'collection CPU s': median(mine.flatMap((s) => s.cpu)),
       'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
       'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),
-      'collecting / idle': ratio(mine.map((s) => s.collectingP99), mine.map((s) => s.idleP99)),
+      'collecting / idle': ratio(
+        mine.map((s) => s.collectingP99),
+        mine.map((s) => s.idleP99),
+      ),
       ...(flags.ceiling
         ? {
             'bare server p99 idle ms': median(mine.map((s) => s.ceiling?.idleP99 ?? NaN)),
             'bare server p99 collecting ms': median(mine.map((s) => s.ceiling?.collectingP99 ?? NaN)),
-            'bare server collecting / idle': ratio(mine.map((s) => s.ceiling?.collectingP99 ?? NaN), mine.map((s) => s.ceiling?.idleP99 ?? NaN)),
+            'bare server collecting / idle': ratio(
+              mine.map((s) => s.ceiling?.collectingP99 ?? NaN),
+              mine.map((s) => s.ceiling?.idleP99 ?? NaN),
+            ),
           }
         : {}),
     };

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
-import { createLogger } from '../src/log/logger.js';
+import { createLogger } from '../src/support/logger.js';
 
 const TEAMS = 5_000;
 const ORG = 'bench';
@@ -62,8 +62,7 @@ const simState = () => admin<{ requests: Record<string, number>; rate_limited_to
 
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 /** Sum of every series of one metric in exposition text. */
-const metric = (text: string, name: string) =>
-  [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+const metric = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
 
 async function run(scenario: string, serviceLimit: number, requestsPerSecond: number): Promise<Run> {
   await admin('POST', '/rate-limit', { per_second: serviceLimit });

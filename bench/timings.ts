@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/timings.ts
  */
-import { memberLimiter, membersFamilies } from '../src/collectors/agent-members.js';
+import { memberLimiter, membersFamilies } from '../src/families/agent/members.js';
 import { renderGroup } from '../src/metrics/render.js';
 import { agentMembersResponse } from '../src/upstream/agent/members.js';
 import { parseBody } from '../src/upstream/parse.js';
@@ -63,8 +63,7 @@ async function teamsListing(): Promise<Record<string, number>> {
 async function agentMembers(): Promise<Record<string, number>> {
   const sim = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server', members: 5_000 }] });
   try {
-    const get = () =>
-      fetch(`${sim.agent('server-1').url}/v1/agent/members`, { headers: { 'X-Scheduler-Token': sim.managementToken } }).then((r) => r.json());
+    const get = () => fetch(`${sim.agent('server-1').url}/v1/agent/members`, { headers: { 'X-Scheduler-Token': sim.managementToken } }).then((r) => r.json());
     const ms = await timedAsync(async () => {
       for (let i = 0; i < 20; i++) await get();
     });

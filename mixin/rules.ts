@@ -10,7 +10,13 @@ const header = (file: string) => `# Generated from alerts/src/${file} by \`npm r
 
 /** One expression for a user's labels: their selector on vigil's series, their job on `up`, their cluster label in every grouping. */
 export function fitExpr(expr: string, config: MixinConfig): string {
-  return withGroupingLabel(withUpJob(withMatchers(expr, config.selector, (m) => m === 'up'), config.job), config.clusterLabel);
+  return withGroupingLabel(
+    withUpJob(
+      withMatchers(expr, config.selector, (m) => m === 'up'),
+      config.job,
+    ),
+    config.clusterLabel,
+  );
 }
 
 function scalar(value: string, multiline: boolean): Scalar {
@@ -21,7 +27,9 @@ function scalar(value: string, multiline: boolean): Scalar {
 
 /** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
 export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Record<string, string> {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.rules.yml')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.rules.yml'))
+    .sort();
   const seen = new Set<string>();
   const out: Record<string, string> = {};
   for (const file of files) {

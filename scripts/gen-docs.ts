@@ -1,15 +1,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CATALOG } from '../src/metrics/catalog.js';
+import { CATALOG } from '../src/catalog.js';
 import { renderMetricsDoc } from '../src/metrics/docs.js';
 import { renderEndpointsTable } from '../src/server/endpoints.js';
+import { renderAreasTable, renderLayersTable } from './architecture-tables.js';
+import { withSection } from './doc-sections.js';
 import { renderPagingDoc } from './paging/render.js';
-import { withEndpointsTable } from './readme-endpoints.js';
 
-/** Regenerates docs/metrics.md from the metric catalog, docs/paging.md from the shipped alerting files, and the README's endpoint table from src/server/endpoints.ts. */
-writeFileSync(new URL('../docs/metrics.md', import.meta.url), renderMetricsDoc(CATALOG));
-process.stdout.write('docs/metrics.md written\n');
-writeFileSync(new URL('../docs/paging.md', import.meta.url), renderPagingDoc());
-process.stdout.write('docs/paging.md written\n');
-const readme = new URL('../README.md', import.meta.url);
-writeFileSync(readme, withEndpointsTable(readFileSync(readme, 'utf8'), renderEndpointsTable()));
-process.stdout.write('README.md endpoint table written\n');
+/**
+ * Regenerates docs/metrics.md from the metric catalog, docs/paging.md from the shipped alerting
+ * files, the README's endpoint table from src/server/endpoints.ts, and docs/architecture.md's
+ * tables of layers (layers.cjs) and areas (src/areas/).
+ */
+function write(file: string, text: string): void {
+  writeFileSync(new URL(`../${file}`, import.meta.url), text);
+  process.stdout.write(`${file} written\n`);
+}
+function update(file: string, sections: Record<string, string>): void {
+  let text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+  for (const [name, content] of Object.entries(sections)) text = withSection(text, name, content, file);
+  write(file, text);
+}
+
+write('docs/metrics.md', renderMetricsDoc(CATALOG));
+write('docs/paging.md', renderPagingDoc());
+update('README.md', { endpoints: renderEndpointsTable() });
+update('docs/architecture.md', { layers: renderLayersTable(), areas: renderAreasTable() });

@@ -49,7 +49,8 @@ function* packageDirs(nodeModules) {
   for (const entry of readdirSync(nodeModules)) {
     const path = join(nodeModules, entry);
     if (entry.startsWith('@')) yield* packageDirs(path);
-    else if (entry.startsWith('.')) remove(path); // .bin, .package-lock.json, .cache
+    else if (entry.startsWith('.'))
+      remove(path); // .bin, .package-lock.json, .cache
     else {
       yield path;
       yield* packageDirs(join(path, 'node_modules'));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: type check, unit, integration and end-to-end tests.
+# The whole test suite: type checks, lint, layout, then unit, integration and end-to-end tests.
 # The end-to-end tests run the real Prometheus tools, PostgreSQL, Chromium, nginx and openssl. When they are missing, this installs them
 # on Debian as root, or stops naming the exact command to run; a test never skips silently.
 set -euo pipefail
@@ -25,6 +25,9 @@ fi
 
 npx tsc -p tsconfig.json --noEmit
 npx tsc -p ui/tsconfig.json
+# Lint and layout: each reports nothing, or the run stops here (the layer rules run as a test).
+npx eslint --max-warnings=0 .
+npx prettier --check --log-level=warn .
 if [ $# -gt 0 ]; then
   npx vitest run "$@"
 else

@@ -25,14 +25,15 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
   const secretsTargets = [...secrets.clusters.values()]
     .map((c) => {
       const merkle =
-        c.name === 'dr-secondary'
-          ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n`
-          : '';
+        c.name === 'dr-secondary' ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n` : '';
       return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
     })
     .join('');
   const agentTargets = [...agents.agents.values()]
-    .map((a) => `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${files.agentTokenFile}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n    host: true\n    expected_servers: 1\n`)
+    .map(
+      (a) =>
+        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${files.agentTokenFile}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n    host: true\n    expected_servers: 1\n`,
+    )
     .join('');
   return `# Written by the demo: vigil watching the bundled simulators.
 web:

@@ -16,13 +16,15 @@ export interface DemoFault {
 }
 
 export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
-  const dp = u.secrets.cluster('dr-primary').url;
-  const ds = u.secrets.cluster('dr-secondary').url;
-  const pp = u.secrets.cluster('perf-primary').url;
-  const ps = u.secrets.cluster('perf-secondary').url;
-  const psToken = u.secrets.cluster('perf-secondary').rootToken;
-  const server = u.agents.agent('server-1').url;
-  const client = u.agents.agent('client-1').url;
+  return [...secretsFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams)];
+}
+
+function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
+  const dp = secrets.cluster('dr-primary').url;
+  const ds = secrets.cluster('dr-secondary').url;
+  const pp = secrets.cluster('perf-primary').url;
+  const ps = secrets.cluster('perf-secondary').url;
+  const psToken = secrets.cluster('perf-secondary').rootToken;
   return [
     {
       what: 'disconnect the DR secondary',
@@ -66,6 +68,13 @@ export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulato
       clear: `curl -XDELETE ${ds}/_sim/dr-token-attempt`,
       alerts: ['SecretsDROperationTokenAttemptOpen'],
     },
+  ];
+}
+
+function agentFaults(agents: AgentSimulator): DemoFault[] {
+  const server = agents.agent('server-1').url;
+  const client = agents.agent('client-1').url;
+  return [
     {
       what: 'fail a gossip member',
       inject: `curl -XPOST ${server}/_sim/members/server-2.global -d '{"status":"failed"}'`,
@@ -96,10 +105,15 @@ export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulato
       clear: `curl -XDELETE ${client}/_sim/host/disk`,
       alerts: ['SchedulerAgentHostDiskAlmostFull'],
     },
+  ];
+}
+
+function teamsFaults(teams: TeamsSimulator): DemoFault[] {
+  return [
     {
       what: 'hang the team-management service',
-      inject: `curl -XPOST ${u.teams.url}/_sim/faults -d '{"hang":true}'`,
-      clear: `curl -XDELETE ${u.teams.url}/_sim/faults`,
+      inject: `curl -XPOST ${teams.url}/_sim/faults -d '{"hang":true}'`,
+      clear: `curl -XDELETE ${teams.url}/_sim/faults`,
       alerts: ['TeamsServiceDown'],
       pollSeconds: 30,
     },

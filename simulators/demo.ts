@@ -42,14 +42,21 @@ writeFileSync(agentTokenFile, agents.readToken, { mode: 0o600 });
 const teamsTokenFile = join(dir, 'teams-token');
 writeFileSync(teamsTokenFile, teams.ownerToken(organization), { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
-writeFileSync(configFile, demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile, alertStore: join(dir, 'alerts.db') }));
+writeFileSync(
+  configFile,
+  demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile, alertStore: join(dir, 'alerts.db') }),
+);
 
 // Built: dist/simulators/demo.js runs dist/main.js. From source (tsx): simulators/demo.ts runs src/main.ts.
 const fromSource = import.meta.url.endsWith('.ts');
 const main = fileURLToPath(new URL(fromSource ? '../src/main.ts' : '../main.js', import.meta.url));
-const vigil = spawn(process.execPath, [...(fromSource ? ['--import', 'tsx'] : []), main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`], {
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const vigil = spawn(
+  process.execPath,
+  [...(fromSource ? ['--import', 'tsx'] : []), main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`],
+  {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 
 const vigilAddress = `127.0.0.1:${port}`;
 const url = `http://${vigilAddress}`;
@@ -80,7 +87,13 @@ process.once('SIGTERM', () => void stop(0));
 
 const ready = async () => {
   for (let i = 0; i < 600 && !stopping; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return true;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return true;
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
@@ -108,7 +121,11 @@ if (missing.length === 0) {
 const faultLines = demoFaults({ secrets, agents, teams, organization }).map((f) => {
   const effects = f.alerts.map((a) => {
     const severity = severityOf(a);
-    const where = !stack ? '' : severity === 'critical' ? ` pages in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s` : ` reaches vigil's history in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`;
+    const where = !stack
+      ? ''
+      : severity === 'critical'
+        ? ` pages in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`
+        : ` reaches vigil's history in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`;
     return `${a} (${severity})${where}`;
   });
   return `  # ${f.what}: ${effects.join('; ')}\n  ${f.inject}${f.clear ? `\n    clear: ${f.clear}` : ''}`;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log/logger.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './support/logger.js';
 import { listenAddress } from './config/schema.js';
 import { parseDuration } from './config/units.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server/http-server.js';
@@ -55,52 +55,41 @@ flags:
 signals: SIGHUP reloads the configuration (as does POST /-/reload); SIGTERM and SIGINT stop.
 `;
 
+const OPTIONS = {
+  'config.file': { type: 'string', default: 'vigil.yml' },
+  'web.listen-address': { type: 'string' },
+  'web.config.file': { type: 'string' },
+  'web.enable-lifecycle': { type: 'boolean', default: false },
+  'web.telemetry-path': { type: 'string', default: '/metrics' },
+  'web.external-url': { type: 'string' },
+  'web.route-prefix': { type: 'string' },
+  'web.max-connections': { type: 'string' },
+  'web.header-timeout': { type: 'string' },
+  'web.request-timeout': { type: 'string' },
+  'log.level': { type: 'string', default: 'info' },
+  'log.format': { type: 'string', default: 'logfmt' },
+  version: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type FlagValues = Record<string, string | boolean | undefined>;
+
 /** Prometheus-style flags (`--config.file=PATH`); a bad flag names itself and the problem. */
 export function parseFlags(argv: string[]): Flags {
-  let values: Record<string, string | boolean | undefined>;
+  let values: FlagValues;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'config.file': { type: 'string', default: 'vigil.yml' },
-        'web.listen-address': { type: 'string' },
-        'web.config.file': { type: 'string' },
-        'web.enable-lifecycle': { type: 'boolean', default: false },
-        'web.telemetry-path': { type: 'string', default: '/metrics' },
-        'web.external-url': { type: 'string' },
-        'web.route-prefix': { type: 'string' },
-        'web.max-connections': { type: 'string' },
-        'web.header-timeout': { type: 'string' },
-        'web.request-timeout': { type: 'string' },
-        'log.level': { type: 'string', default: 'info' },
-        'log.format': { type: 'string', default: 'logfmt' },
-        version: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
     throw new FlagError((e as Error).message.replace(/\. To specify.*$/s, ''));
   }
-  const level = String(values['log.level']);
-  const format = String(values['log.format']);
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new FlagError(`--log.level: "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
-  }
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
-    throw new FlagError(`--log.format: "${format}" is not one of ${LOG_FORMATS.join(', ')}`);
-  }
+  const { level, format } = logFlags(values);
   const listen = values['web.listen-address'] as string | undefined;
   if (listen !== undefined && !listenAddress.safeParse(listen).success) {
     throw new FlagError(`--web.listen-address: "${listen}" must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)`);
   }
   const webConfigFile = values['web.config.file'] as string | undefined;
   if (webConfigFile === '') throw new FlagError('--web.config.file: must not be empty');
-  const telemetryPath = String(values['web.telemetry-path']);
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
-    throw new FlagError(`--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`);
-  }
+  const telemetryPath = telemetryPathFlag(values);
   const { externalUrl, routePrefix } = prefixFlags(values['web.external-url'] as string | undefined, values['web.route-prefix'] as string | undefined);
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
@@ -113,14 +102,36 @@ export function parseFlags(argv: string[]): Flags {
     ...(externalUrl !== undefined ? { externalUrl } : {}),
     routePrefix,
     limits: limitFlags(values),
-    logLevel: level as LogLevel,
-    logFormat: format as LogFormat,
+    logLevel: level,
+    logFormat: format,
     version: values.version === true,
     help: values.help === true,
   };
 }
 
-function limitFlags(values: Record<string, string | boolean | undefined>): ServerLimits {
+function logFlags(values: FlagValues): { level: LogLevel; format: LogFormat } {
+  const level = String(values['log.level']);
+  const format = String(values['log.format']);
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new FlagError(`--log.level: "${level}" is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new FlagError(`--log.format: "${format}" is not one of ${LOG_FORMATS.join(', ')}`);
+  }
+  return { level: level as LogLevel, format: format as LogFormat };
+}
+
+function telemetryPathFlag(values: FlagValues): string {
+  const telemetryPath = String(values['web.telemetry-path']);
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(telemetryPath) || telemetryPath === '/' || /^\/(-|api|ui|alerts|webhook|healthz|readyz)(\/|$)/.test(telemetryPath)) {
+    throw new FlagError(
+      `--web.telemetry-path: "${telemetryPath}" must be a path of its own such as /metrics (not /, /healthz or /readyz, nor under /-/, /api, /ui, /alerts or /webhook)`,
+    );
+  }
+  return telemetryPath;
+}
+
+function limitFlags(values: FlagValues): ServerLimits {
   const duration = (flag: string, def: number) => {
     const v = values[flag] as string | undefined;
     if (v === undefined) return def;
@@ -132,7 +143,8 @@ function limitFlags(values: Record<string, string | boolean | undefined>): Serve
   if (max !== undefined && !/^[1-9]\d{0,6}$/.test(max)) throw new FlagError(`--web.max-connections: "${max}" is not a positive number`);
   const headerTimeoutMs = duration('web.header-timeout', DEFAULT_LIMITS.headerTimeoutMs);
   const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
-  if (headerTimeoutMs > requestTimeoutMs) throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
+  if (headerTimeoutMs > requestTimeoutMs)
+    throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
   return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
 }
 
@@ -150,7 +162,7 @@ function prefixFlags(external: string | undefined, prefix: string | undefined): 
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FlagError(`--web.external-url: "${external}" must be http or https`);
     if (url.search || url.hash) throw new FlagError(`--web.external-url: "${external}" must not carry a query or a fragment`);
   }
-  if (prefix !== undefined && !/^\/[A-Za-z0-9._~\/-]*$/.test(prefix)) throw new FlagError(`--web.route-prefix: "${prefix}" must be a path such as /vigil`);
+  if (prefix !== undefined && !/^\/[A-Za-z0-9._~/-]*$/.test(prefix)) throw new FlagError(`--web.route-prefix: "${prefix}" must be a path such as /vigil`);
   const routePrefix = prefixPath(prefix ?? url?.pathname ?? '/');
   return { ...(url ? { externalUrl: url.href } : {}), routePrefix };
 }

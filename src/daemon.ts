@@ -1,17 +1,17 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { CollectionEngine, type Engine } from './collection/engine.js';
-import type { BodySource } from './collection/body.js';
-import { CollectionThread } from './collection/thread.js';
+import { CollectionEngine, type Engine } from './engine/collection-engine.js';
+import type { BodySource } from './engine/body.js';
+import { CollectionThread } from './engine/thread.js';
 import type { Config } from './config/schema.js';
-import type { LogFormat, LogLevel } from './log/logger.js';
-import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './metrics/catalog.js';
+import type { LogFormat, LogLevel } from './support/logger.js';
+import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './catalog.js';
 import { renderGroup } from './metrics/render.js';
 import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import { daemonFamilies, type DaemonStats } from './metrics/telemetry.js';
 import { BRANCH, REVISION, VERSION } from './version.js';
 
-export type { TargetView } from './collection/engine.js';
+export type { TargetView } from './engine/collection-engine.js';
 
 const LOOP_RESOLUTION_MS = 10;
 

@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { resolve } from 'node:path';
 import { parseFlags } from './cli.js';
 import { loadConfig } from './config/load.js';
-import { parseListenAddress } from './server.js';
+import { parseListenAddress } from './server/app.js';
 import { loadWebConfig } from './server/web-config.js';
 
 export interface VigilProcess {
@@ -79,7 +79,9 @@ function readProc(pid: string): VigilProcess | undefined {
     const argv = vigilFlags(cmdline);
     if (argv === undefined) return undefined;
     const env = Object.fromEntries(
-      readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
+      readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
         .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
     );
     return { argv, cwd: readlinkSync(`/proc/${pid}/cwd`), env };
@@ -90,7 +92,10 @@ function readProc(pid: string): VigilProcess | undefined {
 
 async function check(): Promise<string> {
   const self = String(process.pid);
-  const vigil = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && d !== self).map(readProc).find(Boolean);
+  const vigil = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d) && d !== self)
+    .map(readProc)
+    .find(Boolean);
   if (!vigil) throw new Error('no running vigil process found');
   const web = await webOf(vigil);
   const url = healthUrl(await listenAddressOf(vigil), web.tls, parseFlags(vigil.argv).routePrefix);

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // First, so that a stop during start-up is obeyed (ESM evaluates imports in order).
-import { stopSignals } from './early-stop.js';
+import { stopSignals } from './support/early-stop.js';
+import type { Logger } from 'pino';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
 import { ConfigError, loadConfig } from './config/load.js';
+import type { Config } from './config/schema.js';
 import { Daemon } from './daemon.js';
-import { createLogger } from './log/logger.js';
+import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
-import { createApp, linkBase, listen } from './server.js';
+import { createApp, linkBase, listen, type RunningHttp } from './server/app.js';
 import { HttpGuard } from './server/guard.js';
 import { HttpTelemetry } from './server/telemetry.js';
-import { loadWebConfig, NO_WEB_CONFIG, type WebConfig } from './server/web-config.js';
+import { loadWebConfig, NO_WEB_CONFIG, type TlsSettings, type WebConfig } from './server/web-config.js';
 import { alertPages } from './server/ui-routes.js';
 import { AlertSinkService } from './sink/service.js';
 import { BRANCH, REVISION, VERSION } from './version.js';
@@ -19,7 +21,16 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Exits with the problems of an invalid (web) configuration; anything else is thrown on. */
+function failInvalid(what: string, file: string | undefined) {
+  return (e: unknown): never => {
+    if (e instanceof ConfigError) fail(`invalid ${what} ${file}:\n  ${e.problems.join('\n  ')}`, 1);
+    throw e;
+  };
+}
+
+/** The flags, or undefined once `--help` or `--version` is answered. */
+function readFlags(argv: string[]): Flags | undefined {
   let flags: Flags;
   try {
     flags = parseFlags(argv);
@@ -29,57 +40,99 @@ async function main(argv: string[]): Promise<void> {
   }
   if (flags.help) return void process.stdout.write(HELP);
   if (flags.version) return void process.stdout.write(`vigil ${VERSION} (revision ${REVISION}, branch ${BRANCH}, node ${process.version})\n`);
+  return flags;
+}
 
-  const configFile = flags.configFile;
-  const config = await loadConfig(configFile).catch((e: unknown) => {
-    if (e instanceof ConfigError) fail(`invalid configuration ${configFile}:\n  ${e.problems.join('\n  ')}`, 1);
-    throw e;
-  });
+async function readConfigs(flags: Flags): Promise<{ config: Config; web: WebConfig }> {
+  const config = await loadConfig(flags.configFile).catch(failInvalid('configuration', flags.configFile));
+  const web = flags.webConfigFile ? await loadWebConfig(flags.webConfigFile).catch(failInvalid('web configuration', flags.webConfigFile)) : NO_WEB_CONFIG;
+  return { config, web };
+}
 
-  const webFile = flags.webConfigFile;
-  const web: WebConfig = webFile
-    ? await loadWebConfig(webFile).catch((e: unknown) => {
-        if (e instanceof ConfigError) fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1);
-        throw e;
-      })
-    : NO_WEB_CONFIG;
+/**
+ * Re-reads the config and the web config together: a bad one fails the reload and changes nothing.
+ * The server's TLS is reloaded too once it listens (the server serves this reload's endpoint).
+ */
+class ConfigReload {
+  private prepareTls: (tls: TlsSettings | undefined) => Promise<() => void> = () => Promise.reject(new Error('not listening yet'));
 
-  // Where the endpoints are served and where users reach them (behind a proxy, under a path).
-  const paths = {
-    telemetryPath: flags.telemetryPath,
-    routePrefix: flags.routePrefix,
-    ...(flags.externalUrl !== undefined ? { linkBase: new URL(flags.externalUrl).pathname } : {}),
-  };
-  const log = createLogger(flags.logLevel, flags.logFormat);
-  const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
-  const address = flags.listenAddress ?? config.web.listen_address;
-  const sink: AlertSinkService = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: (req): boolean => guard.authenticated(req), pages: alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath, base: linkBase(paths) }) });
-  const telemetry = new HttpTelemetry(daemon.store);
-  const guard: HttpGuard = new HttpGuard(web, { selfAuthenticated: (req): boolean => sink.authenticatesItself(req), telemetry });
-  daemon.use(sink);
-  // The web config is re-read with the config: a bad one fails the reload and changes nothing.
-  const reload = async () => {
+  constructor(
+    private readonly daemon: Daemon,
+    private readonly guard: HttpGuard,
+    private readonly flags: Flags,
+  ) {}
+
+  listening(server: RunningHttp): void {
+    this.prepareTls = (tls) => server.prepareTls(tls);
+  }
+
+  readonly run = async (): Promise<void> => {
     let commit = () => undefined as void;
-    await daemon.reload(async () => {
-      const next = await loadConfig(configFile);
-      if (webFile) {
-        const nextWeb = await loadWebConfig(webFile);
-        const useTls = await server.prepareTls(nextWeb.tls);
+    await this.daemon.reload(async () => {
+      const next = await loadConfig(this.flags.configFile);
+      if (this.flags.webConfigFile) {
+        const nextWeb = await loadWebConfig(this.flags.webConfigFile);
+        const useTls = await this.prepareTls(nextWeb.tls);
         commit = () => {
           useTls();
-          guard.apply(nextWeb);
+          this.guard.apply(nextWeb);
         };
       }
       return next;
     });
     commit();
   };
-  const app = createApp({ daemon, reload, processMetrics: createProcessMetrics(), log, routes: sink.routes, enableLifecycle: flags.enableLifecycle, ...paths });
+}
+
+/** Makes the HTTP server, the alert sink among its routes, and listens. */
+async function serve(flags: Flags, web: WebConfig, daemon: Daemon, log: Logger, address: string): Promise<{ server: RunningHttp; reload: ConfigReload }> {
+  // Where the endpoints are served and where users reach them (behind a proxy, under a path).
+  const paths = {
+    telemetryPath: flags.telemetryPath,
+    routePrefix: flags.routePrefix,
+    ...(flags.externalUrl !== undefined ? { linkBase: new URL(flags.externalUrl).pathname } : {}),
+  };
+  const telemetry = new HttpTelemetry(daemon.store);
+  const guard = new HttpGuard(web, { telemetry });
+  const pages = alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath, base: linkBase(paths) });
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: guard.authenticated, pages });
+  guard.exempt((req) => sink.authenticatesItself(req));
+  daemon.use(sink);
+  const reload = new ConfigReload(daemon, guard, flags);
+  const app = createApp({
+    daemon,
+    reload: reload.run,
+    processMetrics: createProcessMetrics(),
+    log,
+    routes: sink.routes,
+    enableLifecycle: flags.enableLifecycle,
+    ...paths,
+  });
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>
-    e instanceof ConfigError ? fail(`invalid web configuration ${webFile}:\n  ${e.problems.join('\n  ')}`, 1) : fail(`cannot listen on ${address}: ${e.message}`, 1),
+    e instanceof ConfigError ? failInvalid('web configuration', flags.webConfigFile)(e) : fail(`cannot listen on ${address}: ${e.message}`, 1),
   );
+  reload.listening(server);
+  return { server, reload };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const flags = readFlags(argv);
+  if (!flags) return;
+  const { config, web } = await readConfigs(flags);
+  const log = createLogger(flags.logLevel, flags.logFormat);
+  const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
+  const address = flags.listenAddress ?? config.web.listen_address;
+  const { server, reload } = await serve(flags, web, daemon, log, address);
   log.info(
-    { address, url: server.url, version: VERSION, config: configFile, tls: web.tls !== undefined, basic_auth: web.users.size > 0, lifecycle: flags.enableLifecycle },
+    {
+      address,
+      url: server.url,
+      version: VERSION,
+      config: flags.configFile,
+      tls: web.tls !== undefined,
+      basic_auth: web.users.size > 0,
+      lifecycle: flags.enableLifecycle,
+    },
     'vigil listening',
   );
   // Requests in flight are answered first (a webhook is stored or refused), then the store closes.
@@ -91,11 +144,11 @@ async function main(argv: string[]): Promise<void> {
       .then(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   });
-  await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${configFile}: ${e.message}`, 1));
+  await daemon.apply(config).catch((e: Error) => fail(`cannot start with ${flags.configFile}: ${e.message}`, 1));
 
   stopSignals.onReload(() => {
     log.info('SIGHUP: reloading configuration');
-    reload().catch(() => undefined);
+    reload.run().catch(() => undefined);
   });
 }
 

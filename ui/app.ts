@@ -1,4 +1,4 @@
-import type { Estate } from '../src/server/estate.js';
+import type { Estate } from '../src/server/estate-model.js';
 import type { Timeline } from '../src/sink/read-api.js';
 import { apiQueries, renderAlerts, renderTimeline, type AlertsData } from '../src/server/ui/alerts-view.js';
 import { renderEstate } from '../src/server/ui/estate-view.js';
@@ -50,6 +50,10 @@ async function refresh(): Promise<void> {
   }
 }
 
-const poller = new Poller(refresh, { hidden: () => document.hidden, setTimeout: (f, ms) => window.setTimeout(f, ms), clearTimeout: (h) => window.clearTimeout(h as number) });
+const poller = new Poller(refresh, {
+  hidden: () => document.hidden,
+  setTimeout: (f, ms) => window.setTimeout(f, ms),
+  clearTimeout: (h) => window.clearTimeout(h as number),
+});
 document.addEventListener('visibilitychange', () => poller.visibilityChanged());
 void poller.tick();

@@ -50,7 +50,8 @@ export function vigilConfig(e: Estate, listen: string): string {
   const lines = [`web:\n  listen_address: ${listen}`, 'secrets:'];
   for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
   lines.push('agents:');
-  for (const a of e.agents) lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
+  for (const a of e.agents)
+    lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
   lines.push('teams:');
   for (const o of e.organizations) {
     lines.push(

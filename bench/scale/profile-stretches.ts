@@ -35,7 +35,10 @@ export function stallContents(p: CpuProfile, stalls: ReadonlyArray<readonly [num
         const name = names.get(p.samples[i] ?? -1) ?? '?';
         self.set(name, (self.get(name) ?? 0) + (at - (times[i - 1] ?? at)));
       }
-      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, us]) => ({ name, ms: us / 1000 }));
+      const top = [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([name, us]) => ({ name, ms: us / 1000 }));
       return { ms: (to - from) / 1000, top };
     });
 }

@@ -38,7 +38,8 @@ export async function load(children: Children, l: Load): Promise<LoadResult> {
   if (l.gzip) args.push('-H', 'Accept-Encoding: gzip');
   for (const h of l.headers ?? []) args.push('-H', h);
   const cpuBefore = cpuSeconds(l.serverPid);
-  const wrk = l.nice === undefined ? children.start('wrk', 'wrk', [...args, l.url]) : children.start('wrk', 'nice', ['-n', String(l.nice), 'wrk', ...args, l.url]);
+  const wrk =
+    l.nice === undefined ? children.start('wrk', 'wrk', [...args, l.url]) : children.start('wrk', 'nice', ['-n', String(l.nice), 'wrk', ...args, l.url]);
   const code = await wrk.exited;
   const cpu = cpuSeconds(l.serverPid) - cpuBefore;
   const line = /wrk-json (\{.*\})/.exec(wrk.output())?.[1];

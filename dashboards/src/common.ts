@@ -39,7 +39,10 @@ export interface PanelSpec {
 
 function targets(queries: Query[], instant = false) {
   return queries.map((q, i) => {
-    const b = new DataqueryBuilder().datasource(DATASOURCE).expr(q.expr).refId(String.fromCharCode(65 + i));
+    const b = new DataqueryBuilder()
+      .datasource(DATASOURCE)
+      .expr(q.expr)
+      .refId(String.fromCharCode(65 + i));
     if (q.legend) b.legendFormat(q.legend);
     if (instant) b.instant().format(PromQueryFormat.Table);
     return b;
@@ -50,7 +53,11 @@ type Kind = 'timeseries' | 'stat' | 'table';
 
 function panel(kind: Kind, p: PanelSpec) {
   const common = <B extends TimeseriesBuilder | StatBuilder | TableBuilder>(b: B, w: number, h: number): B => {
-    b.title(p.title).description(p.description).unit(p.unit).datasource(DATASOURCE).gridPos({ x: 0, y: 0, w: p.width ?? w, h });
+    b.title(p.title)
+      .description(p.description)
+      .unit(p.unit)
+      .datasource(DATASOURCE)
+      .gridPos({ x: 0, y: 0, w: p.width ?? w, h });
     for (const t of targets(p.queries, kind === 'table')) b.withTarget(t);
     // Where no data is the good case (no corruption, no failed member), say so instead of "No data".
     if (p.mayBeEmpty) b.noValue('none');

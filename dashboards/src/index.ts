@@ -1,6 +1,6 @@
 import type { MixinConfig } from '../../mixin/config.js';
 import type { VigilDashboard } from './common.js';
-import { schedulerDashboard } from './scheduler.js';
+import { agentsDashboard } from './agents.js';
 import { secretsDashboard } from './secrets.js';
 import { teamsDashboard } from './teams.js';
 import { vigilDashboard } from './vigil.js';
@@ -9,7 +9,7 @@ import { vigilDashboard } from './vigil.js';
 export function allDashboards(config?: MixinConfig): Record<string, VigilDashboard> {
   return {
     'secrets-replication.json': secretsDashboard(config),
-    'scheduler-agents.json': schedulerDashboard(config),
+    'scheduler-agents.json': agentsDashboard(config),
     'teams.json': teamsDashboard(config),
     'vigil.json': vigilDashboard(config),
   };

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
-import { scheduleIntervalSeconds } from '../../src/scheduler/scheduler.js';
+import { scheduleIntervalSeconds } from '../../src/config/schedule.js';
 import { FAILURE_CLASSES, type FailureClass } from './failure-classes.js';
 
 /**
@@ -48,7 +48,14 @@ export function readShipped(): Shipped {
   const rules = readdirSync(dir)
     .filter((f) => f.endsWith('.rules.yml'))
     .sort()
-    .flatMap((f) => (parse(readFileSync(new URL(f, dir), 'utf8')) as { groups: Array<{ rules: Array<{ alert?: string; expr: string; for?: string; labels?: Record<string, string> }> }> }).groups)
+    .flatMap(
+      (f) =>
+        (
+          parse(readFileSync(new URL(f, dir), 'utf8')) as {
+            groups: Array<{ rules: Array<{ alert?: string; expr: string; for?: string; labels?: Record<string, string> }> }>;
+          }
+        ).groups,
+    )
     .flatMap((g) => g.rules)
     .filter((r) => r.alert)
     .map((r) => ({ alert: r.alert!, expr: r.expr, for: r.for ?? '0s', severity: r.labels?.severity ?? '' }));
@@ -86,7 +93,11 @@ export function seconds(d: string): number {
 export function duration(s: number): string {
   if (s === 0) return '0s';
   const parts: string[] = [];
-  for (const [unit, n] of [['h', 3600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, n] of [
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (s >= n) {
       parts.push(`${Math.floor(s / n)}${unit}`);
       s %= n;
@@ -137,7 +148,9 @@ export interface MatrixRow extends FailureClass {
 
 /** Alerts an inhibit rule's matchers can name: every alert of the rules whose labels satisfy them. */
 const named = (rules: Rule[], matchers: string[]) =>
-  rules.filter((r) => matchers.filter((m) => /^\s*(alertname|severity)\b/.test(m)).every((m) => matches(m, { alertname: r.alert, severity: r.severity }))).map((r) => r.alert);
+  rules
+    .filter((r) => matchers.filter((m) => /^\s*(alertname|severity)\b/.test(m)).every((m) => matches(m, { alertname: r.alert, severity: r.severity })))
+    .map((r) => r.alert);
 
 /** How often vigil sees each area with its default schedule, and how long a hung upstream holds a poll. */
 function collection(): Record<FailureClass['area'], { intervalSeconds: number; timeoutSeconds: number }> {
@@ -164,7 +177,10 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
     // Prometheus at the next scrape (a dead vigil: at the scrape's timeout), by the rule at the next
     // evaluation, held for `for:`, and sent after the group's wait.
     const poll = polls[fc.area];
-    const seen = fc.alert === 'VigilDown' ? shipped.scrapeIntervalSeconds + shipped.scrapeTimeoutSeconds : poll.intervalSeconds + poll.timeoutSeconds + shipped.scrapeIntervalSeconds;
+    const seen =
+      fc.alert === 'VigilDown'
+        ? shipped.scrapeIntervalSeconds + shipped.scrapeTimeoutSeconds
+        : poll.intervalSeconds + poll.timeoutSeconds + shipped.scrapeIntervalSeconds;
     const firstWait = Math.max(...routes.map((r) => seconds(r.groupWait)));
     return {
       ...fc,
@@ -172,8 +188,12 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
       for: rule.for,
       receivers: routes.map((r) => r.receiver),
       pageWithinSeconds: seen + shipped.evaluationIntervalSeconds + seconds(rule.for) + firstWait,
-      inhibitedBy: shipped.inhibitRules.filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert)).flatMap((i) => named(shipped.rules, i.source_matchers)),
-      inhibits: shipped.inhibitRules.filter((i) => named(shipped.rules, i.source_matchers).includes(rule.alert)).flatMap((i) => named(shipped.rules, i.target_matchers)),
+      inhibitedBy: shipped.inhibitRules
+        .filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert))
+        .flatMap((i) => named(shipped.rules, i.source_matchers)),
+      inhibits: shipped.inhibitRules
+        .filter((i) => named(shipped.rules, i.source_matchers).includes(rule.alert))
+        .flatMap((i) => named(shipped.rules, i.target_matchers)),
     };
   });
 }

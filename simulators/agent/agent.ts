@@ -116,14 +116,10 @@ export class AgentModel {
   health(): AgentHealth {
     const out: AgentHealth = {};
     if (this.isClient) {
-      out.client =
-        this.healthOverride.client ??
-        (this.servers.length === 0 ? { ok: false, message: 'no known servers' } : { ok: true, message: 'ok' });
+      out.client = this.healthOverride.client ?? (this.servers.length === 0 ? { ok: false, message: 'no known servers' } : { ok: true, message: 'ok' });
     }
     if (this.isServer) {
-      out.server =
-        this.healthOverride.server ??
-        (this.raftState() === 'Candidate' ? { ok: false, message: 'no leader' } : { ok: true, message: 'ok' });
+      out.server = this.healthOverride.server ?? (this.raftState() === 'Candidate' ? { ok: false, message: 'no leader' } : { ok: true, message: 'ok' });
     }
     return out;
   }

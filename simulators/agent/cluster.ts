@@ -53,7 +53,10 @@ export function buildAgents(scenario: AgentScenario): AgentModel[] {
 function defaultServers(agents: AgentModel[], region: string): string[] {
   const pool = agents.find((a) => a.pool && a.region === region)?.pool;
   const hosts = pool
-    ? pool.list().slice(0, DEFAULT_KNOWN_SERVERS).map((m) => m.Addr)
+    ? pool
+        .list()
+        .slice(0, DEFAULT_KNOWN_SERVERS)
+        .map((m) => m.Addr)
     : Array.from({ length: DEFAULT_KNOWN_SERVERS }, (_, k) => hostIp(agents.length + k + 1));
   return hosts.map((ip) => `${ip}:${RPC_PORT}`);
 }

@@ -37,9 +37,7 @@ export async function startAgentSimulator(
   const acl = new Acl(checked.acl);
   const models = buildAgents(checked);
   const find = (id: string, from: AgentModel): AgentModel | undefined =>
-    id === 'leader'
-      ? models.find((m) => m.region === from.region && m.raftState() === 'Leader')
-      : models.find((m) => m.name === id || m.nodeId === id);
+    id === 'leader' ? models.find((m) => m.region === from.region && m.raftState() === 'Leader') : models.find((m) => m.name === id || m.nodeId === id);
 
   const servers: RunningServer[] = [];
   const closeAll = async (): Promise<void> => {

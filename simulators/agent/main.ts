@@ -11,9 +11,7 @@ import { AGENT_PROFILES, demoAgentScenario, parseAgentScenario, startAgentSimula
  */
 async function main(): Promise<void> {
   const args = simulatorArgs(process.argv.slice(2), 4646);
-  const loaded: AgentScenario = args.scenario
-    ? parseAgentScenario(JSON.parse(await readFile(args.scenario, 'utf8')))
-    : demoAgentScenario();
+  const loaded: AgentScenario = args.scenario ? parseAgentScenario(JSON.parse(await readFile(args.scenario, 'utf8'))) : demoAgentScenario();
   const scenario: AgentScenario = {
     ...loaded,
     agents: loaded.agents.map((a, i) => ({ ...a, port: a.port ?? (args.port === 0 ? 0 : args.port + i) })),
@@ -21,9 +19,7 @@ async function main(): Promise<void> {
   const profile = checkProfile(args.profile, AGENT_PROFILES);
   const sim = await startAgentSimulator(scenario, { host: args.host, profile, ...(args.tls ? { tls: args.tls } : {}) });
   // Tokens are cluster-wide; printing them on each agent's line keeps a line self-sufficient for scripts.
-  const tokens = scenario.acl?.enabled
-    ? `read-token=${sim.readToken} management-token=${sim.managementToken}`
-    : 'acl=off';
+  const tokens = scenario.acl?.enabled ? `read-token=${sim.readToken} management-token=${sim.managementToken}` : 'acl=off';
   for (const a of sim.agents.values()) process.stdout.write(`${a.name} ${a.url} ${tokens}\n`);
   const stop = (): void => {
     sim.close().then(

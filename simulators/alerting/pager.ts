@@ -25,13 +25,30 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 /** One line of a page for a terminal: control characters never reach it. */
 export const pageLine = (p: Page) =>
   p.alerts
-    .map((a) => `${a.status === 'firing' ? 'PAGE' : 'resolved'} ${a.labels.alertname ?? '?'} ${Object.entries(a.labels).filter(([k]) => !['alertname', 'severity'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ')}`)
+    .map(
+      (a) =>
+        `${a.status === 'firing' ? 'PAGE' : 'resolved'} ${a.labels.alertname ?? '?'} ${Object.entries(a.labels)
+          .filter(([k]) => !['alertname', 'severity'].includes(k))
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+    )
+    // eslint-disable-next-line no-control-regex -- a sender's control characters are replaced before printing
     .map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
 
 function render(title: string, pages: readonly Page[]): string {
   const rows = [...pages]
     .reverse()
-    .flatMap((p) => p.alerts.map((a) => `<tr><td>${escapeHtml(p.at)}</td><td>${escapeHtml(a.status)}</td><td>${escapeHtml(a.labels.alertname ?? '')}</td><td>${escapeHtml(a.labels.severity ?? '')}</td><td>${escapeHtml(Object.entries(a.labels).filter(([k]) => !['alertname', 'severity'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' '))}</td><td>${escapeHtml(a.annotations.summary ?? '')}</td></tr>`))
+    .flatMap((p) =>
+      p.alerts.map(
+        (a) =>
+          `<tr><td>${escapeHtml(p.at)}</td><td>${escapeHtml(a.status)}</td><td>${escapeHtml(a.labels.alertname ?? '')}</td><td>${escapeHtml(a.labels.severity ?? '')}</td><td>${escapeHtml(
+            Object.entries(a.labels)
+              .filter(([k]) => !['alertname', 'severity'].includes(k))
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' '),
+          )}</td><td>${escapeHtml(a.annotations.summary ?? '')}</td></tr>`,
+      ),
+    )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>${escapeHtml(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border-bottom:1px solid #ccc;padding:.3em .6em;text-align:left}</style></head>
@@ -49,7 +66,9 @@ export async function startStandInPager(opts: { title: string; onPage?: (p: Page
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(pages));
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" }).end(render(opts.title, pages));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" })
+        .end(render(opts.title, pages));
       return;
     }
     let size = 0;
@@ -62,7 +81,12 @@ export async function startStandInPager(opts: { title: string; onPage?: (p: Page
     req.on('end', () => {
       try {
         const n = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<Page, 'at'>;
-        const page: Page = { at: new Date().toISOString(), status: String(n.status), groupKey: String(n.groupKey), alerts: (n.alerts ?? []).map((a) => ({ status: String(a.status), labels: a.labels ?? {}, annotations: a.annotations ?? {} })) };
+        const page: Page = {
+          at: new Date().toISOString(),
+          status: String(n.status),
+          groupKey: String(n.groupKey),
+          alerts: (n.alerts ?? []).map((a) => ({ status: String(a.status), labels: a.labels ?? {}, annotations: a.annotations ?? {} })),
+        };
         pages.push(page);
         if (pages.length > KEEP) pages.shift();
         opts.onPage?.(page);

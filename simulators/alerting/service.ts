@@ -83,7 +83,10 @@ export async function startService(spec: ServiceSpec): Promise<Service> {
       await stop();
       throw new Error(`${spec.name} exited (${child.exitCode}):\n${out}`);
     }
-    const ok = await fetch(`${url}${spec.ready}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${spec.ready}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
@@ -103,7 +106,13 @@ export function startPrometheus(config: unknown, extra: string[] = [], opts: Pic
     install: 'prometheus',
     files: () => ({ 'prometheus.yml': config }),
     // The external URL goes into every alert's generatorURL: links to it must reach this Prometheus.
-    args: (dir, p) => ['--config.file=prometheus.yml', `--storage.tsdb.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, `--web.external-url=http://127.0.0.1:${p}/`, ...extra],
+    args: (dir, p) => [
+      '--config.file=prometheus.yml',
+      `--storage.tsdb.path=${dir}/data`,
+      `--web.listen-address=127.0.0.1:${p}`,
+      `--web.external-url=http://127.0.0.1:${p}/`,
+      ...extra,
+    ],
     ready: '/-/ready',
   });
 }
@@ -121,7 +130,14 @@ export function startAlertmanager(
     binary: 'prometheus-alertmanager',
     install: 'prometheus-alertmanager',
     files: () => ({ 'alertmanager.yml': config }),
-    args: (dir, p) => ['--config.file=alertmanager.yml', `--storage.path=${dir}/data`, `--web.listen-address=127.0.0.1:${p}`, `--web.external-url=http://127.0.0.1:${p}/`, ...cluster, ...(opts.extra ?? [])],
+    args: (dir, p) => [
+      '--config.file=alertmanager.yml',
+      `--storage.path=${dir}/data`,
+      `--web.listen-address=127.0.0.1:${p}`,
+      `--web.external-url=http://127.0.0.1:${p}/`,
+      ...cluster,
+      ...(opts.extra ?? []),
+    ],
     ready: '/-/ready',
   });
 }

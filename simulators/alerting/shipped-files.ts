@@ -66,7 +66,11 @@ export function shippedRules(): ShippedRule[] {
   const dir = join(repoRoot(), 'alerts');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.rules.yml'))
-    .flatMap((f) => (parse(readFileSync(join(dir, f), 'utf8')) as { groups: Array<{ rules: Array<{ alert?: string; for?: string; labels?: Record<string, string> }> }> }).groups)
+    .flatMap(
+      (f) =>
+        (parse(readFileSync(join(dir, f), 'utf8')) as { groups: Array<{ rules: Array<{ alert?: string; for?: string; labels?: Record<string, string> }> }> })
+          .groups,
+    )
     .flatMap((g) => g.rules)
     .filter((r) => r.alert)
     .map((r) => ({ alert: r.alert!, for: r.for ?? '0s', severity: r.labels?.severity ?? '' }));

@@ -43,7 +43,11 @@ export async function startAlertingStack(opts: { dir: string; vigil: string; onP
     const tokenFile = join(opts.dir, 'alertmanager-sink-token');
     writeFileSync(tokenFile, 'demo-sink-token\n', { mode: 0o600 });
     const alertmanager = await startAlertmanager(
-      deployedAlertmanager({ urls: { vigil: `http://${opts.vigil}/webhook/alertmanager`, pager: `${pager.url}/`, heartbeat: `${heartbeat.url}/` }, tokenFile, factor: FACTOR }),
+      deployedAlertmanager({
+        urls: { vigil: `http://${opts.vigil}/webhook/alertmanager`, pager: `${pager.url}/`, heartbeat: `${heartbeat.url}/` },
+        tokenFile,
+        factor: FACTOR,
+      }),
       ['--cluster.listen-address='],
       'alertmanager',
       { parentDir: opts.dir },

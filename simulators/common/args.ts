@@ -3,10 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ServeTls } from './http.js';
 
 /** Command-line options every simulator takes: where to listen, an optional scenario file, and TLS. */
-export function simulatorArgs(
-  argv: string[],
-  defaultPort: number,
-): { port: number; host: string; scenario?: string; tls?: ServeTls; profile?: string } {
+export function simulatorArgs(argv: string[], defaultPort: number): { port: number; host: string; scenario?: string; tls?: ServeTls; profile?: string } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -21,7 +18,9 @@ export function simulatorArgs(
     strict: true,
   });
   if (values.help) {
-    process.stdout.write('options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --profile=NAME (older release shapes) --tls-cert-file=PEM --tls-key-file=PEM\n');
+    process.stdout.write(
+      'options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --profile=NAME (older release shapes) --tls-cert-file=PEM --tls-key-file=PEM\n',
+    );
     process.exit(0);
   }
   const port = Number(values.port);

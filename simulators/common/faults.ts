@@ -53,12 +53,7 @@ export async function applyFaults(faults: Faults, res: http.ServerResponse): Pro
  * The admin side of faults: `GET /_sim/faults` shows them, `POST /_sim/faults` merges a JSON body
  * `{hang?, garbage?, delay_ms?, status?: {code, body, times?}}`, `DELETE /_sim/faults` clears them.
  */
-export async function handleFaultAdmin(
-  faults: Faults,
-  method: string,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-): Promise<void> {
+export async function handleFaultAdmin(faults: Faults, method: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (method === 'GET') return sendJson(res, 200, faults);
   if (method === 'DELETE') {
     Object.assign(faults, noFaults());

@@ -45,8 +45,7 @@ const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandl
   {
     method: 'POST',
     pattern: 'dr-operation-token',
-    handler: (_f, cluster, body) =>
-      ok({ dr_operation_token: optionalBool(body, 'new') ? mintOperationToken(cluster) : anyOperationToken(cluster) }),
+    handler: (_f, cluster, body) => ok({ dr_operation_token: optionalBool(body, 'new') ? mintOperationToken(cluster) : anyOperationToken(cluster) }),
   },
   // A DR operation token generation attempt, as key holders would drive it through the API.
   { method: 'POST', pattern: 'dr-token-attempt', handler: (_f, c) => (secondaryRole(c, 'dr'), ok(withoutOtp(startAttempt(c, undefined)))) },

@@ -5,7 +5,8 @@ import { handleAdmin } from './admin-api.js';
 import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
 import type { ClusterModel } from './cluster.js';
 import type { Fleet } from './fleet.js';
-import { accessFor, matchEndpoint, type Access, type EndpointMatch, type Method } from './replication-api.js';
+import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
+import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
 
 /** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */
@@ -19,14 +20,7 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
   };
 }
 
-async function answer(
-  fleet: Fleet,
-  cluster: ClusterModel,
-  rawMethod: string,
-  path: string,
-  query: URLSearchParams,
-  req: http.IncomingMessage,
-): Promise<Reply> {
+async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {
   const segments = path.split('/').slice(1);
   if (segments[0] !== 'v1') throw notFound();
   // A path may carry part of the namespace before `sys/`, as in `/v1/ns1/sys/replication/dr/status`.

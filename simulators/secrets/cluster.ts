@@ -1,22 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { noFaults, type Faults } from '../common/faults.js';
-import { quirksOf } from './profiles.js';
+import { quirksOf, type Quirks } from './profiles.js';
 
 export type Kind = 'performance' | 'dr';
 export const KINDS: readonly Kind[] = ['performance', 'dr'];
 export const isKind = (s: string | undefined): s is Kind => s === 'performance' || s === 'dr';
-
-/** Ways real servers of different versions shape the same status; toggled by the admin API. */
-export interface Quirks {
-  /** Older primaries send no `state`. */
-  omitState: boolean;
-  /** Some versions send WAL indexes as JSON strings. */
-  numbersAsStrings: boolean;
-  /** Fields the spec does not list but real servers send. */
-  extraFields: boolean;
-  /** Before 1.5: no `secondaries` list on a primary, no `primaries` list on a secondary. */
-  omitPeerLists: boolean;
-}
 
 /** The replication link between one primary and one secondary id, seen from both ends. */
 export interface Link {

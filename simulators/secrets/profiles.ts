@@ -1,4 +1,14 @@
-import type { Quirks } from './cluster.js';
+/** Ways real servers of different versions shape the same status; toggled by the admin API. */
+export interface Quirks {
+  /** Older primaries send no `state`. */
+  omitState: boolean;
+  /** Some versions send WAL indexes as JSON strings. */
+  numbersAsStrings: boolean;
+  /** Fields the spec does not list but real servers send. */
+  extraFields: boolean;
+  /** Before 1.5: no `secondaries` list on a primary, no `primaries` list on a secondary. */
+  omitPeerLists: boolean;
+}
 
 /**
  * `current`: 1.16+, with the fields beyond the spec (clock skew, canary age, connection_state...).

@@ -1,129 +1,27 @@
-import { badRequest, noContent, notFound, ok, type Reply } from './api-error.js';
-import type { ClusterModel, Kind, PathsFilter } from './cluster.js';
-import type { Fleet } from './fleet.js';
+import { noContent, ok } from './api-error.js';
+import type { Kind } from './cluster.js';
 import { merkleCheck } from './merkle.js';
 import { attemptView, cancelAttempt, provideKeyShare, revokeOperationToken, startAttempt } from './operation-token.js';
+import { endpoint, post, type Access, type Endpoint } from './replication-endpoint.js';
 import {
-  demotePrimary,
-  disablePrimary,
-  disableSecondary,
-  enablePrimary,
-  enableSecondary,
-  issueSecondaryToken,
-  primaryRole,
-  promoteSecondary,
-  revokeSecondary,
-  secondaryRole,
-  updatePrimary,
-} from './replication-roles.js';
-import {
-  optionalBool,
-  optionalString,
-  optionalStringArray,
-  parseTtlSeconds,
-  requiredString,
-  type Body,
-} from './request-body.js';
+  changePrimary,
+  ENABLE_WARNING,
+  noDynamicFilter,
+  onDrSecondary,
+  pathsFilter,
+  pathsFilterBody,
+  promote,
+  secondaryToken,
+} from './replication-handlers.js';
+import { demotePrimary, disablePrimary, enablePrimary, revokeSecondary } from './replication-primary.js';
+import { primaryRole, secondaryRole } from './replication-roles.js';
+import { disableSecondary, enableSecondary } from './replication-secondary.js';
+import { optionalString, requiredString } from './request-body.js';
 import { envelope, replicationStatus } from './status-body.js';
-
-export interface ApiContext {
-  fleet: Fleet;
-  cluster: ClusterModel;
-  kind: Kind;
-  params: Record<string, string>;
-  body: Body;
-  now: Date;
-}
-
-export type Method = 'GET' | 'POST' | 'DELETE';
-
-/**
- * How a request is authorized. `public`: the status endpoints, open in every namespace;
- * `client`/`sudo`: a client token; `operation-token`: `dr_operation_token` in the body;
- * `key-shares`: unauthenticated, the unseal key shares are the proof.
- */
-export type Access = 'public' | 'client' | 'sudo' | 'operation-token' | 'key-shares';
-
-export interface Endpoint {
-  /** Segments below `sys/replication/`: literals, `{kind}`, or `{name}` parameters. */
-  pattern: string[];
-  access: Access | Record<Kind, Access>;
-  help: string;
-  methods: Partial<Record<Method, (ctx: ApiContext) => Reply>>;
-}
 
 const DR_TOKEN_OR_CLIENT: Record<Kind, Access> = { dr: 'operation-token', performance: 'client' };
 
-const ENABLE_WARNING = 'This cluster is being enabled for replication. The service will be unavailable for a brief period and will resume service shortly.';
-
-/** The DR operation token endpoints exist only on a DR secondary. */
-function onDrSecondary(handler: (ctx: ApiContext) => Reply): (ctx: ApiContext) => Reply {
-  return (ctx) => {
-    secondaryRole(ctx.cluster, 'dr');
-    return handler(ctx);
-  };
-}
-
-function pathsFilterBody(body: Body): PathsFilter {
-  const mode = optionalString(body, 'mode') ?? 'allow';
-  if (mode !== 'allow' && mode !== 'deny') throw badRequest('"mode" must be "allow" or "deny"');
-  const paths = optionalStringArray(body, 'paths') ?? [];
-  const bad = paths.find((p) => !p.endsWith('/'));
-  if (bad !== undefined) throw badRequest(`path "${bad}" must end in "/"`);
-  return { mode, paths };
-}
-
-function pathsFilter(ctx: ApiContext): PathsFilter {
-  const filter = primaryRole(ctx.cluster, 'performance').pathsFilters.get(ctx.params.id ?? '');
-  if (!filter) throw notFound(`no paths filter for secondary "${ctx.params.id}"`);
-  return filter;
-}
-
-const noDynamicFilter = { dynamic_filtered_mounts: [], dynamic_filtered_namespaces: [] };
-
-function endpoint(path: string, access: Endpoint['access'], help: string, methods: Endpoint['methods']): Endpoint {
-  return { pattern: path.split('/'), access, help, methods };
-}
-
-const post = (path: string, access: Endpoint['access'], help: string, handler: (ctx: ApiContext) => Reply): Endpoint =>
-  endpoint(path, access, help, { POST: handler });
-
-function secondaryToken(ctx: ApiContext): Reply {
-  const id = requiredString(ctx.body, 'id');
-  const ttl = parseTtlSeconds(optionalString(ctx.body, 'ttl') ?? '30m');
-  const token = issueSecondaryToken(ctx.fleet, ctx.cluster, ctx.kind, id, ttl, ctx.now);
-  // With a public key the real service encrypts the credentials instead of wrapping them.
-  if (optionalString(ctx.body, 'secondary_public_key')) return ok(envelope(ctx.cluster, { data: { token } }));
-  const wrapInfo = {
-    token,
-    accessor: token.slice(-24),
-    ttl,
-    creation_time: ctx.now.toISOString(),
-    creation_path: `sys/replication/${ctx.kind}/primary/secondary-token`,
-    wrapped_accessor: '',
-  };
-  return ok(envelope(ctx.cluster, { wrap_info: wrapInfo }));
-}
-
-function promote(ctx: ApiContext): Reply {
-  promoteSecondary(ctx.cluster, ctx.kind, optionalBool(ctx.body, 'force') ?? false, optionalString(ctx.body, 'primary_cluster_addr') ?? '');
-  if (ctx.kind === 'performance') return noContent();
-  const progress = { complete: true, progress: ctx.cluster.keys.threshold, required: ctx.cluster.keys.threshold };
-  return ok({ ...progress, ...envelope(ctx.cluster, { data: progress }) });
-}
-
-function changePrimary(ctx: ApiContext): Reply {
-  const token = optionalString(ctx.body, 'token');
-  const primaryApiAddr = optionalString(ctx.body, 'primary_api_addr');
-  const request = {
-    ...(token !== undefined ? { token } : {}),
-    ...(primaryApiAddr !== undefined ? { primaryApiAddr } : {}),
-    updatePrimaryAddrs: optionalStringArray(ctx.body, 'update_primary_addrs') ?? [],
-  };
-  updatePrimary(ctx.fleet, ctx.cluster, ctx.kind, request, ctx.now);
-  return noContent();
-}
-
+/** Every endpoint below `sys/replication/` (a table of data). */
 export const ENDPOINTS: Endpoint[] = [
   endpoint('{kind}/status', 'public', 'Reads the replication status of this cluster.', {
     GET: (ctx) => {

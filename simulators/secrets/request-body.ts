@@ -37,8 +37,7 @@ export const optionalString = (body: Body, key: string): string | undefined => o
 export const requiredString = (body: Body, key: string): string => required(optionalString(body, key), key);
 export const optionalBool = (body: Body, key: string): boolean | undefined => optional(body, key, isBool, 'a boolean');
 export const requiredBool = (body: Body, key: string): boolean => required(optionalBool(body, key), key);
-export const optionalStringArray = (body: Body, key: string): string[] | undefined =>
-  optional(body, key, isStringArray, 'an array of strings');
+export const optionalStringArray = (body: Body, key: string): string[] | undefined => optional(body, key, isStringArray, 'an array of strings');
 
 /** Durations as the service takes them: "30m", "1h", "90s" or a bare number of seconds. */
 export function parseTtlSeconds(text: string): number {

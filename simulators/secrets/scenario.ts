@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Fleet } from './fleet.js';
-import { enablePrimary, enableSecondary, issueSecondaryToken } from './replication-roles.js';
+import { enablePrimary, issueSecondaryToken } from './replication-primary.js';
+import { enableSecondary } from './replication-secondary.js';
 
 export interface ReplicationLink {
   kind: 'performance' | 'dr';
@@ -26,9 +27,7 @@ const scenarioSchema = z
         }),
       )
       .min(1),
-    replication: z
-      .array(z.object({ kind: z.enum(['performance', 'dr']), primary: z.string(), secondaries: z.array(z.string()) }))
-      .optional(),
+    replication: z.array(z.object({ kind: z.enum(['performance', 'dr']), primary: z.string(), secondaries: z.array(z.string()) })).optional(),
   })
   .superRefine((s, ctx) => {
     const names = s.clusters.map((c) => c.name);
@@ -77,7 +76,7 @@ export function applyReplication(fleet: Fleet, links: ReplicationLink[]): void {
         enableSecondary(fleet, cluster(name), link.kind, token);
       }
     } catch (err) {
-      throw new Error(`scenario ${link.kind} replication from "${link.primary}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`scenario ${link.kind} replication from "${link.primary}": ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
 }

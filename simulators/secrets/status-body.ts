@@ -1,15 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  isCorrupted,
-  linkUp,
-  merkleRoot,
-  secondaryState,
-  type ClusterModel,
-  type Kind,
-  type Link,
-  type PrimaryRole,
-  type SecondaryRole,
-} from './cluster.js';
+import { isCorrupted, linkUp, merkleRoot, secondaryState, type ClusterModel, type Kind, type Link, type PrimaryRole, type SecondaryRole } from './cluster.js';
 import { corruptionCheckEpoch } from './merkle.js';
 
 type Json = Record<string, unknown>;
@@ -88,16 +78,16 @@ function secondaryData(cluster: ClusterModel, kind: Kind, role: SecondaryRole): 
     primaries: cluster.quirks.omitPeerLists
       ? undefined
       : link
-      ? [
-          {
-            api_address: link.primaryApiAddr,
-            cluster_address: primaryAddr,
-            connection_status: connectionStatus(link),
-            last_heartbeat: link.lastHeartbeat.toISOString(),
-            ...linkExtras(cluster),
-          },
-        ]
-      : [],
+        ? [
+            {
+              api_address: link.primaryApiAddr,
+              cluster_address: primaryAddr,
+              connection_status: connectionStatus(link),
+              last_heartbeat: link.lastHeartbeat.toISOString(),
+              ...linkExtras(cluster),
+            },
+          ]
+        : [],
     primary_cluster_addr: primaryAddr,
     secondary_id: role.secondaryId,
     state: secondaryState(role),

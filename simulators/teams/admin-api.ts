@@ -59,7 +59,11 @@ async function exhaust(ctx: SimulatorContext, req: http.IncomingMessage, res: ht
 
 async function organizations(ctx: SimulatorContext, method: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (method === 'GET') {
-    return sendJson(res, 200, ctx.store.organizations().map((o) => ({ name: o.name, teams: o.teams.length, owner_token: o.ownerToken })));
+    return sendJson(
+      res,
+      200,
+      ctx.store.organizations().map((o) => ({ name: o.name, teams: o.teams.length, owner_token: o.ownerToken })),
+    );
   }
   if (method !== 'POST') return fail(res, 405, 'use GET or POST');
   const spec = organizationSpecSchema.safeParse(await readObject(req));
@@ -102,13 +106,7 @@ function state(ctx: SimulatorContext, res: http.ServerResponse): void {
 }
 
 /** `/_sim/...`: no authentication, never faulted or rate limited, so tests can always steer the simulator. */
-export async function handleAdmin(
-  ctx: SimulatorContext,
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  method: string,
-  path: string,
-): Promise<void> {
+export async function handleAdmin(ctx: SimulatorContext, req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string): Promise<void> {
   switch (path.replace(/\/+$/, '')) {
     case '/_sim/faults/page':
       return pageFaults(ctx, method, req, res);

@@ -46,8 +46,7 @@ async function readBody(req: http.IncomingMessage): Promise<{ ok: true; body: un
   }
 }
 
-const unreadableBody = (): Reply =>
-  unprocessable([{ title: 'malformed body', detail: 'Request body is not valid JSON', pointer: '' }]);
+const unreadableBody = (): Reply => unprocessable([{ title: 'malformed body', detail: 'Request body is not valid JSON', pointer: '' }]);
 
 async function listTeams(call: Call, orgName: string): Promise<Reply> {
   const { ctx, principal, query } = call;
@@ -64,10 +63,7 @@ async function listTeams(call: Call, orgName: string): Promise<Reply> {
   const names = query.get('filter[names]');
   const wanted = names ? new Set(names.split(',').map((n) => n.trim())) : undefined;
   const teams = org.teams.filter(
-    (t) =>
-      ctx.store.canSee(principal, t) &&
-      (!search || t.name.toLowerCase().includes(search)) &&
-      (!wanted || wanted.has(t.name)),
+    (t) => ctx.store.canSee(principal, t) && (!search || t.name.toLowerCase().includes(search)) && (!wanted || wanted.has(t.name)),
   );
   const { items, links, meta } = paginate(teams, page, call.url);
   const owner = isOwner(principal, org.name);

@@ -39,9 +39,7 @@ export function populateOrganization(store: TeamStore, org: Organization, count:
   const rng = org.rng;
   const width = Math.max(4, String(count).length);
   // Shared members make users belong to several teams, as people do.
-  const pool: User[] = Array.from({ length: Math.max(160, Math.ceil(count / 2)) }, (_, i) =>
-    store.addUser(org, `user-${String(i + 1).padStart(width, '0')}`),
-  );
+  const pool: User[] = Array.from({ length: Math.max(160, Math.ceil(count / 2)) }, (_, i) => store.addUser(org, `user-${String(i + 1).padStart(width, '0')}`));
   for (let i = 0; i < count; i++) {
     const name = `team-${String(i + 1).padStart(width, '0')}`;
     const team = store.insertTeam(org, {

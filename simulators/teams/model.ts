@@ -66,5 +66,4 @@ export interface Organization {
 
 /** Who a bearer token speaks for. */
 export type Principal =
-  | { readonly kind: 'owner'; readonly organization: string }
-  | { readonly kind: 'member'; readonly organization: string; readonly userId: string };
+  { readonly kind: 'owner'; readonly organization: string } | { readonly kind: 'member'; readonly organization: string; readonly userId: string };

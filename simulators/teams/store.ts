@@ -144,9 +144,7 @@ export class TeamStore {
     if (!org) throw new Error(`no organization ${orgName}`);
     const team = this.teamByName(org, teamName);
     if (!team) throw new Error(`no team ${teamName} in ${orgName}`);
-    let user = team.memberIds
-      .map((id) => org.users.get(id))
-      .find((u): u is User => u !== undefined && !u.serviceAccount && u.teamIds.size === 1);
+    let user = team.memberIds.map((id) => org.users.get(id)).find((u): u is User => u !== undefined && !u.serviceAccount && u.teamIds.size === 1);
     if (!user) {
       user = this.addUser(org, `${team.name}-member`);
       this.addMember(team, user);

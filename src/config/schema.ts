@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration, optionalSize, readableFile, schedule, size, targetFields, uniqueNames } from './fields.js';
-import { postgresStore } from './postgres-store.js';
+import { postgresStore } from './alert-store.js';
 
 export const REPLICATION_KINDS = ['performance', 'dr'] as const;
 export type ReplicationKind = (typeof REPLICATION_KINDS)[number];
@@ -21,9 +21,7 @@ const secretsTarget = z.strictObject({
    * Names the replication set this cluster belongs to, per kind, to join clusters whose answers do
    * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
    */
-  replication_set: z
-    .strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() })
-    .optional(),
+  replication_set: z.strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() }).optional(),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,
@@ -98,8 +96,10 @@ const alertStore = z
   })
   .superRefine((s, ctx) => {
     if (s.path !== undefined && s.postgres) ctx.addIssue({ code: 'custom', path: ['postgres'], message: 'set either path (SQLite) or postgres, not both' });
-    if (s.path === undefined && !s.postgres) ctx.addIssue({ code: 'custom', message: 'set path (an SQLite file) or postgres (a database shared by several vigil replicas)' });
-    if (s.postgres && s.max_size !== undefined) ctx.addIssue({ code: 'custom', path: ['max_size'], message: 'only for an SQLite store (path); size a PostgreSQL database there' });
+    if (s.path === undefined && !s.postgres)
+      ctx.addIssue({ code: 'custom', message: 'set path (an SQLite file) or postgres (a database shared by several vigil replicas)' });
+    if (s.postgres && s.max_size !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['max_size'], message: 'only for an SQLite store (path); size a PostgreSQL database there' });
   })
   .optional()
   .transform((s) => s ?? { ...defaultStore, postgres: undefined, max_size: undefined });
@@ -112,7 +112,10 @@ const alertSink = z.strictObject({
   basic_auth: z
     .strictObject({
       // RFC 7617: the user-id ends at the first colon.
-      username: z.string().min(1, 'must not be empty').regex(/^[^:]*$/, 'must not contain ":"'),
+      username: z
+        .string()
+        .min(1, 'must not be empty')
+        .regex(/^[^:]*$/, 'must not contain ":"'),
       password_file: readableFile,
     })
     .optional(),
@@ -152,9 +155,7 @@ export type AlertSinkConfig = z.output<typeof alertSink>;
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 
 export const configSchema = z.strictObject({
-  web: z
-    .strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') })
-    .default({ listen_address: '0.0.0.0:9810' }),
+  web: z.strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') }).default({ listen_address: '0.0.0.0:9810' }),
   secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
   agents: z.array(agentTarget).default([]).superRefine(uniqueNames),
   teams: z.array(teamsTarget).default([]).superRefine(uniqueNames),

@@ -13,7 +13,7 @@ export function renderMetricsDoc(catalog: readonly AnyFamily[]): string {
   const lines = [
     '# Metrics reference',
     '',
-    '<!-- Generated from src/metrics/catalog.ts by `npm run docs`; a test fails when this file is out of date. -->',
+    '<!-- Generated from src/catalog.ts by `npm run docs`; a test fails when this file is out of date. -->',
     '',
     'Every series below is served on `/metrics` from the snapshot of the latest scheduled collections:',
     'a scrape never waits on an upstream. When a collection part fails, its data series disappear (they',

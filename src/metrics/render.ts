@@ -87,3 +87,10 @@ export function mergeGroups(...groups: RenderedGroup[]): Map<string, GroupLines>
   for (const g of groups) for (const [k, v] of g) parts.set(k, [...(parts.get(k) ?? []), v]);
   return new Map([...parts].map(([k, v]) => [k, v.length === 1 ? v[0]! : joinLines(v)]));
 }
+
+/** Where rendered groups go: the snapshot store, or the collection thread's messages to the main thread. */
+export interface GroupWriter {
+  replace(key: string, group: RenderedGroup): void;
+  replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void;
+  removePrefix(prefix: string): void;
+}

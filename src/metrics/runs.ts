@@ -57,7 +57,10 @@ export function joinRuns(parts: readonly Part[], previous: ReadonlyMap<string, R
         ? members[0]!.chunk
         : before?.ids === ids
           ? before.chunk
-          : new Chunk(Buffer.concat(members.map((p) => p.chunk.bytes)), members.reduce((n, p) => n + p.chunk.series, 0));
+          : new Chunk(
+              Buffer.concat(members.map((p) => p.chunk.bytes)),
+              members.reduce((n, p) => n + p.chunk.series, 0),
+            );
     runs.set(keys[0]!, { keys, ids, chunk });
     pieces.push({ key: keys[0]!, chunk });
   };

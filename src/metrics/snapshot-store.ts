@@ -1,4 +1,4 @@
-import { ownsItsBuffer } from '../offload/transfer.js';
+import { ownsItsBuffer } from '../support/transfer.js';
 import type { AnyFamily } from './family.js';
 import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
@@ -162,6 +162,11 @@ export class SnapshotStore {
     }
     const body = joinRuns(parts, this.bodyRuns[format]);
     this.bodyRuns[format] = body.runs;
-    return new Snapshot(body.pieces.map((p) => p.chunk), now, body.series, this.compress);
+    return new Snapshot(
+      body.pieces.map((p) => p.chunk),
+      now,
+      body.series,
+      this.compress,
+    );
   }
 }

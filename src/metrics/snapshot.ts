@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { ownCopy } from '../offload/transfer.js';
+import { ownCopy } from '../support/transfer.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -69,7 +69,6 @@ export class Chunk {
     return this;
   }
 }
-
 
 /**
  * One /metrics body: the pieces to write in order, built when a batch of changes is committed.

@@ -1,4 +1,4 @@
-import { membersPoll } from '../collectors/agent-members-poll.js';
+import { membersPoll } from '../families/agent/members-poll.js';
 import { decodeTeamsPage } from '../upstream/teams/teams-page.js';
 
 /**

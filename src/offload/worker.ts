@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { toUpstreamError } from '../upstream/errors.js';
 import { yieldToMainThread } from './start-thread.js';
-import { ownedBuffers } from './transfer.js';
+import { ownedBuffers } from '../support/transfer.js';
 import { TASKS, type TaskName } from './tasks.js';
 
 /** Entry of an offload worker thread: runs each task it is sent and answers with its result or error. */

@@ -32,7 +32,12 @@ export function parseExposition(text: string, wanted: ReadonlySet<string>): Map<
     if (!wanted.has(name)) continue;
     const close = brace === nameEnd ? line.lastIndexOf('}') : -1;
     const labels = close === -1 ? {} : parseLabels(line.slice(brace + 1, close));
-    const value = Number(line.slice((close === -1 ? space : close + 1)).trim().split(' ')[0]);
+    const value = Number(
+      line
+        .slice(close === -1 ? space : close + 1)
+        .trim()
+        .split(' ')[0],
+    );
     let list = out.get(name);
     if (!list) out.set(name, (list = []));
     list.push({ labels, value });

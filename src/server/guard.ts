@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { refuse } from '../http/body.js';
+import { refuse } from '../support/request-body.js';
 import { BasicAuth, type BasicAuthOutcome } from './auth.js';
 import { RequestRateLimit } from './rate-limit.js';
 import type { HttpTelemetry } from './telemetry.js';
@@ -26,6 +26,7 @@ export class HttpGuard {
   private headers: [string, string][];
   private rate: RequestRateLimit;
   private readonly passed = new WeakSet<http.IncomingMessage>();
+  private selfAuthenticated: ((req: http.IncomingMessage) => boolean) | undefined;
 
   constructor(
     web: WebConfig,
@@ -34,6 +35,12 @@ export class HttpGuard {
     this.auth = new BasicAuth(web.users);
     this.headers = Object.entries(web.headers);
     this.rate = new RequestRateLimit(web.rateLimit);
+    this.selfAuthenticated = opts.selfAuthenticated;
+  }
+
+  /** Sets `GuardOptions.selfAuthenticated` once the routes that authenticate themselves are made (they read `authenticated`). */
+  exempt(selfAuthenticated: (req: http.IncomingMessage) => boolean): void {
+    this.selfAuthenticated = selfAuthenticated;
   }
 
   /** Takes a reloaded web config's users and headers (the verification cache starts over). */
@@ -59,7 +66,7 @@ export class HttpGuard {
       return refuse(req, res, 429, 'Too Many Requests\n', { 'retry-after': '1' });
     }
     const auth = this.auth;
-    if (!auth.enabled || this.opts.selfAuthenticated?.(req)) return next();
+    if (!auth.enabled || this.selfAuthenticated?.(req)) return next();
     const fast = auth.cached(req.headers.authorization);
     if (fast !== undefined) return this.decide(fast, req, res, next);
     auth.verify(req.headers.authorization).then(

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { Router } from 'express';
-import { readBody, refuse } from '../http/body.js';
+import { readBody, refuse } from '../support/request-body.js';
 
 export interface LifecycleDeps {
   /** `--web.enable-lifecycle`: without it both endpoints answer 403 (Prometheus's convention). */
@@ -79,7 +79,10 @@ export function lifecycleRouter(deps: LifecycleDeps): Router {
       await deps.reload();
       res.type('text/plain').send('configuration reloaded\n');
     } catch (e) {
-      res.status(500).type('text/plain').send(`failed to reload config: ${(e as Error).message}\n`);
+      res
+        .status(500)
+        .type('text/plain')
+        .send(`failed to reload config: ${(e as Error).message}\n`);
     }
   });
 

@@ -5,7 +5,8 @@ import type { Daemon as FullDaemon } from '../daemon.js';
 
 type Daemon = Pick<FullDaemon, 'snapshot' | 'targets'>;
 import type { SinkRead } from '../sink/read-api.js';
-import { buildEstate, type Estate } from './estate.js';
+import { buildEstate } from './estate.js';
+import type { Estate } from './estate-model.js';
 import { apiQueries, renderAlerts, renderTimeline, type AlertPath, type AlertsData } from './ui/alerts-view.js';
 import { renderEstate } from './ui/estate-view.js';
 import { esc, page } from './ui/html.js';
@@ -46,7 +47,19 @@ export function uiRoutes(deps: UiDeps): Router {
   router.get('/api/v1/estate', (_req, res) => void res.setHeader('cache-control', 'no-store').json(estateOf(deps)));
   router.get('/', (_req, res) => {
     const e = estateOf(deps);
-    html(res, page({ title: e.problems ? `${e.problems} problems` : 'all clear', view: 'estate', nav: 'estate', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: 'api/v1/estate', body: renderEstate(e, { now: Date.parse(e.generatedAt) }) }));
+    html(
+      res,
+      page({
+        title: e.problems ? `${e.problems} problems` : 'all clear',
+        view: 'estate',
+        nav: 'estate',
+        version: deps.version,
+        metricsPath: deps.metricsPath,
+        base: deps.base,
+        api: 'api/v1/estate',
+        body: renderEstate(e, { now: Date.parse(e.generatedAt) }),
+      }),
+    );
   });
   return router;
 }
@@ -73,47 +86,72 @@ function pageQuery(req: Request): Record<string, string> {
   return q;
 }
 
+type PageFields = Omit<Parameters<typeof page>[0], 'nav' | 'version' | 'metricsPath' | 'base'>;
+
+/** Sends one page of the alert history, with the parts every such page shares. */
+function sendAlertPage(deps: UiDeps, res: Response, fields: PageFields): void {
+  html(res, page({ ...fields, nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base }));
+}
+
+/** What the alert path shows: the Watchdog, the last hour's notifications, what was refused. */
+async function alertPathOf(deps: UiDeps, read: SinkRead, now: () => number): Promise<AlertPath> {
+  const h = read.health();
+  const hour = await read.notifications({ since: String((now() - HOUR_MS) / 1000), limit: '1000' });
+  const parsed = hour.ok ? (JSON.parse(hour.value) as { notifications: unknown[]; nextCursor: string | null }) : { notifications: [], nextCursor: null };
+  return {
+    watchdog: h.watchdog,
+    lastHour: { notifications: parsed.notifications.length, more: parsed.nextCursor !== null },
+    rejected: estateOf(deps).alertPath.rejected,
+  };
+}
+
+/** `/alerts`: what is firing, the history and the notifications, filtered as the query asks. */
+async function alertsPage(deps: UiDeps, read: SinkRead, now: () => number, req: Request, res: Response): Promise<void> {
+  const q = pageQuery(req);
+  const api = apiQueries(q);
+  const params = (s: string) => Object.fromEntries(new URLSearchParams(s));
+  const [firing, history, notifications] = await Promise.all([
+    read.alerts(params(api.firing)),
+    read.alerts(params(api.history)),
+    read.notifications(params(api.notifications)),
+  ]);
+  const bad = [firing, history, notifications].find((a) => !a.ok);
+  if (bad && !bad.ok) {
+    res.status(bad.status);
+    const body = `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>`;
+    return sendAlertPage(deps, res, { title: 'bad filter', view: 'error', api: '', controls: filterForm(q), body });
+  }
+  const data: AlertsData = {
+    query: q,
+    firing: firing.ok ? firing.value : { alerts: [], nextCursor: null },
+    history: history.ok ? history.value : { alerts: [], nextCursor: null },
+    notifications: notifications.ok ? JSON.parse(notifications.value) : { notifications: [], nextCursor: null },
+    alertPath: await alertPathOf(deps, read, now),
+  };
+  const title = data.firing.alerts.length ? `${data.firing.alerts.length} firing` : 'alerts';
+  sendAlertPage(deps, res, { title, view: 'alerts', api: 'api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) });
+}
+
+/** `/alerts/{fingerprint}`: one alert's timeline. */
+async function timelinePage(deps: UiDeps, read: SinkRead, now: () => number, fingerprint: string, res: Response): Promise<void> {
+  const t = await read.timeline(fingerprint);
+  if (!t.ok) {
+    res.status(t.status);
+    const body = `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="alerts">all alerts</a></p>`;
+    return sendAlertPage(deps, res, { title: 'unknown alert', view: 'error', api: '', body });
+  }
+  const api = `api/v1/alerts/${encodeURIComponent(fingerprint)}/timeline`;
+  sendAlertPage(deps, res, { title: t.value.alert.alertname, view: 'timeline', api, body: renderTimeline(t.value, { now: now() }) });
+}
+
 /** `/alerts`, `/alerts/{fingerprint}` and the alert-path answer, given the sink's read API. */
 export function alertPages(deps: UiDeps): (read: SinkRead) => Router {
   const now = deps.now ?? Date.now;
   return (read) => {
     const router = Router();
-    const alertPath = async (): Promise<AlertPath> => {
-      const h = read.health();
-      const hour = await read.notifications({ since: String((now() - HOUR_MS) / 1000), limit: '1000' });
-      const parsed = hour.ok ? (JSON.parse(hour.value) as { notifications: unknown[]; nextCursor: string | null }) : { notifications: [], nextCursor: null };
-      return { watchdog: h.watchdog, lastHour: { notifications: parsed.notifications.length, more: parsed.nextCursor !== null }, rejected: estateOf(deps).alertPath.rejected };
-    };
-    router.get('/api/v1/alert-path', async (_req, res) => void res.json(await alertPath()));
-    router.get('/alerts', async (req, res) => {
-      const q = pageQuery(req);
-      const api = apiQueries(q);
-      const params = (s: string) => Object.fromEntries(new URLSearchParams(s));
-      const [firing, history, notifications] = await Promise.all([read.alerts(params(api.firing)), read.alerts(params(api.history)), read.notifications(params(api.notifications))]);
-      const bad = [firing, history, notifications].find((a) => !a.ok);
-      if (bad && !bad.ok) {
-        res.status(bad.status);
-        return html(res, page({ title: 'bad filter', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: '', controls: filterForm(q), body: `<p class="alert-box bad" role="alert">${esc(bad.body.parameter ?? '')}: ${esc(bad.body.error)}</p>` }));
-      }
-      const data: AlertsData = {
-        query: q,
-        firing: firing.ok ? firing.value : { alerts: [], nextCursor: null },
-        history: history.ok ? history.value : { alerts: [], nextCursor: null },
-        notifications: notifications.ok ? JSON.parse(notifications.value) : { notifications: [], nextCursor: null },
-        alertPath: await alertPath(),
-      };
-      const title = data.firing.alerts.length ? `${data.firing.alerts.length} firing` : 'alerts';
-      html(res, page({ title, view: 'alerts', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: 'api/v1/', controls: filterForm(q), body: renderAlerts(data, { now: now() }) }));
-    });
-    router.get('/alerts/:fingerprint', async (req, res) => {
-      const t = await read.timeline(req.params.fingerprint);
-      if (!t.ok) {
-        res.status(t.status);
-        return html(res, page({ title: 'unknown alert', view: 'error', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api: '', body: `<p class="alert-box bad">${esc(t.body.error)}</p><p><a href="alerts">all alerts</a></p>` }));
-      }
-      const api = `api/v1/alerts/${encodeURIComponent(req.params.fingerprint)}/timeline`;
-      html(res, page({ title: t.value.alert.alertname, view: 'timeline', nav: 'alerts', version: deps.version, metricsPath: deps.metricsPath, base: deps.base, api, body: renderTimeline(t.value, { now: now() }) }));
-    });
+    router.get('/api/v1/alert-path', async (_req, res) => void res.json(await alertPathOf(deps, read, now)));
+    router.get('/alerts', (req, res) => alertsPage(deps, read, now, req, res));
+    router.get('/alerts/:fingerprint', (req, res) => timelinePage(deps, read, now, req.params.fingerprint, res));
     return router;
   };
 }

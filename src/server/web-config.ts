@@ -120,7 +120,10 @@ const webConfigSchema = z.strictObject({
     .optional(),
   basic_auth_users: z
     .record(
-      z.string().min(1, 'a user name must not be empty').regex(/^[^:]*$/, 'a user name must not contain ":"'),
+      z
+        .string()
+        .min(1, 'a user name must not be empty')
+        .regex(/^[^:]*$/, 'a user name must not contain ":"'),
       // Never echo the value: it is a hash, but of a password.
       z.string().refine((h) => BCRYPT.test(h), { message: 'is not a bcrypt hash (htpasswd -nBC 10 "" | tr -d \':\\n\')' }),
     )
@@ -128,11 +131,15 @@ const webConfigSchema = z.strictObject({
   // exporter-toolkit's: one bucket for all requests, a token per interval, up to burst.
   rate_limit: z
     .strictObject({
-      interval: z.string().refine((d) => parseDuration(d) !== undefined, { message: 'must be a duration such as 1s or 100ms' }).default('0s'),
+      interval: z
+        .string()
+        .refine((d) => parseDuration(d) !== undefined, { message: 'must be a duration such as 1s or 100ms' })
+        .default('0s'),
       burst: z.number().int().min(0).default(0),
     })
     .superRefine((r, ctx) => {
-      if ((parseDuration(r.interval) ?? 0) > 0 && r.burst < 1) ctx.addIssue({ code: 'custom', path: ['burst'], message: 'must be at least 1 when interval is set' });
+      if ((parseDuration(r.interval) ?? 0) > 0 && r.burst < 1)
+        ctx.addIssue({ code: 'custom', path: ['burst'], message: 'must be at least 1 when interval is set' });
     })
     .optional(),
 });

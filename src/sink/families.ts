@@ -1,6 +1,6 @@
 import { family, single, type Family } from '../metrics/family.js';
-import type { StoreAvailability } from './guarded-store.js';
-import { UNAVAILABLE_REASONS } from './store.js';
+import type { StoreAvailability } from './store/guarded-store.js';
+import { UNAVAILABLE_REASONS } from './store/alert-store.js';
 import type { BoundedSummary } from './label-bounds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
@@ -91,7 +91,9 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
     area: 'alertsink',
     labels: ['receiver'],
     samples: (s) =>
-      s.summary.receivers.flatMap((r) => (r.lastNotificationAt === undefined ? [] : [{ labels: { receiver: r.receiver }, value: r.lastNotificationAt / 1000 }])),
+      s.summary.receivers.flatMap((r) =>
+        r.lastNotificationAt === undefined ? [] : [{ labels: { receiver: r.receiver }, value: r.lastNotificationAt / 1000 }],
+      ),
   }),
   family<SinkStats>({
     name: 'vigil_alertsink_watchdog_last_seen_timestamp_seconds',

@@ -1,4 +1,4 @@
-import type { ReceiverTotals, StoreSummary } from './store.js';
+import type { ReceiverTotals, StoreSummary } from './store/alert-store.js';
 
 /**
  * Receiver and severity come from senders' bodies and become /metrics labels: bounded here, before

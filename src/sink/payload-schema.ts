@@ -70,9 +70,7 @@ export type PayloadAlert = Payload['alerts'][number];
 /** Alerts checked per turn: a 55k-alert notification must not hold the event loop (and scrapes) for a second. */
 export const ALERTS_PER_TURN = 2000;
 
-export type ParseResult =
-  | { ok: true; payload: Payload }
-  | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
+export type ParseResult = { ok: true; payload: Payload } | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
 
 /**
  * Parsing in steps: yields after the JSON is parsed and after each ALERTS_PER_TURN alerts, so a

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config/load.js';
-import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store.js';
+import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store/alert-store.js';
 
 /** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */
 
@@ -23,19 +23,22 @@ export function encodeAlertCursor(c: AlertCursor): string {
   return Buffer.from(JSON.stringify([c.firing ? 1 : 0, c.startsAt, c.fingerprint])).toString('base64url');
 }
 
-const alertCursor = z.string().max(1024, 'not a cursor this API returned').transform((s, ctx): AlertCursor => {
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-  } catch {
-    v = undefined;
-  }
-  if (!Array.isArray(v) || v.length !== 3 || (v[0] !== 0 && v[0] !== 1) || !Number.isSafeInteger(v[1]) || typeof v[2] !== 'string') {
-    ctx.addIssue({ code: 'custom', message: 'not a cursor this API returned' });
-    return z.NEVER;
-  }
-  return { firing: v[0] === 1, startsAt: v[1] as number, fingerprint: v[2] };
-});
+const alertCursor = z
+  .string()
+  .max(1024, 'not a cursor this API returned')
+  .transform((s, ctx): AlertCursor => {
+    let v: unknown;
+    try {
+      v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+    } catch {
+      v = undefined;
+    }
+    if (!Array.isArray(v) || v.length !== 3 || (v[0] !== 0 && v[0] !== 1) || !Number.isSafeInteger(v[1]) || typeof v[2] !== 'string') {
+      ctx.addIssue({ code: 'custom', message: 'not a cursor this API returned' });
+      return z.NEVER;
+    }
+    return { firing: v[0] === 1, startsAt: v[1] as number, fingerprint: v[2] };
+  });
 
 /** RFC 3339 or Unix seconds (as the Prometheus API takes them), to epoch ms. */
 const time = z.string().transform((s, ctx) => {

@@ -1,5 +1,5 @@
 import { alertsQuery, encodeAlertCursor, encodeCursor, notificationsQuery, parseQuery } from './query.js';
-import type { AlertStore } from './store.js';
+import type { AlertStore } from './store/alert-store.js';
 import { alertView, healthView, notificationJson, transitionView, type HealthView } from './views.js';
 
 /** Transitions one timeline answer shows (newest kept). */
@@ -44,7 +44,10 @@ export function sinkRead(store: AlertStore, limits: { maxDepth: number; maxAnswe
       if (!t) return { ok: false, status: 404, body: { error: `no alert with fingerprint ${JSON.stringify(fingerprint)}` } };
       // A flapping alert can hold many transitions: the newest ones are shown, the rest counted.
       const shown = t.transitions.slice(-MAX_TRANSITIONS);
-      return { ok: true, value: { alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length } };
+      return {
+        ok: true,
+        value: { alert: alertView(t.alert), transitions: shown.map(transitionView), transitionsOmitted: t.transitions.length - shown.length },
+      };
     },
     async notifications(query) {
       const q = parseQuery(notificationsQuery, query);

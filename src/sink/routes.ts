@@ -1,15 +1,15 @@
 import type http from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { BodyError, readBody, refuse as answer, type InFlight } from '../http/body.js';
+import { BodyError, readBody, refuse as answer, type InFlight } from '../support/request-body.js';
 import type { Logger } from 'pino';
-import { capText } from '../log/cap-text.js';
+import { capText } from '../support/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
 import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
-import { StoreError, type AlertStore, type RecordResult } from './store.js';
+import { StoreError, type AlertStore, type RecordResult } from './store/alert-store.js';
 import type { HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
@@ -57,79 +57,87 @@ const clientErrorStatus = (err: object): number | undefined => {
   return s >= 400 && s < 500 ? s : undefined;
 };
 
-/**
- * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
- * it retries a 5xx until the group interval ends and never retries a 4xx, so a 200 is sent only
- * once the notification is durably stored, a 4xx only for a request that cannot ever succeed.
- */
-export function sinkRouter(deps: SinkRouteDeps): Router {
-  const router = Router();
-  // A refusal never reads the rest of the body: the connection is closed after the answer instead.
-  const refuse = (req: Request, res: Response, reason: RejectReason, status: number, error: string, extra: Record<string, string> = {}) => {
+type Refuse = (req: Request, res: Response, reason: RejectReason, status: number, error: string, extra?: Record<string, string>) => void;
+
+/** Answers a refused webhook request, counts and logs it. It never reads the rest of the body: the connection is closed after the answer instead. */
+function refuser(deps: SinkRouteDeps): Refuse {
+  return (req, res, reason, status, error, extra = {}) => {
     deps.refused(reason);
     const level = status >= 500 ? 'error' : 'warn';
     deps.log[level]({ reason, status, err: error, remote: req.socket.remoteAddress, user_agent: req.headers['user-agent'] }, 'webhook notification refused');
     // Headers set before (WWW-Authenticate, Retry-After) go out with it.
     answer(req, res, status, { error, ...extra });
   };
+}
 
-  router.post(
-    WEBHOOK_PATH,
-    async (req, res, next) => {
-      let outcome: AuthOutcome;
-      try {
-        outcome = !deps.auth.ownCredentials && deps.authenticated(req) ? 'ok' : await deps.auth.check(req.headers.authorization);
-      } catch (e) {
-        if (!(e instanceof SecretFileError)) throw e;
-        deps.log.error({ err: e.message }, 'cannot read the sink credentials');
-        return refuse(req, res, 'auth', 500, 'cannot check credentials');
-      }
-      if (outcome !== 'ok') {
-        res.setHeader('www-authenticate', deps.auth.challenges());
-        return refuse(req, res, 'auth', 401, outcome === 'missing' ? 'credentials required' : 'wrong credentials');
-      }
-      const type = req.headers['content-type'] ?? '';
-      if (!JSON_TYPE.test(type)) return refuse(req, res, 'content_type', 415, `content type must be application/json, not ${JSON.stringify(type.slice(0, 60))}`);
-      next();
-    },
-    async (req, res) => {
-      const release = deps.inFlight.take();
-      if (!release) {
-        res.setHeader('retry-after', '1');
-        return refuse(req, res, 'store', 503, `more than ${deps.inFlight.max} notifications arriving at once; send it again`);
-      }
-      let body: string;
-      try {
-        body = (await readBody(req, deps.bodyLimit)).toString('utf8');
-      } catch (e) {
-        if (!(e instanceof BodyError)) throw e;
-        const f = BODY_FAILURE[e.kind];
-        return refuse(req, res, f.reason, f.status, e.message);
-      } finally {
-        release();
-      }
-      if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn)) return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
-      const parsed = await parsePayloadInTurns(body, nextTurn);
-      if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
-      let result: RecordResult;
-      try {
-        result = await deps.receive(parsed.payload, body);
-      } catch (e) {
-        const kind = e instanceof StoreError ? e.kind : 'failed';
-        deps.log.error({ err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) }, 'cannot store notification');
-        if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
-        const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
-        return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
-      }
-      res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
-    },
-  );
-  router.all(WEBHOOK_PATH, (_req, res) => {
-    res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
-  });
+/** The webhook's credentials and content type, checked before its body is read. */
+function webhookCredentials(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
+  return async (req, res, next) => {
+    let outcome: AuthOutcome;
+    try {
+      outcome = !deps.auth.ownCredentials && deps.authenticated(req) ? 'ok' : await deps.auth.check(req.headers.authorization);
+    } catch (e) {
+      if (!(e instanceof SecretFileError)) throw e;
+      deps.log.error({ err: e.message }, 'cannot read the sink credentials');
+      return refuse(req, res, 'auth', 500, 'cannot check credentials');
+    }
+    if (outcome !== 'ok') {
+      res.setHeader('www-authenticate', deps.auth.challenges());
+      return refuse(req, res, 'auth', 401, outcome === 'missing' ? 'credentials required' : 'wrong credentials');
+    }
+    const type = req.headers['content-type'] ?? '';
+    if (!JSON_TYPE.test(type)) return refuse(req, res, 'content_type', 415, `content type must be application/json, not ${JSON.stringify(type.slice(0, 60))}`);
+    next();
+  };
+}
 
-  // The read API: open when no credentials are configured anywhere, else it needs them.
-  router.use(['/api/v1', '/alerts'], async (req, res, next) => {
+/** Reads the body within the in-flight cap and the size limit; undefined once the request is refused. */
+async function webhookBody(deps: SinkRouteDeps, refuse: Refuse, req: Request, res: Response): Promise<string | undefined> {
+  const release = deps.inFlight.take();
+  if (!release) {
+    res.setHeader('retry-after', '1');
+    return void refuse(req, res, 'store', 503, `more than ${deps.inFlight.max} notifications arriving at once; send it again`);
+  }
+  try {
+    return (await readBody(req, deps.bodyLimit)).toString('utf8');
+  } catch (e) {
+    if (!(e instanceof BodyError)) throw e;
+    const f = BODY_FAILURE[e.kind];
+    return void refuse(req, res, f.reason, f.status, e.message);
+  } finally {
+    release();
+  }
+}
+
+/** Reads, checks and stores a notification: 200 only once it is durably stored. */
+function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
+  return async (req, res) => {
+    const body = await webhookBody(deps, refuse, req, res);
+    if (body === undefined) return;
+    if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn))
+      return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+    const parsed = await parsePayloadInTurns(body, nextTurn);
+    if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
+    let result: RecordResult;
+    try {
+      result = await deps.receive(parsed.payload, body);
+    } catch (e) {
+      const kind = e instanceof StoreError ? e.kind : 'failed';
+      deps.log.error(
+        { err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) },
+        'cannot store notification',
+      );
+      if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
+      const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
+      return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
+    }
+    res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
+  };
+}
+
+/** The read API is open when no credentials are configured anywhere, else it needs them. */
+function readCredentials(deps: SinkRouteDeps): RequestHandler {
+  return async (req, res, next) => {
     if (deps.authenticated(req) || !deps.auth.readProtected) return next();
     let outcome: AuthOutcome;
     try {
@@ -141,8 +149,11 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     }
     if (outcome === 'ok') return next();
     answer(req, res, 401, { error: outcome === 'missing' ? 'credentials required' : 'wrong credentials' }, { 'www-authenticate': deps.auth.readChallenges() });
-  });
+  };
+}
 
+/** GET /api/v1/... and the status pages of the history (behind the same read credentials as the API they show). */
+function readRoutes(router: Router, deps: SinkRouteDeps): void {
   const read = sinkRead(deps.store, deps.limits, deps.health);
   const send = <T>(res: Response, a: ReadAnswer<T>, ok: (v: T) => void) => (a.ok ? ok(a.value) : void res.status(a.status).json(a.body));
   router.get('/api/v1/alerts', async (req, res) => send(res, await read.alerts(req.query), (v) => res.json(v)));
@@ -152,10 +163,12 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
     const { healthy, ...body } = read.health();
     res.status(healthy ? 200 : 503).json(body);
   });
-  // The status pages of the history: behind the same read credentials as the API they show.
   if (deps.pages) router.use(deps.pages(read));
+}
 
-  router.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+/** A failed request: 4xx for the request's own fault, 503 for a read the store cannot answer now, else 500. */
+function failedRequest(deps: SinkRouteDeps) {
+  return (err: Error, _req: Request, res: Response, _next: NextFunction) => {
     const status = clientErrorStatus(err);
     if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
     deps.log.error({ err: err.message }, 'alert sink request failed');
@@ -165,6 +178,23 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
       return void res.status(503).json({ error: `alert store ${err.kind}${err.reason ? `: ${err.reason}` : ''}; try again` });
     }
     res.status(500).json({ error: 'internal error' });
+  };
+}
+
+/**
+ * POST /webhook/alertmanager and the read API. Answers are chosen for Alertmanager's retry rules:
+ * it retries a 5xx until the group interval ends and never retries a 4xx, so a 200 is sent only
+ * once the notification is durably stored, a 4xx only for a request that cannot ever succeed.
+ */
+export function sinkRouter(deps: SinkRouteDeps): Router {
+  const router = Router();
+  const refuse = refuser(deps);
+  router.post(WEBHOOK_PATH, webhookCredentials(deps, refuse), webhookStore(deps, refuse));
+  router.all(WEBHOOK_PATH, (_req, res) => {
+    res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
   });
+  router.use(['/api/v1', '/alerts'], readCredentials(deps));
+  readRoutes(router, deps);
+  router.use(failedRequest(deps));
   return router;
 }

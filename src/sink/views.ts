@@ -1,5 +1,5 @@
 import { jsonDepthExceeds } from './json-depth.js';
-import type { AlertRecord, NotificationRecord, TransitionRecord } from './store.js';
+import type { AlertRecord, NotificationRecord, TransitionRecord } from './store/alert-store.js';
 
 /** The JSON shapes of the read API: store records with times as RFC 3339 text. */
 

@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { timerMs } from '../config/units.js';
+import { attemptSignal, readCapped } from './attempt-bounds.js';
+import { decode } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import { redactBytes } from './redact-bytes.js';
 import { refuseUnreadable } from './unreadable.js';
-import type { RetryPolicy } from './retry.js';
+import { retryAfterMs, type RetryPolicy } from './retry.js';
 import { observingConnector, type TlsObservation } from './tls-observer.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
@@ -196,89 +198,10 @@ export class UpstreamClient {
   }
 }
 
-/**
- * One attempt's signal: aborted by the caller's signal, or when the attempt's time is up. It is
- * disposed when the attempt ends, so the caller's long-lived signal does not collect a reference per
- * request (AbortSignal.any keeps one in Node 20: a leak of every request ever sent).
- */
-function attemptSignal(parent: AbortSignal | undefined, ms: number): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`no complete answer within ${ms} ms`));
-  }, timerMs(ms));
-  const follow = () => controller.abort(parent?.reason);
-  if (parent?.aborted) follow();
-  else parent?.addEventListener('abort', follow, { once: true });
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', follow);
-    },
-  };
-}
-
-/**
- * The body in one buffer. With a declared length it is read straight into a buffer of that size,
- * so the chunks are released as they arrive instead of being held until one copy of them all is made.
- */
-async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
-  const declared = Number(res.headers['content-length']);
-  const tooLarge = () => new UpstreamError('too_large', `${endpoint}: response larger than ${max} bytes`);
-  if (Number.isFinite(declared) && declared > max) {
-    res.body.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  const into = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
-  let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    if (size + chunk.length > max || (into && size + chunk.length > into.length)) {
-      res.body.destroy();
-      throw size + chunk.length > max ? tooLarge() : new UpstreamError('decode', `${endpoint}: body longer than its content-length`);
-    }
-    if (into) chunk.copy(into, size);
-    else chunks.push(chunk);
-    size += chunk.length;
-  }
-  if (into) return size === into.length ? into : into.subarray(0, size);
-  return Buffer.concat(chunks, size);
-}
-
 function tryJson(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {
     return undefined;
   }
-}
-
-/** Parses a JSON body; an empty body is undefined, anything else unparsable a `decode` failure. */
-export function decode(text: string, endpoint: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // JSON.parse's message quotes the text: say where it breaks without echoing upstream bytes.
-    throw new UpstreamError('decode', `${endpoint}: response is not JSON (${text.length} characters)`);
-  }
-}
-
-/** Milliseconds an upstream asked us to wait: Retry-After (seconds or a date) or x-ratelimit-reset (seconds). */
-export function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | undefined {
-  const first = (h: string) => {
-    const v = headers[h];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const reset = Number(first('x-ratelimit-reset'));
-  if (Number.isFinite(reset) && reset >= 0 && reset < 3600) return Math.ceil(reset * 1000);
-  const ra = first('retry-after');
-  if (ra === undefined) return undefined;
-  const secs = Number(ra);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(ra);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }

@@ -1,4 +1,4 @@
-import { capText } from '../log/cap-text.js';
+import { capText } from '../support/cap-text.js';
 
 /** Why a collection failed: a label value on vigil_collector_failures_total and a field in the log line. */
 export const REASONS = [
@@ -18,7 +18,6 @@ export const REASONS = [
   'internal',
 ] as const;
 export type Reason = (typeof REASONS)[number];
-
 
 /** A failed upstream call, as a value with a reason. Messages never carry tokens, and are capped (logged on every failed run, shown on / and /api/v1/targets). */
 export class UpstreamError extends Error {
@@ -67,13 +66,13 @@ export function errorBodyMessage(body: string): string {
     const parsed = JSON.parse(trimmed) as { errors?: unknown; error?: unknown; message?: unknown };
     if (Array.isArray(parsed.errors)) {
       const shown = parsed.errors.slice(0, 10).map((e) => {
-          if (typeof e === 'string') return e;
-          if (e && typeof e === 'object') {
-            const o = e as Record<string, unknown>;
-            return [o.title, o.detail].filter((x) => typeof x === 'string' && x).join(': ') || JSON.stringify(o);
-          }
-          return String(e);
-        });
+        if (typeof e === 'string') return e;
+        if (e && typeof e === 'object') {
+          const o = e as Record<string, unknown>;
+          return [o.title, o.detail].filter((x) => typeof x === 'string' && x).join(': ') || JSON.stringify(o);
+        }
+        return String(e);
+      });
       const more = parsed.errors.length > shown.length ? `; (+${parsed.errors.length - shown.length} more)` : '';
       return capText(shown.map((e) => capText(e, 200)).join('; ') + more);
     }

@@ -73,6 +73,6 @@ export const hasEscapes = (text: string) => text.includes('\\u') || text.include
  * written as visible `\uXXXX`, so nothing downstream can be tricked by a CR or an ANSI escape.
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds, to escape them
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

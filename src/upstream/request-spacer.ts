@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { timerMs } from '../config/units.js';
-import { retryAfterMs } from './client.js';
+import { retryAfterMs } from './retry.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 

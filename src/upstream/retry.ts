@@ -53,3 +53,19 @@ export function firstOf(...policies: readonly RetryPolicy[]): RetryPolicy {
     },
   };
 }
+
+/** Milliseconds an upstream asked us to wait: Retry-After (seconds or a date) or x-ratelimit-reset (seconds). */
+export function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const first = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const reset = Number(first('x-ratelimit-reset'));
+  if (Number.isFinite(reset) && reset >= 0 && reset < 3600) return Math.ceil(reset * 1000);
+  const ra = first('retry-after');
+  if (ra === undefined) return undefined;
+  const secs = Number(ra);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(ra);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}

@@ -3,14 +3,7 @@ import { z } from 'zod';
 const NUMERIC = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 
 /** Real servers send some numbers as strings (`"clock_skew_ms": "0"`): accept both, keep a number. */
-export const numberish = z.union([
-  z.number(),
-  z
-    .string()
-    .trim()
-    .regex(NUMERIC, 'expected a number or a numeric string')
-    .transform(Number),
-]);
+export const numberish = z.union([z.number(), z.string().trim().regex(NUMERIC, 'expected a number or a numeric string').transform(Number)]);
 
 /**
  * A value from a string-to-string stats map (`"144"`, `"true"`, `"Leader"`): a number when it is one,

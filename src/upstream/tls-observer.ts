@@ -16,7 +16,11 @@ export interface TlsObservation {
 export function earliestExpiry(cert: PeerCertificate | undefined): number | undefined {
   let earliest: number | undefined;
   const seen = new Set<string>();
-  for (let c: PeerCertificate | undefined = cert; c && c.valid_to && !seen.has(c.fingerprint256); c = (c as { issuerCertificate?: PeerCertificate }).issuerCertificate) {
+  for (
+    let c: PeerCertificate | undefined = cert;
+    c && c.valid_to && !seen.has(c.fingerprint256);
+    c = (c as { issuerCertificate?: PeerCertificate }).issuerCertificate
+  ) {
     seen.add(c.fingerprint256);
     const t = Date.parse(c.valid_to) / 1000;
     if (Number.isFinite(t) && (earliest === undefined || t < earliest)) earliest = t;

@@ -13,7 +13,10 @@ export function refuseUnreadable(res: Dispatcher.ResponseData, endpoint: string)
   const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
   if (encoding !== 'identity') {
     discard(res);
-    throw new UpstreamError('decode', `${endpoint}: answer is compressed (content-encoding ${JSON.stringify(encoding.slice(0, 40))}) although vigil asked for none`);
+    throw new UpstreamError(
+      'decode',
+      `${endpoint}: answer is compressed (content-encoding ${JSON.stringify(encoding.slice(0, 40))}) although vigil asked for none`,
+    );
   }
 }
 

@@ -9,7 +9,8 @@ import { parse, stringify } from 'yaml';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
-import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
+import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The HA alert path with real parts: a simulator fault → two vigil replicas (sharing one real
@@ -62,7 +63,9 @@ function alertmanagerConfig(vigilUrls: string[]): unknown {
   for (const rcv of am.receivers) {
     const template = rcv.webhook_configs[0]!;
     rcv.webhook_configs =
-      rcv.name === 'vigil' ? vigilUrls.map((u) => ({ url: `${u}/webhook/alertmanager`, send_resolved: true, max_alerts: 0 })) : [{ ...template, url: 'http://127.0.0.1:9/alert' }];
+      rcv.name === 'vigil'
+        ? vigilUrls.map((u) => ({ url: `${u}/webhook/alertmanager`, send_resolved: true, max_alerts: 0 }))
+        : [{ ...template, url: 'http://127.0.0.1:9/alert' }];
   }
   return am;
 }
@@ -142,7 +145,12 @@ describe('an Alertmanager HA pair sending to two vigil replicas on one PostgreSQ
     for (const v of [a, b]) await waitFor('the Watchdog at each replica', async () => ((await stateOf(v, 'Watchdog')) === 'firing' ? true : undefined), 90_000);
 
     const primary = secrets.cluster('dr-primary').url;
-    const sim = (action: string) => fetch(`${primary}/_sim/replication/dr/secondaries/dr-secondary/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const sim = (action: string) =>
+      fetch(`${primary}/_sim/replication/dr/secondaries/dr-secondary/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     expect((await sim('disconnect')).status).toBeLessThan(300);
     await waitFor(`${ALERT} firing`, async () => ((await stateOf(b, ALERT)) === 'firing' ? true : undefined), 90_000);
 

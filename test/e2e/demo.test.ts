@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from './processes.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * `npm run demo` as a newcomer runs it (here from source): the simulators, vigil, and the
@@ -23,7 +24,9 @@ beforeAll(async () => {
   demo.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   demo.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   exited = new Promise((r) => demo.once('exit', (code) => r(code)));
-  await waitFor('the demo to print its fault commands', async () => (out.includes('Ctrl-C stops the demo.') ? true : undefined), 120_000, 200).catch((e: Error) => {
+  await waitFor('the demo to print its fault commands', async () => (out.includes('Ctrl-C stops the demo.') ? true : undefined), 120_000, {
+    everyMs: 200,
+  }).catch((e: Error) => {
     throw new Error(`${e.message}\n${out}`);
   });
 }, 130_000);
@@ -70,7 +73,9 @@ describe('the demo', () => {
     await fetch(command!, { method: 'POST', body: '{}' });
     type Pages = Array<{ alerts: Array<{ status: string; labels: Record<string, string> }> }>;
     const paged = (status: string) => async () =>
-      ((await (await fetch(`${pager}/pages`)).json()) as Pages).some((p) => p.alerts.some((a) => a.status === status && a.labels.alertname === 'SecretsReplicationSecondaryDisconnected' && a.labels.target === 'dr-primary'))
+      ((await (await fetch(`${pager}/pages`)).json()) as Pages).some((p) =>
+        p.alerts.some((a) => a.status === status && a.labels.alertname === 'SecretsReplicationSecondaryDisconnected' && a.labels.target === 'dr-primary'),
+      )
         ? true
         : undefined;
     await waitFor('the page', paged('firing'), 120_000).catch((e: Error) => {

@@ -13,7 +13,8 @@ import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { substituteGrafanaVariables } from '../helpers/promql.js';
 import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from '../helpers/shipped-alerting.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy.js';
-import { freePort, startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
+import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The shipped alerting as users deploy it, end to end: alerts/*.rules.yml (every `for:` divided
@@ -70,7 +71,11 @@ const pager = standIn();
 const heartbeat = standIn();
 
 const post = async (url: string, body?: unknown, method = 'POST', headers: Record<string, string> = {}) => {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res;
 };
@@ -83,12 +88,16 @@ function vigilConfig(withSink: boolean): string {
   const drToken = tempFile('dr-token', secrets.cluster('dr-secondary').drOperationToken());
   const downToken = tempFile('teams-down-token', teamsDown.ownerToken('down-org'));
   const secretsTarget = (name: string, url: string) => `  - { name: ${name}, address: "${url}", schedule: ${every}, timeout: 800ms }`;
-  const agentTarget = (name: string, url: string, token = agentToken) => `  - { name: ${name}, address: "${url}", token_file: ${token}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`;
+  const agentTarget = (name: string, url: string, token = agentToken) =>
+    `  - { name: ${name}, address: "${url}", token_file: ${token}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`;
   return [
     'secrets:',
     ...[...secrets.clusters.values()].filter((c) => !['x-unreachable', 'dr-secondary'].includes(c.name)).map((c) => secretsTarget(c.name, c.url)),
     // The merkle check feeds the dashboards' corruption panels.
-    `${secretsTarget('dr-secondary', secretsUrl('dr-secondary'))}`.replace(/ }$/, `, merkle_check: { dr_operation_token_file: ${drToken}, schedule: "*/10 * * * * *", timeout: 5s } }`),
+    `${secretsTarget('dr-secondary', secretsUrl('dr-secondary'))}`.replace(
+      / }$/,
+      `, merkle_check: { dr_operation_token_file: ${drToken}, schedule: "*/10 * * * * *", timeout: 5s } }`,
+    ),
     secretsTarget('x-unreachable', secretsProxy.url),
     'agents:',
     ...[...agents.agents.values()].filter((a) => a.name !== 'a-unreachable').map((a) => agentTarget(a.name, a.url)),
@@ -100,7 +109,11 @@ function vigilConfig(withSink: boolean): string {
     `  - { name: acme, address: "${teams.url}", organization: acme, token_file: ${tempFile('acme-token', teams.ownerToken('acme'))}, schedule: "*/5 * * * * *", complete_access: true, requests_per_second: 100 }`,
     `  - { name: teams-down, address: "${teamsDown.url}", organization: down-org, token_file: ${downToken}, schedule: "*/2 * * * * *", timeout: 800ms }`,
     ...(withSink
-      ? ['alert_sink:', `  bearer_token_file: ${tempFile('sink-token', SINK_TOKEN)}`, `  store: { path: ${join(mkdtempSync(join(tmpdir(), 'vigil-e2e-store-')), 'alerts.db')} }`]
+      ? [
+          'alert_sink:',
+          `  bearer_token_file: ${tempFile('sink-token', SINK_TOKEN)}`,
+          `  store: { path: ${join(mkdtempSync(join(tmpdir(), 'vigil-e2e-store-')), 'alerts.db')} }`,
+        ]
       : []),
     '',
   ].join('\n');
@@ -108,7 +121,12 @@ function vigilConfig(withSink: boolean): string {
 
 async function startVigilOn(withSink: boolean): Promise<[VigilProcess, string]> {
   const port = await freePort();
-  const v = startVigil([`--config.file=${tempFile('vigil.yml', vigilConfig(withSink))}`, `--web.listen-address=127.0.0.1:${port}`, '--log.format=json', '--log.level=warn']);
+  const v = startVigil([
+    `--config.file=${tempFile('vigil.yml', vigilConfig(withSink))}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.format=json',
+    '--log.level=warn',
+  ]);
   await waitFor('vigil ready', async () => ((await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000);
   return [v, `127.0.0.1:${port}`];
 }
@@ -116,7 +134,9 @@ async function startVigilOn(withSink: boolean): Promise<[VigilProcess, string]> 
 beforeAll(async () => {
   secrets = await startSecretsSimulator(
     {
-      clusters: ['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'].map((name) => ({ name })),
+      clusters: ['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'].map(
+        (name) => ({ name }),
+      ),
       replication: [
         { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
         { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
@@ -137,7 +157,12 @@ beforeAll(async () => {
     acl: { enabled: true },
   });
   // acme: an organization of the demo's size, whose access holders break rules (the dashboards' data).
-  teams = await startTeamsSimulator({ organizations: [{ name: 'drop-org', teams: 10, seed: 3 }, { name: 'acme', teams: 130, seed: 7 }] });
+  teams = await startTeamsSimulator({
+    organizations: [
+      { name: 'drop-org', teams: 10, seed: 3 },
+      { name: 'acme', teams: 130, seed: 7 },
+    ],
+  });
   teamsDown = await startTeamsSimulator({ organizations: [{ name: 'down-org', teams: 5, seed: 4 }] });
   secretsProxy = await startSwitchableProxy(new URL(secrets.cluster('x-unreachable').url));
   agentProxy = await startSwitchableProxy(new URL(agents.agent('a-unreachable').url));
@@ -145,7 +170,11 @@ beforeAll(async () => {
 
   [[vigilA, urlA], [vigilB, urlB]] = await Promise.all([startVigilOn(true), startVigilOn(false)]);
   alertmanager = await startAlertmanager(
-    deployedAlertmanager({ urls: { vigil: `http://${urlA}/webhook/alertmanager`, pager: pager.url(), heartbeat: heartbeat.url() }, tokenFile: tempFile('am-token', SINK_TOKEN), factor: FACTOR }),
+    deployedAlertmanager({
+      urls: { vigil: `http://${urlA}/webhook/alertmanager`, pager: pager.url(), heartbeat: heartbeat.url() },
+      tokenFile: tempFile('am-token', SINK_TOKEN),
+      factor: FACTOR,
+    }),
   );
   // Prometheus resends a firing alert every resend-delay (1m by default); 2s gets one through promptly.
   prometheus = await startPrometheus(
@@ -161,16 +190,22 @@ afterAll(async () => {
   await Promise.all([secrets?.close(), agents?.close(), teams?.close(), teamsDown?.close(), secretsProxy?.close(), agentProxy?.close()]);
   for (const s of [pager.server, heartbeat.server]) await new Promise((r) => s.close(r));
   rmSync(rulesDir, { recursive: true, force: true });
-  // eslint-disable-next-line no-console
+  // eslint-disable-next-line no-console -- the measured times to page, in the run's output
   console.log(`paging path, seconds per phase (for: and Alertmanager intervals divided by ${FACTOR}): ${JSON.stringify(timings)}`);
 }, 60_000);
 
 /** A page: a notification to the pager about an alert with these labels, in this status. */
 const paged = (alertname: string, labels: Record<string, string>, status = 'firing') =>
-  pager.posts.some((p) => p.alerts.some((a) => a.status === status && a.labels.alertname === alertname && Object.entries(labels).every(([k, v]) => a.labels[k] === v)));
+  pager.posts.some((p) =>
+    p.alerts.some((a) => a.status === status && a.labels.alertname === alertname && Object.entries(labels).every(([k, v]) => a.labels[k] === v)),
+  );
 
 async function stackState(): Promise<string> {
-  const get = (url: string) => fetch(url).then((r) => r.text(), (err: Error) => `(${err.message})`);
+  const get = (url: string) =>
+    fetch(url).then(
+      (r) => r.text(),
+      (err: Error) => `(${err.message})`,
+    );
   return [
     `prometheus alerts: ${(await get(`${prometheus.url}/api/v1/alerts`)).slice(0, 3000)}`,
     `alertmanager alerts: ${(await get(`${alertmanager.url}/api/v2/alerts`)).slice(0, 3000)}`,
@@ -180,10 +215,8 @@ async function stackState(): Promise<string> {
   ].join('\n');
 }
 
-const until = <T>(what: string, check: () => Promise<T | undefined>, ms: number, missing?: () => string[]) =>
-  waitFor(what, check, ms).catch(async (e: Error) => {
-    throw new Error(`${e.message}${missing ? `; missing: ${missing().join(', ')}` : ''}\n${await stackState()}`);
-  });
+/** A wait's failure report: what was still missing, then the state of the whole stack. */
+const stuck = (missing?: () => string[]) => async () => `${missing ? `; missing: ${missing().join(', ')}` : ''}\n${await stackState()}`;
 
 /** Seconds each phase took, printed at the end: how long the path takes with the scaled files. */
 const timings: Record<string, number> = {};
@@ -217,7 +250,9 @@ const rootToken = (c: string) => ({ 'x-secrets-token': secrets.cluster(c).rootTo
 
 /** Team ids of drop-org, through the API as any client would list them. */
 async function teamIds(): Promise<string[]> {
-  const res = await fetch(`${teams.url}/api/v2/organizations/drop-org/teams?page%5Bsize%5D=100`, { headers: { authorization: `Bearer ${teams.ownerToken('drop-org')}` } });
+  const res = await fetch(`${teams.url}/api/v2/organizations/drop-org/teams?page%5Bsize%5D=100`, {
+    headers: { authorization: `Bearer ${teams.ownerToken('drop-org')}` },
+  });
   return ((await res.json()) as { data: Array<{ id: string }> }).data.map((t) => t.id);
 }
 
@@ -249,8 +284,13 @@ const FAULTS: Fault[] = [
   {
     classes: ['secrets-denied', 'secrets-garbage'],
     pages: [],
-    inject: () => Promise.all([post(sim(secretsUrl('x-denied'), 'faults'), { status: { code: 403, body: { errors: ['permission denied'] } } }), post(sim(secretsUrl('x-garbage'), 'faults'), { garbage: true })]),
-    clear: () => Promise.all([post(sim(secretsUrl('x-denied'), 'faults'), undefined, 'DELETE'), post(sim(secretsUrl('x-garbage'), 'faults'), undefined, 'DELETE')]),
+    inject: () =>
+      Promise.all([
+        post(sim(secretsUrl('x-denied'), 'faults'), { status: { code: 403, body: { errors: ['permission denied'] } } }),
+        post(sim(secretsUrl('x-garbage'), 'faults'), { garbage: true }),
+      ]),
+    clear: () =>
+      Promise.all([post(sim(secretsUrl('x-denied'), 'faults'), undefined, 'DELETE'), post(sim(secretsUrl('x-garbage'), 'faults'), undefined, 'DELETE')]),
   },
   {
     classes: ['secrets-disconnected'],
@@ -303,7 +343,9 @@ const FAULTS: Fault[] = [
     inject: () => post(sim(agentUrl('a-lonely'), 'servers/clear'), {}),
     clear: async () => {
       const server = new URL(agentUrl('server-1')).host;
-      await post(`${agentUrl('a-lonely')}/v1/agent/servers?address=${encodeURIComponent(server)}`, undefined, 'POST', { 'x-scheduler-token': agents.managementToken });
+      await post(`${agentUrl('a-lonely')}/v1/agent/servers?address=${encodeURIComponent(server)}`, undefined, 'POST', {
+        'x-scheduler-token': agents.managementToken,
+      });
     },
   },
   {
@@ -325,13 +367,19 @@ const FAULTS: Fault[] = [
     inject: async () => {
       // The rule compares with the largest count of the last hour, sampled each minute: wait
       // until a minute boundary has seen the full organization.
-      await until('a minute boundary since vigil first listed the teams', async () => (Math.floor(Date.now() / 60_000) * 60_000 > started + 3000 ? true : undefined), 70_000);
+      await waitFor(
+        'a minute boundary since vigil first listed the teams',
+        async () => (Math.floor(Date.now() / 60_000) * 60_000 > started + 3000 ? true : undefined),
+        70_000,
+        { describeFailure: stuck() },
+      );
       const auth = { authorization: `Bearer ${teams.ownerToken('drop-org')}` };
       for (const id of (await teamIds()).slice(0, 6)) await post(`${teams.url}/api/v2/teams/${id}`, undefined, 'DELETE', auth);
     },
     clear: async () => {
       const auth = { authorization: `Bearer ${teams.ownerToken('drop-org')}`, 'content-type': 'application/vnd.api+json' };
-      for (let i = 0; i < 6; i++) await post(`${teams.url}/api/v2/organizations/drop-org/teams`, { data: { type: 'teams', attributes: { name: `restored-${i}` } } }, 'POST', auth);
+      for (let i = 0; i < 6; i++)
+        await post(`${teams.url}/api/v2/organizations/drop-org/teams`, { data: { type: 'teams', attributes: { name: `restored-${i}` } } }, 'POST', auth);
     },
   },
 ];
@@ -341,16 +389,33 @@ const key = ([name, labels]: [string, Record<string, string>]) => `${name} ${JSO
 describe('the shipped rules, scrape job and routing, with two vigils', () => {
   it('delivers the Watchdog to the external heartbeat and to vigil, and nothing to the pager while all is well', async () => {
     started = Date.now();
-    await until('the Watchdog at the heartbeat', async () => (heartbeat.posts.some((p) => p.alerts.some((a) => a.labels.alertname === 'Watchdog')) ? true : undefined), 90_000);
-    await until('the Watchdog at vigil', async () => {
-      const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=Watchdog`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
-      return ((await res.json()) as { alerts: unknown[] }).alerts.length > 0 ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      'the Watchdog at the heartbeat',
+      async () => (heartbeat.posts.some((p) => p.alerts.some((a) => a.labels.alertname === 'Watchdog')) ? true : undefined),
+      90_000,
+      { describeFailure: stuck() },
+    );
+    await waitFor(
+      'the Watchdog at vigil',
+      async () => {
+        const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=Watchdog`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
+        return ((await res.json()) as { alerts: unknown[] }).alerts.length > 0 ? true : undefined;
+      },
+      60_000,
+      { describeFailure: stuck() },
+    );
     // Both vigils have polled everything by now; nothing is wrong yet.
-    await until('both vigils scraped', async () => {
-      const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent('count(up{job="vigil"} == 1)')}`)).json()) as { data: { result: Array<{ value: [number, string] }> } };
-      return body.data.result[0]?.value[1] === '2' ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'both vigils scraped',
+      async () => {
+        const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent('count(up{job="vigil"} == 1)')}`)).json()) as {
+          data: { result: Array<{ value: [number, string] }> };
+        };
+        return body.data.result[0]?.value[1] === '2' ? true : undefined;
+      },
+      30_000,
+      { describeFailure: stuck() },
+    );
     expect(pager.posts).toEqual([]);
   }, 200_000);
 
@@ -365,12 +430,17 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     phase = Date.now();
     await Promise.all(FAULTS.map((f) => f.inject()));
     const expected = FAULTS.flatMap((f) => f.pages);
-    await until('every page', async () => (expected.every(([n, l]) => paged(n, l)) ? true : undefined), 240_000, () => expected.filter(([n, l]) => !paged(n, l)).map(key));
+    await waitFor('every page', async () => (expected.every(([n, l]) => paged(n, l)) ? true : undefined), 240_000, {
+      describeFailure: stuck(() => expected.filter(([n, l]) => !paged(n, l)).map(key)),
+    });
     timings.paged = seconds(phase);
     for (const [name, labels] of expected) {
       const notes = pager.posts.filter((p) => p.alerts.some((a) => a.labels.alertname === name && Object.entries(labels).every(([k, v]) => a.labels[k] === v)));
       const alerts = notes.flatMap((p) => p.alerts.filter((a) => a.labels.alertname === name && Object.entries(labels).every(([k, v]) => a.labels[k] === v)));
-      expect(alerts.every((a) => a.labels.severity === 'critical'), key([name, labels])).toBe(true);
+      expect(
+        alerts.every((a) => a.labels.severity === 'critical'),
+        key([name, labels]),
+      ).toBe(true);
       // One group, and within it one failure: the vigils' copies differ only in which vigil saw it.
       expect(new Set(notes.map((p) => p.groupKey)).size, key([name, labels])).toBe(1);
       const identities = new Set(alerts.map(({ labels: { instance: _i, job: _j, ...rest } }) => JSON.stringify(Object.entries(rest).sort())));
@@ -381,10 +451,15 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
   it('keeps every page active once vigil’s own warnings for the same targets fire', async () => {
     // The warnings take 5m (here 30s) of failures; the critical must not be silenced by them.
     const downTargets = ['x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'a-unreachable', 'a-hung', 'teams-down'];
-    await until('VigilCollectorFailing for every down target', async () => {
-      const all = await amAlerts();
-      return downTargets.every((t) => all.some((a) => a.labels.alertname === 'VigilCollectorFailing' && a.labels.target === t)) ? all : undefined;
-    }, 120_000);
+    await waitFor(
+      'VigilCollectorFailing for every down target',
+      async () => {
+        const all = await amAlerts();
+        return downTargets.every((t) => all.some((a) => a.labels.alertname === 'VigilCollectorFailing' && a.labels.target === t)) ? all : undefined;
+      },
+      120_000,
+      { describeFailure: stuck() },
+    );
     const all = await amAlerts();
     for (const [name, labels] of FAULTS.flatMap((f) => f.pages)) {
       const mine = all.filter((a) => a.labels.alertname === name && Object.entries(labels).every(([k, v]) => a.labels[k] === v));
@@ -393,15 +468,25 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     }
     for (const t of downTargets) {
       const warnings = all.filter((a) => a.labels.alertname === 'VigilCollectorFailing' && a.labels.target === t);
-      expect(warnings.every((a) => a.status.state === 'suppressed'), t).toBe(true);
+      expect(
+        warnings.every((a) => a.status.state === 'suppressed'),
+        t,
+      ).toBe(true);
     }
     // The operator's problems warn vigil's history and page nobody.
     for (const t of ['x-denied', 'x-garbage', 'a-denied']) {
-      await until(`VigilCollectorFailing for ${t} at vigil`, async () => {
-        const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=VigilCollectorFailing`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
-        const alerts = ((await res.json()) as { alerts: Array<{ labels: Record<string, string> }> }).alerts;
-        return alerts.some((a) => a.labels.target === t) ? true : undefined;
-      }, 60_000);
+      await waitFor(
+        `VigilCollectorFailing for ${t} at vigil`,
+        async () => {
+          const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing&alertname=VigilCollectorFailing`, {
+            headers: { authorization: `Bearer ${SINK_TOKEN}` },
+          });
+          const alerts = ((await res.json()) as { alerts: Array<{ labels: Record<string, string> }> }).alerts;
+          return alerts.some((a) => a.labels.target === t) ? true : undefined;
+        },
+        60_000,
+        { describeFailure: stuck() },
+      );
     }
   }, 200_000);
 
@@ -410,7 +495,11 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     for (const [name, panel] of panels) {
       for (const q of panel.queries) {
         const expr = substituteGrafanaVariables(q.expr, '1m', '10m');
-        const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as { status: string; error?: string; data?: { result: unknown[] } };
+        const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as {
+          status: string;
+          error?: string;
+          data?: { result: unknown[] };
+        };
         expect(body.error ?? '', `${name}: ${expr}`).toBe('');
         if (!panel.mayBeEmpty) expect(body.data?.result.length ?? 0, `${name}: no data for ${expr}`).toBeGreaterThan(0);
       }
@@ -421,28 +510,42 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     phase = Date.now();
     await Promise.all(FAULTS.map((f) => f.clear()));
     const expected = FAULTS.flatMap((f) => f.pages);
-    await until('every page resolved', async () => (expected.every(([n, l]) => paged(n, l, 'resolved')) ? true : undefined), 180_000, () => expected.filter(([n, l]) => !paged(n, l, 'resolved')).map(key));
+    await waitFor('every page resolved', async () => (expected.every(([n, l]) => paged(n, l, 'resolved')) ? true : undefined), 180_000, {
+      describeFailure: stuck(() => expected.filter(([n, l]) => !paged(n, l, 'resolved')).map(key)),
+    });
     timings.resolved = seconds(phase);
   }, 200_000);
 
   it('pages when a vigil is killed', async () => {
     vigilB.child.kill('SIGKILL');
     phase = Date.now();
-    await until('VigilDown for the killed vigil', async () => (paged('VigilDown', { instance: urlB }) ? true : undefined), 120_000);
+    await waitFor('VigilDown for the killed vigil', async () => (paged('VigilDown', { instance: urlB }) ? true : undefined), 120_000, {
+      describeFailure: stuck(),
+    });
     timings.vigilDownPaged = seconds(phase);
     expect(paged('VigilDown', { instance: urlA }), await stackState()).toBe(false);
   }, 150_000);
 
   it('paged nothing else: no healthy target, no misconfigured one, no rule error', async () => {
-    const allowed = new Set([...FAULTS.flatMap((f) => [...f.pages, ...(f.alsoPages ?? [])]), ['VigilDown', { instance: urlB }] as [string, Record<string, string>]].map(key));
-    const unexpected = pager.posts.flatMap((p) =>
-      p.alerts.filter((a) => ![...allowed].some((k) => {
-        const [name, labels] = [k.slice(0, k.indexOf(' ')), JSON.parse(k.slice(k.indexOf(' ') + 1)) as Record<string, string>];
-        return a.labels.alertname === name && Object.entries(labels).every(([lk, lv]) => a.labels[lk] === lv);
-      })),
+    const allowed = new Set(
+      [...FAULTS.flatMap((f) => [...f.pages, ...(f.alsoPages ?? [])]), ['VigilDown', { instance: urlB }] as [string, Record<string, string>]].map(key),
     );
-    expect(unexpected.map((a) => `${a.labels.alertname} ${JSON.stringify(a.labels)}`), await stackState()).toEqual([]);
-    const rules = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> } };
+    const unexpected = pager.posts.flatMap((p) =>
+      p.alerts.filter(
+        (a) =>
+          ![...allowed].some((k) => {
+            const [name, labels] = [k.slice(0, k.indexOf(' ')), JSON.parse(k.slice(k.indexOf(' ') + 1)) as Record<string, string>];
+            return a.labels.alertname === name && Object.entries(labels).every(([lk, lv]) => a.labels[lk] === lv);
+          }),
+      ),
+    );
+    expect(
+      unexpected.map((a) => `${a.labels.alertname} ${JSON.stringify(a.labels)}`),
+      await stackState(),
+    ).toEqual([]);
+    const rules = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as {
+      data: { groups: Array<{ rules: Array<{ name: string; health: string; lastError?: string }> }> };
+    };
     const broken = rules.data.groups.flatMap((g) => g.rules).filter((r) => r.health !== 'ok');
     expect(broken.map((r) => `${r.name}: ${r.lastError}`)).toEqual([]);
   });

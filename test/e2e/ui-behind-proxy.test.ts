@@ -4,7 +4,8 @@ import { notification } from '../helpers/alertmanager.js';
 import { tempFile } from '../helpers/daemon.js';
 import { startNginx, type Nginx } from '../helpers/nginx.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort, waitFor } from './processes.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { launch, screenshot, watchedPage } from './ui/browser.js';
 
 /**
@@ -20,7 +21,10 @@ const direct: Record<string, string> = {};
 
 async function startBehind(name: string, port: number, flags: string[]): Promise<void> {
   const store = tempFile('alerts.db', '').replace(/alerts\.db$/, `${name}.db`);
-  const config = tempFile('vigil.yml', `secrets:\n  - { name: down, address: "http://127.0.0.1:1", schedule: "*/2 * * * * *" }\nalert_sink:\n  store: { path: ${store} }\n`);
+  const config = tempFile(
+    'vigil.yml',
+    `secrets:\n  - { name: down, address: "http://127.0.0.1:1", schedule: "*/2 * * * * *" }\nalert_sink:\n  store: { path: ${store} }\n`,
+  );
   const v = startVigil([`--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, ...flags]);
   vigils.push(v);
   direct[name] = `http://127.0.0.1:${port}`;
@@ -31,7 +35,10 @@ beforeAll(async () => {
   nginx = await startNginx({ '/vigil/': `http://127.0.0.1:${a}/`, '/vigil-b/': `http://127.0.0.1:${b}` });
   await startBehind('strip', a, [`--web.external-url=${nginx.url}/vigil/`, '--web.route-prefix=/']);
   await startBehind('keep', b, [`--web.external-url=${nginx.url}/vigil-b/`]);
-  for (const [prefix, path] of [['/vigil/', '/'], ['/vigil-b/', '/vigil-b/']] as const) {
+  for (const [prefix, path] of [
+    ['/vigil/', '/'],
+    ['/vigil-b/', '/vigil-b/'],
+  ] as const) {
     await waitFor(`vigil behind ${prefix}`, async () => ((await fetch(`${nginx.url}${prefix}healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000);
     void path;
   }

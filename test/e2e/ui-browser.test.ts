@@ -11,7 +11,7 @@ import { demoTeamsScenario, startTeamsSimulator, type TeamsSimulator } from '../
 import { admin } from '../helpers/agent-sim.js';
 import { notification, post, type NotificationSpec } from '../helpers/alertmanager.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort } from './processes.js';
+import { freePort } from '../helpers/processes.js';
 import { launch, screenshot, seriousA11yViolations, watchedPage, type WatchedPage } from './ui/browser.js';
 
 /**
@@ -99,7 +99,11 @@ describe('the estate view', () => {
     const { page } = w;
     await page.evaluate(() => ((globalThis as unknown as { kept: number }).kept = 1));
     const dp = secrets.cluster('dr-primary').url;
-    const disconnect = await fetch(`${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const disconnect = await fetch(`${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(disconnect.status, await disconnect.text()).toBe(200);
     expect((await admin(agents, 'server-1', 'members/server-2.global', { status: 'failed' })).ok).toBe(true);
     const problems = page.locator('#live [role="alert"]');
@@ -121,7 +125,8 @@ describe('the estate view’s grouping', () => {
     const w = await open('/');
     const { page } = w;
     const ps = secrets.cluster('perf-secondary').url;
-    const seal = (sealed: boolean) => fetch(`${ps}/_sim/seal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sealed }) });
+    const seal = (sealed: boolean) =>
+      fetch(`${ps}/_sim/seal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sealed }) });
     expect((await seal(true)).status).toBe(200);
     const box = page.locator('#live [role="alert"]');
     const lines = box.locator(':scope > ul > li', { has: page.locator('strong', { hasText: /^perf-secondary$/ }) });
@@ -131,7 +136,10 @@ describe('the estate view’s grouping', () => {
     // One line for the cluster in the summary: the cause, not each thing it causes.
     expect(await lines.count()).toBe(1);
     // The demo organization breaks more access rules than a card lists open.
-    const fold = page.locator('section', { has: page.locator('#orgs') }).locator('details.fold').first();
+    const fold = page
+      .locator('section', { has: page.locator('#orgs') })
+      .locator('details.fold')
+      .first();
     await fold.waitFor({ timeout: FAULT_SHOWN_MS });
     const hidden = fold.locator('ul li').first();
     expect(await hidden.isVisible()).toBe(false);
@@ -149,7 +157,11 @@ describe('the alert views', () => {
     const { page } = w;
     const script = '<script>window.pwned=1</script>';
     const img = '"><img src=x onerror="window.pwned=2">';
-    await send({ receiver: 'pager', groupKey: 'hostile', alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', labels: { instance: script, note: img } }] });
+    await send({
+      receiver: 'pager',
+      groupKey: 'hostile',
+      alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', labels: { instance: script, note: img } }],
+    });
     await page.locator('#live a', { hasText: 'UiHostileLabels' }).first().waitFor({ timeout: 20_000 });
     await expect(page.getByText(script).first().isVisible()).resolves.toBe(true);
     const injected = await page.evaluate(() => {
@@ -162,7 +174,11 @@ describe('the alert views', () => {
     await page.locator('#live a', { hasText: 'UiHostileLabels' }).first().click();
     await page.waitForURL(`${url}/alerts/abc123`);
     await page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
-    await send({ receiver: 'pager', groupKey: 'hostile', alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', status: 'resolved', labels: { instance: script, note: img } }] });
+    await send({
+      receiver: 'pager',
+      groupKey: 'hostile',
+      alerts: [{ fingerprint: 'abc123', alertname: 'UiHostileLabels', severity: 'critical', status: 'resolved', labels: { instance: script, note: img } }],
+    });
     // The resolution arrives as a second transition, live.
     await page.locator('#live tbody tr').nth(1).getByText('resolved').waitFor({ timeout: 20_000 });
     expect(await page.locator('#live a', { hasText: 'runbook' }).count()).toBe(0);
@@ -173,7 +189,11 @@ describe('the alert views', () => {
 
   it('filters by severity and receiver from the keyboard, and pages over the cursor', async () => {
     for (let i = 0; i < 30; i++) {
-      await send({ receiver: i % 3 ? 'mail' : 'oncall', groupKey: `p${i}`, alerts: [{ fingerprint: `page${String(i).padStart(2, '0')}`, alertname: `Paged${i}`, severity: i % 2 ? 'warning' : 'info' }] });
+      await send({
+        receiver: i % 3 ? 'mail' : 'oncall',
+        groupKey: `p${i}`,
+        alerts: [{ fingerprint: `page${String(i).padStart(2, '0')}`, alertname: `Paged${i}`, severity: i % 2 ? 'warning' : 'info' }],
+      });
     }
     const w = await open('/alerts');
     const { page } = w;

@@ -5,7 +5,8 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
-import { startAlertmanager, startPrometheus, waitFor, type Service } from './processes.js';
+import { startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * vigil behind mTLS and basic auth with its real peers: Debian's Prometheus 2.42 scrapes it
@@ -48,25 +49,46 @@ basic_auth_users:
   });
   const target = new URL(vigil.url).host;
   const tlsConfig = (c: CertFiles) => ({ ca_file: ca.cert, cert_file: c.cert, key_file: c.key });
-  prometheus = await startPrometheus(
-    {
-      global: { scrape_interval: '1s', scrape_timeout: '1s' },
-      scrape_configs: [
-        { job_name: 'vigil', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: PASSWORD }, static_configs: [{ targets: [target] }] },
-        { job_name: 'vigil-wrong-password', scheme: 'https', tls_config: tlsConfig(promClient), basic_auth: { username: 'prometheus', password: 'wrong' }, static_configs: [{ targets: [target] }] },
-      ],
-    },
-  );
+  prometheus = await startPrometheus({
+    global: { scrape_interval: '1s', scrape_timeout: '1s' },
+    scrape_configs: [
+      {
+        job_name: 'vigil',
+        scheme: 'https',
+        tls_config: tlsConfig(promClient),
+        basic_auth: { username: 'prometheus', password: PASSWORD },
+        static_configs: [{ targets: [target] }],
+      },
+      {
+        job_name: 'vigil-wrong-password',
+        scheme: 'https',
+        tls_config: tlsConfig(promClient),
+        basic_auth: { username: 'prometheus', password: 'wrong' },
+        static_configs: [{ targets: [target] }],
+      },
+    ],
+  });
   const webhook = (name: string, tokenFile: string) => ({
     name,
-    webhook_configs: [{ url: `${vigil.url}/webhook/alertmanager`, send_resolved: true, http_config: { authorization: { credentials_file: tokenFile }, tls_config: tlsConfig(amClient) } }],
+    webhook_configs: [
+      {
+        url: `${vigil.url}/webhook/alertmanager`,
+        send_resolved: true,
+        http_config: { authorization: { credentials_file: tokenFile }, tls_config: tlsConfig(amClient) },
+      },
+    ],
   });
-  alertmanager = await startAlertmanager(
-    {
-      route: { receiver: 'vigil', group_by: ['alertname'], group_wait: '0s', group_interval: '1s', repeat_interval: '1h', routes: [{ matchers: ['auth="wrong"'], receiver: 'vigil-wrong-token' }] },
-      receivers: [webhook('vigil', join(dir, 'sink-token')), webhook('vigil-wrong-token', join(dir, 'wrong-token'))],
+  alertmanager = await startAlertmanager({
+    route: {
+      receiver: 'vigil',
+      group_by: ['alertname'],
+      group_wait: '0s',
+      group_interval: '1s',
+      repeat_interval: '1h',
+      routes: [{ matchers: ['auth="wrong"'], receiver: 'vigil-wrong-token' }],
     },
-  );
+    receivers: [webhook('vigil', join(dir, 'sink-token')), webhook('vigil-wrong-token', join(dir, 'wrong-token'))],
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -129,7 +151,11 @@ describe('Alertmanager 0.25 posting over mTLS with the bearer token', () => {
 
   it('with the wrong token: refused with 401, which Alertmanager logs (0.25 does not retry a 4xx); nothing stored', async () => {
     await sendAlert({ alertname: 'PeerTestWrong', severity: 'warning', auth: 'wrong' });
-    await waitFor('Alertmanager to log the refusal', async () => (/vigil-wrong-token.*unexpected status code 401/.test(alertmanager!.output()) ? true : undefined), 30_000);
+    await waitFor(
+      'Alertmanager to log the refusal',
+      async () => (/vigil-wrong-token.*unexpected status code 401/.test(alertmanager!.output()) ? true : undefined),
+      30_000,
+    );
     // The sink's families are re-rendered at most once a second, never in the refused request's turn.
     await waitFor(
       'the refusal to be counted',

@@ -48,17 +48,15 @@ const nasty: fc.Arbitrary<Json> = fc.oneof(
 /** `doc` with one to four of its values replaced by nasty ones or removed. */
 export function mutated(doc: unknown): fc.Arbitrary<unknown> {
   const all = paths(doc as Json);
-  return fc
-    .array(fc.tuple(fc.nat(), fc.option(nasty, { nil: undefined })), { minLength: 1, maxLength: 4 })
-    .map((edits) => {
-      let out: Json | undefined = doc as Json;
-      for (const [i, value] of edits) {
-        const current = paths((out ?? null) as Json);
-        const path = current[i % current.length] ?? all[0]!;
-        out = replaceAt((out ?? null) as Json, path, value);
-      }
-      return out;
-    });
+  return fc.array(fc.tuple(fc.nat(), fc.option(nasty, { nil: undefined })), { minLength: 1, maxLength: 4 }).map((edits) => {
+    let out: Json | undefined = doc as Json;
+    for (const [i, value] of edits) {
+      const current = paths((out ?? null) as Json);
+      const path = current[i % current.length] ?? all[0]!;
+      out = replaceAt((out ?? null) as Json, path, value);
+    }
+    return out;
+  });
 }
 
 /** A valid document, a mutated one, or anything JSON at all. */

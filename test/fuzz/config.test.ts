@@ -16,12 +16,25 @@ const validConfig = {
   alert_sink: { bearer_token_file: token, store: { path: ':memory:', retention: '7d' }, body_limit: '1MiB', watchdog: { max_silence: '5m' } },
 };
 const validWeb = {
-  tls_server_config: { cert_file: 'c.pem', key_file: 'k.pem', client_auth_type: 'RequireAndVerifyClientCert', client_ca_file: 'ca.pem', min_version: 'TLS12', cipher_suites: ['TLS_AES_128_GCM_SHA256'], curve_preferences: ['X25519'] },
+  tls_server_config: {
+    cert_file: 'c.pem',
+    key_file: 'k.pem',
+    client_auth_type: 'RequireAndVerifyClientCert',
+    client_ca_file: 'ca.pem',
+    min_version: 'TLS12',
+    cipher_suites: ['TLS_AES_128_GCM_SHA256'],
+    curve_preferences: ['X25519'],
+  },
   http_server_config: { headers: { 'X-Frame-Options': 'deny' } },
   basic_auth_users: { u: '$2y$10$0/VqmfyHlhe3lzMUbZHZlupg/6TB2UPInTgbfu4LQKaRJlbAE9EeO' },
 };
 
-const text = (doc: fc.Arbitrary<unknown>) => fc.oneof(doc.map((d) => (d === undefined ? '' : stringify(d))), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }));
+const text = (doc: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    doc.map((d) => (d === undefined ? '' : stringify(d))),
+    fc.string({ unit: 'grapheme', maxLength: 200 }),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+  );
 
 /** Runs a parser; only ConfigError (with non-empty, one-line problems) may come out of it. */
 function onlyConfigErrors(parse: () => unknown): void {

@@ -14,14 +14,19 @@ import { merkleCheckResponse } from '../../src/upstream/secrets/merkle-check.js'
 import { replicationStatusResponse } from '../../src/upstream/secrets/replication-status.js';
 import { listTeamsResponse } from '../../src/upstream/teams/list-teams.js';
 import { showTeamResponse } from '../../src/upstream/teams/show-team.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { parseExposition } from '../helpers/exposition.js';
 import { fixture } from '../helpers/fixtures.js';
 import { around, NETWORK_SETTINGS, SETTINGS } from './arbitraries.js';
 
 /** Every upstream decoder, alone and in the whole collection path, under random and mutated answers. */
 const DECODERS: Array<[string, z.ZodType, string[]]> = [
-  ['secrets replication status', replicationStatusResponse, ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/disabled.json', 'secrets/older-primary-no-state.json']],
+  [
+    'secrets replication status',
+    replicationStatusResponse,
+    ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/disabled.json', 'secrets/older-primary-no-state.json'],
+  ],
   ['secrets merkle check', merkleCheckResponse, ['secrets/merkle-check.json']],
   ['agent health', agentHealthResponse, ['agent/health-server.json', 'agent/health-client-only.json', 'agent/health-unhealthy-both.json']],
   ['agent members', agentMembersResponse, ['agent/members-server.json']],

@@ -68,7 +68,11 @@ export async function post(url: string, payload: unknown, opts: PostOptions = {}
   return { status: res.status, body };
 }
 
-export async function getJson<T = Record<string, unknown>>(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function getJson<T = Record<string, unknown>>(
+  url: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${url}${path}`, { headers });
   return { status: res.status, body: (await res.json()) as T };
 }

@@ -24,9 +24,25 @@ export function makeCa(name: string): Ca {
   const cert = join(dir, `${name}-ca.pem`);
   const key = join(dir, `${name}-ca.key`);
   openssl([
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-    '-subj', `/CN=${name} test CA`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign',
-    '-keyout', key, '-out', cert,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${name} test CA`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign',
+    '-keyout',
+    key,
+    '-out',
+    cert,
   ]);
   return { dir, name, cert, key };
 }
@@ -42,11 +58,43 @@ export function makeCert(ca: Ca, cn: string, kind: 'server' | 'client', file = c
   const ext = join(ca.dir, `${file}.ext`);
   writeFileSync(
     ext,
-    kind === 'server'
-      ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n'
-      : `subjectAltName=DNS:${cn}\nextendedKeyUsage=clientAuth\n`,
+    kind === 'server' ? 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' : `subjectAltName=DNS:${cn}\nextendedKeyUsage=clientAuth\n`,
   );
   openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${cn}`, '-keyout', key, '-out', csr]);
   openssl(['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial', '-days', '2', '-extfile', ext, '-out', cert]);
+  return { cert, key };
+}
+
+const SELF_SIGNED_SUBJECT = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-addext', 'basicConstraints=critical,CA:TRUE'];
+
+/**
+ * A self-signed certificate for 127.0.0.1 (RSA 2048) in `dir`, as `cert.pem` and `key.pem`, valid
+ * for `days`, that can act as its own CA (so `tls.ca_file` can trust it).
+ */
+export function selfSignedCertificate(dir: string, days: number): CertFiles {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', String(days), ...SELF_SIGNED_SUBJECT, '-keyout', key, '-out', cert]);
+  return { cert, key };
+}
+
+/**
+ * The same, but valid only between two given times (openssl's YYYYMMDDHHMMSSZ), e.g. long expired:
+ * `openssl req` cannot set dates, so a minimal `openssl ca` signs the request with its own key.
+ */
+export function selfSignedCertificateBetween(dir: string, start: string, end: string): CertFiles {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  const csr = join(dir, 'req.pem');
+  const cnf = join(dir, 'ca.cnf');
+  writeFileSync(join(dir, 'index.txt'), '');
+  writeFileSync(join(dir, 'serial'), '01\n');
+  writeFileSync(
+    cnf,
+    `[ca]\ndefault_ca = d\n[d]\ndir = ${dir}\ndatabase = ${dir}/index.txt\nnew_certs_dir = ${dir}\nserial = ${dir}/serial\n` +
+      'default_md = sha256\npolicy = p\ncopy_extensions = copy\nunique_subject = no\n[p]\ncommonName = supplied\n[req]\ndistinguished_name = dn\n[dn]\n',
+  );
+  openssl(['req', '-new', '-newkey', 'rsa:2048', '-nodes', ...SELF_SIGNED_SUBJECT, '-keyout', key, '-out', csr, '-config', cnf]);
+  openssl(['ca', '-batch', '-selfsign', '-config', cnf, '-keyfile', key, '-in', csr, '-out', cert, '-startdate', start, '-enddate', end, '-notext']);
   return { cert, key };
 }

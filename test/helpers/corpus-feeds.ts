@@ -13,8 +13,21 @@ export interface Feeds {
 }
 
 const RS = 'secrets_replication_';
-const SECONDARY = ['secondary_connected', 'secondary_last_heartbeat_timestamp_seconds', 'secondary_primary_canary_age_seconds', 'secondary_clock_skew_seconds', 'secondary_last_heartbeat_duration_seconds', 'secondary_connection_state'].map((n) => RS + n);
-const PRIMARY = ['primary_connected', 'primary_last_heartbeat_timestamp_seconds', 'primary_canary_age_seconds', 'primary_clock_skew_seconds', 'primary_last_heartbeat_duration_seconds'].map((n) => RS + n);
+const SECONDARY = [
+  'secondary_connected',
+  'secondary_last_heartbeat_timestamp_seconds',
+  'secondary_primary_canary_age_seconds',
+  'secondary_clock_skew_seconds',
+  'secondary_last_heartbeat_duration_seconds',
+  'secondary_connection_state',
+].map((n) => RS + n);
+const PRIMARY = [
+  'primary_connected',
+  'primary_last_heartbeat_timestamp_seconds',
+  'primary_canary_age_seconds',
+  'primary_clock_skew_seconds',
+  'primary_last_heartbeat_duration_seconds',
+].map((n) => RS + n);
 
 const status: Feeds = {
   essential: ['data', 'data.mode'],
@@ -43,7 +56,9 @@ const status: Feeds = {
 };
 
 const stat = (section: string, key: string, family: string) => ({ [`stats.${section}.${key}`]: [`scheduler_agent_${family}`] });
-const RAFT = ['raft_leader', 'raft_peers', 'raft_commit_index', 'raft_applied_index', 'raft_last_log_index', 'raft_last_contact_seconds'].map((n) => `scheduler_agent_${n}`);
+const RAFT = ['raft_leader', 'raft_peers', 'raft_commit_index', 'raft_applied_index', 'raft_last_log_index', 'raft_last_contact_seconds'].map(
+  (n) => `scheduler_agent_${n}`,
+);
 const SERF = ['serf_members', 'serf_failed', 'serf_left', 'serf_health_score'].map((n) => `scheduler_agent_${n}`);
 const INFO = ['scheduler_agent_info'];
 
@@ -76,7 +91,14 @@ const self: Feeds = {
 
 const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
 const MEMBERS = ['scheduler_agent_members', 'scheduler_agent_member_status', 'scheduler_agent_member_info'];
-const TEAM = ['teams_organization_teams', 'teams_team_users', 'teams_team_info', 'teams_organization_access_teams', 'teams_organization_access_reported_teams', 'teams_team_access_inconsistent'];
+const TEAM = [
+  'teams_organization_teams',
+  'teams_team_users',
+  'teams_team_info',
+  'teams_organization_access_teams',
+  'teams_organization_access_reported_teams',
+  'teams_team_access_inconsistent',
+];
 const ACCESS = ['teams_organization_access_teams', 'teams_organization_access_reported_teams', 'teams_team_access_inconsistent'];
 const team = (prefix: string): Record<string, string[]> => ({
   [`${prefix}.attributes.users-count`]: ['teams_team_users'],
@@ -93,7 +115,11 @@ export const FEEDS: Record<string, Feeds> = {
     essential: ['data', 'data.merkle_corruption_report'],
     feeds: {
       'data.merkle_corruption_report.corrupted_root': ['secrets_merkle_corrupted_root'],
-      'data.merkle_corruption_report.corrupted_tree_map.**': ['secrets_merkle_corrupted_trees', 'secrets_merkle_corrupted_pages', 'secrets_merkle_corrupted_subpages'],
+      'data.merkle_corruption_report.corrupted_tree_map.**': [
+        'secrets_merkle_corrupted_trees',
+        'secrets_merkle_corrupted_pages',
+        'secrets_merkle_corrupted_subpages',
+      ],
       'data.merkle_corruption_report.last_corruption_check_epoch': ['secrets_merkle_last_check_timestamp_seconds'],
     },
   },

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger } from '../../src/support/logger.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
-import { createApp, listen } from '../../src/server.js';
+import { createApp, listen } from '../../src/server/app.js';
 import { alertPages } from '../../src/server/ui-routes.js';
 import { AlertSinkService } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
@@ -82,6 +82,3 @@ export async function startTestDaemon(yaml: string, opts: { collectionThread?: b
     },
   };
 }
-
-/** A cron schedule that does not fire during a test run (once a year). */
-export const NEVER = '0 0 0 1 1 *';

@@ -8,9 +8,7 @@ export function parseExposition(text: string): Map<string, number> {
     if (!line || line.startsWith('#')) continue;
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$/.exec(line);
     if (!m) throw new Error(`unparseable exposition line: ${line}`);
-    const labels = [...(m[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)]
-      .map(([, k, v]) => `${k}="${v}"`)
-      .sort();
+    const labels = [...(m[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}="${v}"`).sort();
     const key = labels.length ? `${m[1]}{${labels.join(',')}}` : (m[1] as string);
     const raw = m[4] as string;
     out.set(key, raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : Number(raw));

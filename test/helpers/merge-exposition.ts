@@ -1,4 +1,4 @@
-import { CATALOG } from '../../src/metrics/catalog.js';
+import { CATALOG } from '../../src/catalog.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import { header, type RenderedGroup } from '../../src/metrics/render.js';
 

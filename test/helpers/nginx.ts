@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from '../e2e/processes.js';
+import { freePort } from './processes.js';
+import { waitFor } from './wait.js';
 import { requireTool } from './tools.js';
 
 /**
@@ -48,7 +49,18 @@ ${Object.entries(locations)
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  await waitFor('nginx listening', async () => (child.exitCode !== null ? Promise.reject(new Error(out)) : (await fetch(url).then(() => true, () => undefined))), 20_000, 100).catch(async (e: Error) => {
+  await waitFor(
+    'nginx listening',
+    async () =>
+      child.exitCode !== null
+        ? Promise.reject(new Error(out))
+        : await fetch(url).then(
+            () => true,
+            () => undefined,
+          ),
+    20_000,
+    { everyMs: 100 },
+  ).catch(async (e: Error) => {
     await stop();
     throw new Error(`nginx did not start: ${e.message}\n${out}`);
   });

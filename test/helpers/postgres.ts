@@ -3,12 +3,16 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../e2e/processes.js';
+import { freePort } from './processes.js';
 
 /** Debian installs each major version under /usr/lib/postgresql/<major>; the newest is used. */
 function newestBin(): string {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).map(Number) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((d) => /^\d+$/.test(d))
+        .map(Number)
+    : [];
   return join(root, String(majors.length ? Math.max(...majors) : 15), 'bin');
 }
 const BIN = newestBin();
@@ -81,7 +85,18 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
 
   const start = async () => {
-    const [bin, args] = command('postgres', ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200']);
+    const [bin, args] = command('postgres', [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ]);
     const c = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = c;
     c.stdout?.on('data', (b: Buffer) => (log += b.toString()));
@@ -93,7 +108,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         await adminQuery('SELECT 1');
         return;
       } catch (e) {
-        if (Date.now() > deadline) throw new Error(`postgres did not start: ${(e as Error).message}\n${log.slice(-2000)}`);
+        if (Date.now() > deadline) throw new Error(`postgres did not start: ${(e as Error).message}\n${log.slice(-2000)}`, { cause: e });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -1,16 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
-import { agentEndpointUp } from '../../src/collectors/agent-common.js';
-import { agentUp, healthFamilies } from '../../src/collectors/agent-health.js';
-import { hostFamilies } from '../../src/collectors/agent-host.js';
-import { memberLimiter, memberPollFamilies } from '../../src/collectors/agent-members.js';
-import { selfFamilies } from '../../src/collectors/agent-self.js';
-import { serversFamilies } from '../../src/collectors/agent-servers.js';
-import { collectPart, type PartOutcome, type PartSpec } from '../../src/collectors/collection.js';
-import { merkleFamilies, merkleUp } from '../../src/collectors/secrets-merkle.js';
-import { replicationFamilies, replicationUp } from '../../src/collectors/secrets-replication.js';
-import { teamsFamilies, teamsUp, type TeamsListing } from '../../src/collectors/teams.js';
+import { agentEndpointUp } from '../../src/families/agent/endpoint-up.js';
+import { agentUp, healthFamilies } from '../../src/families/agent/health.js';
+import { hostFamilies } from '../../src/families/agent/host.js';
+import { memberLimiter, memberPollFamilies } from '../../src/families/agent/members.js';
+import { selfFamilies } from '../../src/families/agent/self.js';
+import { serversFamilies } from '../../src/families/agent/servers.js';
+import { collectPart, type PartOutcome, type PartSpec } from '../../src/jobs/part.js';
+import { merkleFamilies, merkleUp } from '../../src/families/secrets/merkle.js';
+import { replicationFamilies, replicationUp } from '../../src/families/secrets/replication.js';
+import { teamsFamilies, teamsUp, type TeamsListing } from '../../src/families/teams/listing.js';
 import type { Labels } from '../../src/metrics/family.js';
 import { fetchHealth, fetchHost, fetchMembers, fetchSelf, fetchServers, membersNotApplicable, serversNotApplicable } from '../../src/upstream/agent/api.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
@@ -70,7 +70,12 @@ const status = (kind: 'dr' | 'performance') =>
     families: replicationFamilies,
     up: replicationUp,
   }));
-const agent = <T>(endpoint: string, fetch: (c: UpstreamClient) => Promise<T>, families: PartSpec<T>['families'], notApplicable?: PartSpec<T>['notApplicable']) =>
+const agent = <T>(
+  endpoint: string,
+  fetch: (c: UpstreamClient) => Promise<T>,
+  families: PartSpec<T>['families'],
+  notApplicable?: PartSpec<T>['notApplicable'],
+) =>
   part<T>((c) => ({ context: { target: 't', endpoint }, fetch: () => fetch(c), families, up: agentEndpointUp, ...(notApplicable ? { notApplicable } : {}) }));
 const listing = (teams: TeamsListing['teams'], pages: number): TeamsListing => ({ teams, pages, requests: pages, maxTeams: 1000 });
 const teams = (fetch: (c: UpstreamClient) => Promise<TeamsListing>) =>

@@ -22,7 +22,10 @@ export async function startSecuredVigil(dir: string, opts: { config: string; web
   }
   const p = startVigil(flags);
   await p.waitFor(/"msg":"configuration loaded"/);
-  const line = p.output().split('\n').find((l) => l.includes('"msg":"vigil listening"'))!;
+  const line = p
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"msg":"vigil listening"'))!;
   return { process: p, url: (JSON.parse(line) as { url: string }).url, stop: () => p.stop() };
 }
 
@@ -44,7 +47,12 @@ export interface Answer {
 export async function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; tls?: TlsClient } = {}): Promise<Answer> {
   const agent = new Agent({ connect: { ...init.tls, rejectUnauthorized: init.tls?.ca !== undefined }, pipelining: 0 });
   try {
-    const res = await fetch(url, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined ? { body: init.body } : {}), dispatcher: agent });
+    const res = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      dispatcher: agent,
+    });
     return { status: res.status, headers: res.headers as unknown as Headers, text: await res.text() };
   } finally {
     await agent.close();

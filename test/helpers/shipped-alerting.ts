@@ -57,22 +57,34 @@ function plainRoute(r: OperatorRoute): PlainRoute {
  */
 export function kubernetesAlertmanager(receiverUrl: (name: string) => string = (n) => `http://${n}.invalid/`): PlainAlertmanager {
   const text = readFileSync(repoPath('deploy/kubernetes/alertmanagerconfig.yaml'), 'utf8');
-  const spec = (parseAllDocuments(text)[0]!.toJS() as { spec: { route: OperatorRoute; receivers: Array<{ name: string }>; inhibitRules: Array<{ sourceMatch: OperatorMatcher[]; targetMatch: OperatorMatcher[]; equal: string[] }> } }).spec;
+  const spec = (
+    parseAllDocuments(text)[0]!.toJS() as {
+      spec: {
+        route: OperatorRoute;
+        receivers: Array<{ name: string }>;
+        inhibitRules: Array<{ sourceMatch: OperatorMatcher[]; targetMatch: OperatorMatcher[]; equal: string[] }>;
+      };
+    }
+  ).spec;
   return {
     route: plainRoute(spec.route),
     receivers: spec.receivers.map((r) => ({ name: r.name, webhook_configs: [{ url: receiverUrl(r.name) }] })),
-    inhibit_rules: spec.inhibitRules.map((r) => ({ source_matchers: r.sourceMatch.map(matcherText), target_matchers: r.targetMatch.map(matcherText), equal: r.equal })),
+    inhibit_rules: spec.inhibitRules.map((r) => ({
+      source_matchers: r.sourceMatch.map(matcherText),
+      target_matchers: r.targetMatch.map(matcherText),
+      equal: r.equal,
+    })),
   };
 }
-
 
 /** Every webhook of the config sent to `url(receiverName)`, auth dropped; routing and inhibition untouched. */
 export function withReceiverUrls(am: PlainAlertmanager, url: (name: string) => string): PlainAlertmanager {
   const copy = structuredClone(am);
-  for (const r of copy.receivers) for (const w of r.webhook_configs) {
-    w.url = url(r.name);
-    delete w.http_config;
-  }
+  for (const r of copy.receivers)
+    for (const w of r.webhook_configs) {
+      w.url = url(r.name);
+      delete w.http_config;
+    }
   return copy;
 }
 
@@ -85,10 +97,18 @@ export function normalMatcher(text: string): string {
 
 /** Routing and inhibition only (receivers' addresses and auth left out), matchers in one spelling. */
 export function routingOf(am: PlainAlertmanager): unknown {
-  const route = (r: PlainRoute): PlainRoute => ({ ...r, ...(r.matchers ? { matchers: r.matchers.map(normalMatcher) } : {}), ...(r.routes ? { routes: r.routes.map(route) } : {}) });
+  const route = (r: PlainRoute): PlainRoute => ({
+    ...r,
+    ...(r.matchers ? { matchers: r.matchers.map(normalMatcher) } : {}),
+    ...(r.routes ? { routes: r.routes.map(route) } : {}),
+  });
   return {
     route: route(am.route),
     receivers: am.receivers.map((r) => r.name),
-    inhibit_rules: (am.inhibit_rules ?? []).map((r) => ({ ...r, source_matchers: r.source_matchers.map(normalMatcher), target_matchers: r.target_matchers.map(normalMatcher) })),
+    inhibit_rules: (am.inhibit_rules ?? []).map((r) => ({
+      ...r,
+      source_matchers: r.source_matchers.map(normalMatcher),
+      target_matchers: r.target_matchers.map(normalMatcher),
+    })),
   };
 }

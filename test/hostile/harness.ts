@@ -41,7 +41,11 @@ export async function startHostileVigil(extra = '', sink = ''): Promise<HostileV
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  const line = vigil.output().split('\n').find((l) => l.includes('"msg":"vigil listening"')) ?? '{}';
+  const line =
+    vigil
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"vigil listening"')) ?? '{}';
   const url = (JSON.parse(line) as { url: string }).url;
   return {
     vigil,
@@ -85,6 +89,7 @@ export async function expectHealthy(h: HostileVigil, maxLabelValues = 100): Prom
   expect(m.status).toBe(200);
   parseExposition(m.text);
   const rss = rssBytes(h.vigil.child.pid as number);
+  // eslint-disable-next-line no-console -- the figure this sweep measures, in the run's output
   console.log(`hostile: vigil RSS ${Math.round(rss / 2 ** 20)} MiB, /metrics ${m.text.length} bytes`);
   expect(rss).toBeLessThan(MAX_RSS_BYTES);
   for (const label of ['receiver', 'severity']) {
@@ -114,6 +119,7 @@ export async function whileScraping<T>(h: HostileVigil, what: string, work: Prom
   } finally {
     done = true;
     await loop;
+    // eslint-disable-next-line no-console -- the figure this sweep measures, in the run's output
     console.log(`hostile: ${what}: ${scrapes} scrapes meanwhile, slowest ${Math.round(worst)} ms`);
   }
 }

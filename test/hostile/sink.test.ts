@@ -28,7 +28,8 @@ async function send(body: string | Record<string, unknown>, headers = h.auth): P
   await res.arrayBuffer();
   return res.status;
 }
-const padded = (groupKey: string, bytes: number) => JSON.stringify({ ...notification({ groupKey, alerts: [{ fingerprint: groupKey }] }), padding: 'p'.repeat(bytes) });
+const padded = (groupKey: string, bytes: number) =>
+  JSON.stringify({ ...notification({ groupKey, alerts: [{ fingerprint: groupKey }] }), padding: 'p'.repeat(bytes) });
 
 describe('reading large stored notifications (high 1)', () => {
   it('answers every page within the byte budget, in parallel, and pages on', async () => {
@@ -88,7 +89,10 @@ describe('sender-chosen receivers and severities (high 2)', () => {
 
 describe('a deeply nested notification (medium 3)', () => {
   it('is refused with 400, and the history stays readable', async () => {
-    const deep = JSON.stringify(notification({ groupKey: 'deep', alerts: [{ fingerprint: 'deep' }] })).replace(/}$/, `,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    const deep = JSON.stringify(notification({ groupKey: 'deep', alerts: [{ fingerprint: 'deep' }] })).replace(
+      /}$/,
+      `,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    );
     expect(await send(deep)).toBe(400);
     expect((await get(h.url, '/api/v1/notifications?limit=5')).status).toBe(200);
     await expectHealthy(h);

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../helpers/wait.js';
+import { NEVER } from '../helpers/schedules.js';
+import { waitFor } from '../helpers/wait.js';
 import { expectHealthy, get, startHostileVigil, type HostileVigil } from './harness.js';
 
 /**
@@ -13,7 +14,6 @@ import { expectHealthy, get, startHostileVigil, type HostileVigil } from './harn
  * of error text, a Retry-After of years, a FIFO as a token file, a storm of reloads.
  */
 
-const NEVER = '0 0 0 1 1 *';
 let h: HostileVigil;
 let upstream: http.Server;
 let upstreamUrl: string;
@@ -44,7 +44,7 @@ teams:
   - { name: limiter, address: "${upstreamUrl}/limiter", organization: acme, token_file: ${join(dir, 'teams-token')}, schedule: "${NEVER}" }
 `);
   // an empty list (config not applied yet) is not "every job ran"
-  await until('every job to run once', async () => ((await targets()).filter((t) => t.runs >= 1).length === 3 ? true : undefined), 45_000);
+  await waitFor('every job to run once', async () => ((await targets()).filter((t) => t.runs >= 1).length === 3 ? true : undefined), 45_000);
 }, 60_000);
 afterAll(async () => {
   if (h) expect(await h.stop()).toBe(0);

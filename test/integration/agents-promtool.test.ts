@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 
 const PROMTOOL = '/usr/bin/promtool';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 
 /**
@@ -22,7 +23,8 @@ beforeAll(async () => {
     ],
   });
   const token = tempFile('agent-token', sim.readToken);
-  const t = (name: string, extra = '') => `  - { name: ${name}, address: "${sim.agent(name).url}", token_file: ${token}, schedule: "${NEVER}", host: true${extra} }\n`;
+  const t = (name: string, extra = '') =>
+    `  - { name: ${name}, address: "${sim.agent(name).url}", token_file: ${token}, schedule: "${NEVER}", host: true${extra} }\n`;
   vigil = await startTestDaemon(`agents:\n${t('server-a')}${t('server-b', ', expected_servers: 5')}${t('client-1', ', expected_servers: 3')}`);
 });
 afterAll(async () => {
@@ -55,7 +57,9 @@ describe('a follower tells whether its region has a leader', () => {
     await admin(sim, 'server-a', 'raft', { commit_index: '90000', applied_index: '85000' });
     await vigil.collect();
     const m = await vigil.metrics();
-    const lag = m.get(series('scheduler_agent_raft_commit_index', { target: 'server-a' }))! - m.get(series('scheduler_agent_raft_applied_index', { target: 'server-a' }))!;
+    const lag =
+      m.get(series('scheduler_agent_raft_commit_index', { target: 'server-a' }))! -
+      m.get(series('scheduler_agent_raft_applied_index', { target: 'server-a' }))!;
     expect(lag).toBe(5000);
     await admin(sim, 'server-a', 'raft', undefined, 'DELETE');
   });

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentScenario, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
 
 /**
@@ -94,7 +95,9 @@ describe('gossip members of a server', () => {
   it('caps per-member series at max_members, keeps a member that is not alive, and counts the rest across runs', async () => {
     await d.collect();
     const m = await d.metrics();
-    const kept = new Set([...seriesOf(m, 'scheduler_agent_member_info').keys()].filter((k) => k.includes('target="capped"')).map((k) => /member="([^"]*)"/.exec(k)?.[1]));
+    const kept = new Set(
+      [...seriesOf(m, 'scheduler_agent_member_info').keys()].filter((k) => k.includes('target="capped"')).map((k) => /member="([^"]*)"/.exec(k)?.[1]),
+    );
     expect(kept).toEqual(new Set(['server-2.global']));
     expect([...seriesOf(m, 'scheduler_agent_member_status').keys()].filter((k) => k.includes('target="capped"'))).toHaveLength(3);
     expect(runs(m, 'capped')).toBeGreaterThanOrEqual(2);
@@ -193,7 +196,9 @@ describe('an agent that hangs', () => {
     // health, members, servers and self each timed out
     expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(4);
     // What SchedulerAgentDown reads: the last run's reasons, and only those.
-    expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"'))).toEqual([[series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1]]);
+    expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"'))).toEqual([
+      [series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1],
+    ]);
     expect(m.get(series('scheduler_agent_endpoint_up', T('hung', { endpoint: 'self' })))).toBe(0);
     expect([...seriesOf(m, 'scheduler_agent_info').keys()].some((k) => k.includes('target="hung"'))).toBe(false);
     const logged = d.logs().filter((l) => l.msg === 'collection failed' && l.target === 'hung');
@@ -226,8 +231,15 @@ describe('a wrong token', () => {
       expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint }))), endpoint).toBe(0);
       expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: `agent/${endpoint}`, code: '403' }))), endpoint).toBe(n);
     }
-    const parts = new Set(d.logs().filter((l) => l.target === 'denied' && l.reason === 'http_4xx').map((l) => l.part));
-    expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="denied"'))).toEqual([series('vigil_collector_failing', job('denied', { reason: 'http_4xx' }))]);
+    const parts = new Set(
+      d
+        .logs()
+        .filter((l) => l.target === 'denied' && l.reason === 'http_4xx')
+        .map((l) => l.part),
+    );
+    expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="denied"'))).toEqual([
+      series('vigil_collector_failing', job('denied', { reason: 'http_4xx' })),
+    ]);
     expect(parts).toEqual(new Set(['members', 'servers', 'self', 'host']));
   });
 

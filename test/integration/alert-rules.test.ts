@@ -27,21 +27,52 @@ describe('alert rules', () => {
   const rules = alertRules();
   const coverage = ruleTestCoverage();
   const runbooks = readFileSync(new URL('../../docs/runbooks.md', import.meta.url), 'utf8');
-  const anchors = new Set([...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]!.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+  const anchors = new Set(
+    [...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  );
 
   it('include the alerts operators page on', () => {
     const names = rules.map((r) => r.alert);
     for (const a of [
-      'SecretsReplicationSecondaryDisconnected', 'SecretsReplicationHeartbeatStale', 'SecretsReplicationWALLagHigh',
-      'SecretsReplicationNotStreaming', 'SecretsMerkleTreeCorrupted', 'SecretsReplicationNoPrimary',
-      'SchedulerAgentUnhealthy', 'SchedulerAgentMemberFailed', 'SchedulerAgentNoKnownServers', 'SchedulerAgentNoRaftLeader',
-      'TeamsAccessInconsistent', 'VigilCollectorFailing', 'VigilCollectionStale', 'VigilWatchdogMissing', 'Watchdog',
-      'SecretsDROperationTokenAttemptOpen', 'SecretsDROperationTokenAttemptOpenLong', 'SecretsSealed',
-      'SecretsReplicationSplitBrain', 'SecretsReplicationPrimaryNotWatched', 'SecretsReplicationPrimaryChanged',
-      'SchedulerAgentRaftApplyLagging', 'SchedulerAgentRaftLastContactHigh', 'SchedulerAgentGossipUnhealthy',
-      'SchedulerAgentGossipMembersLost', 'SchedulerAgentServersBelowExpected', 'SchedulerAgentHostDiskAlmostFull',
-      'SchedulerAgentHostDiskFillingUp', 'VigilUpstreamCertificateExpiresSoon', 'VigilUpstreamCertificateExpiresImminently',
-      'TeamsCountDropped', 'TeamsOwnersDropped', 'VigilServedCertificateExpiresSoon',
+      'SecretsReplicationSecondaryDisconnected',
+      'SecretsReplicationHeartbeatStale',
+      'SecretsReplicationWALLagHigh',
+      'SecretsReplicationNotStreaming',
+      'SecretsMerkleTreeCorrupted',
+      'SecretsReplicationNoPrimary',
+      'SchedulerAgentUnhealthy',
+      'SchedulerAgentMemberFailed',
+      'SchedulerAgentNoKnownServers',
+      'SchedulerAgentNoRaftLeader',
+      'TeamsAccessInconsistent',
+      'VigilCollectorFailing',
+      'VigilCollectionStale',
+      'VigilWatchdogMissing',
+      'Watchdog',
+      'SecretsDROperationTokenAttemptOpen',
+      'SecretsDROperationTokenAttemptOpenLong',
+      'SecretsSealed',
+      'SecretsReplicationSplitBrain',
+      'SecretsReplicationPrimaryNotWatched',
+      'SecretsReplicationPrimaryChanged',
+      'SchedulerAgentRaftApplyLagging',
+      'SchedulerAgentRaftLastContactHigh',
+      'SchedulerAgentGossipUnhealthy',
+      'SchedulerAgentGossipMembersLost',
+      'SchedulerAgentServersBelowExpected',
+      'SchedulerAgentHostDiskAlmostFull',
+      'SchedulerAgentHostDiskFillingUp',
+      'VigilUpstreamCertificateExpiresSoon',
+      'VigilUpstreamCertificateExpiresImminently',
+      'TeamsCountDropped',
+      'TeamsOwnersDropped',
+      'VigilServedCertificateExpiresSoon',
     ]) {
       expect(names).toContain(a);
     }

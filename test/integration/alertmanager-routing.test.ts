@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { startAlertmanager, waitFor, type Service } from '../e2e/processes.js';
+import { startAlertmanager, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { alertRules } from '../helpers/rules.js';
 import { kubernetesAlertmanager, routingOf, shippedAlertmanager, withReceiverUrls, type PlainAlertmanager } from '../helpers/shipped-alerting.js';
 import { requireTool } from '../helpers/tools.js';
@@ -39,9 +40,15 @@ afterAll(async () => {
 /** The receivers amtool says an alert with these labels reaches, in order. */
 function receiversOf(file: string, labels: Record<string, string>): string[] {
   const amtool = requireTool('amtool', 'apt-get install prometheus-alertmanager');
-  const r = spawnSync(amtool, ['config', 'routes', 'test', `--config.file=${file}`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(amtool, ['config', 'routes', 'test', `--config.file=${file}`, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout.trim().split(',').map((s) => s.trim());
+  return r.stdout
+    .trim()
+    .split(',')
+    .map((s) => s.trim());
 }
 
 describe.each(Object.entries(variants))('%s', (name, am) => {
@@ -89,14 +96,28 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
     const find = (all: AmAlert[], labels: Record<string, string>) => all.find((a) => Object.entries(labels).every(([k, v]) => a.labels[k] === v));
     /** Every alert, once Alertmanager's inhibitor (which takes new alerts in on its own time) has marked this one. */
     const suppressed = (labels: Record<string, string>) =>
-      waitFor(`${JSON.stringify(labels)} marked suppressed`, async () => {
-        const now = await current();
-        return find(now, labels)?.status.state === 'suppressed' ? now : undefined;
-      }, 15_000, 200);
+      waitFor(
+        `${JSON.stringify(labels)} marked suppressed`,
+        async () => {
+          const now = await current();
+          return find(now, labels)?.status.state === 'suppressed' ? now : undefined;
+        },
+        15_000,
+        { everyMs: 200 },
+      );
 
     it('never inhibits a critical, even with every alert of the rules firing for the same target', async () => {
       // Every alert at once, all on one target, region, kind and organization: the worst day.
-      const common = { target: 'everything', region: 'global', kind: 'dr', organization: 'acme', reason: 'connect', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' };
+      const common = {
+        target: 'everything',
+        region: 'global',
+        kind: 'dr',
+        organization: 'acme',
+        reason: 'connect',
+        collector: 'secrets_replication',
+        instance: 'vigil-a:9810',
+        job: 'vigil',
+      };
       await post(rules.map((r) => ({ alertname: r.alert, ...r.labels, ...common })));
       await post([{ alertname: 'VigilCollectorFailing', severity: 'warning', target: 'healthy-elsewhere', reason: 'http_4xx' }]);
       const all = await suppressed({ alertname: 'VigilCollectorFailing', target: 'everything' });
@@ -114,7 +135,15 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
     it('keeps a sealed cluster paged while vigil warns that it cannot collect from it', async () => {
       await post([
         { alertname: 'SecretsSealed', severity: 'critical', target: 'sealed-one', instance: 'vigil-a:9810', job: 'vigil' },
-        { alertname: 'VigilCollectorFailing', severity: 'warning', target: 'sealed-one', reason: 'sealed', collector: 'secrets_replication', instance: 'vigil-a:9810', job: 'vigil' },
+        {
+          alertname: 'VigilCollectorFailing',
+          severity: 'warning',
+          target: 'sealed-one',
+          reason: 'sealed',
+          collector: 'secrets_replication',
+          instance: 'vigil-a:9810',
+          job: 'vigil',
+        },
       ]);
       const all = await suppressed({ alertname: 'VigilCollectorFailing', target: 'sealed-one' });
       expect(find(all, { alertname: 'SecretsSealed', target: 'sealed-one' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/daemon.js';
 import { parseExposition, series } from '../helpers/exposition.js';
 import { runVigil, startVigil, type VigilProcess } from '../helpers/process.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** The vigil command as an operator runs it: flags, config errors, signals. */
 const token = tempFile('token', 'hunter2-secret-token\n');
@@ -20,7 +20,8 @@ describe('vigil command', () => {
   it('--help lists the flags', () => {
     const r = runVigil(['--help']);
     expect(r.status).toBe(0);
-    for (const f of ['--config.file', '--web.listen-address', '--web.config.file', '--web.enable-lifecycle', '--log.level', '--log.format', '--version']) expect(r.stdout).toContain(f);
+    for (const f of ['--config.file', '--web.listen-address', '--web.config.file', '--web.enable-lifecycle', '--log.level', '--log.format', '--version'])
+      expect(r.stdout).toContain(f);
   });
 
   it('a bad flag exits 2 naming it', () => {
@@ -30,7 +31,10 @@ describe('vigil command', () => {
   });
 
   it('a bad config exits 1 naming the key path and the problem, and never the token', () => {
-    const cfg = tempFile('vigil.yml', `secrets:\n  - name: a\n    address: http://127.0.0.1:8200\n    token_file: ${token}\n  - name: b\n    address: not-a-url\n    token_file: ${token}\n`);
+    const cfg = tempFile(
+      'vigil.yml',
+      `secrets:\n  - name: a\n    address: http://127.0.0.1:8200\n    token_file: ${token}\n  - name: b\n    address: not-a-url\n    token_file: ${token}\n`,
+    );
     const r = runVigil([`--config.file=${cfg}`]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('secrets[1].address: invalid URL "not-a-url"');
@@ -77,8 +81,9 @@ describe('reload', () => {
     await vigil.waitFor(/"msg":"configuration loaded"/);
     const url = await listenUrl(vigil);
     // the first collection's series are served (the collection thread sends them within 200 ms)
-    const served = (target: string) => async () => (parseExposition(await (await fetch(`${url}/metrics`)).text()).has(series('secrets_replication_up', { target, kind: 'dr' })) ? true : undefined);
-    await until('the first target’s series', served('first'));
+    const served = (target: string) => async () =>
+      parseExposition(await (await fetch(`${url}/metrics`)).text()).has(series('secrets_replication_up', { target, kind: 'dr' })) ? true : undefined;
+    await waitFor('the first target’s series', served('first'));
     writeFileSync(cfg, 'secrets:\n  - name: second\n    address: nope\n');
     vigil.child.kill('SIGHUP');
     await vigil.waitFor(/new configuration rejected/);
@@ -91,7 +96,7 @@ describe('reload', () => {
     const res = await fetch(`${url}/-/reload`, { method: 'POST' });
     expect(res.status).toBe(200);
     await vigil.waitFor(/"target":"second"/);
-    await until('the second target’s series', served('second'));
+    await waitFor('the second target’s series', served('second'));
     m = parseExposition(await (await fetch(`${url}/metrics`)).text());
     expect(m.get(series('vigil_config_last_reload_successful'))).toBe(1);
     expect(m.has(series('secrets_replication_up', { target: 'first', kind: 'dr' }))).toBe(false);
@@ -108,6 +113,9 @@ describe('reload', () => {
 /** The address vigil really listens on, from its 'listening' log line. */
 async function listenUrl(p: VigilProcess): Promise<string> {
   await p.waitFor(/"msg":"vigil listening"/);
-  const line = p.output().split('\n').find((l) => l.includes('"msg":"vigil listening"'))!;
+  const line = p
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"msg":"vigil listening"'))!;
   return (JSON.parse(line) as { url: string }).url;
 }

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
- * vigil runs its collection in a thread of its own (src/collection/thread.ts): the same estate,
+ * vigil runs its collection in a thread of its own (src/engine/thread.ts): the same estate,
  * watched by one daemon collecting in the main thread and one collecting in its thread, must export
  * the same series with the same values, log the same way, follow reloads, and survive the thread's
  * death.
@@ -37,7 +38,12 @@ const fromUpstreams = (m: Map<string, number>) => new Map([...m].filter(([k]) =>
 
 beforeAll(async () => {
   secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000 });
-  agents = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server', members: 3_000 }, { name: 'client-1', role: 'client', allocations: 3 }] });
+  agents = await startAgentSimulator({
+    agents: [
+      { name: 'server-1', role: 'server', members: 3_000 },
+      { name: 'client-1', role: 'client', allocations: 3 },
+    ],
+  });
   teams = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 450 }], rateLimit: { perSecond: 100_000 } });
   // A failed member and a disconnected secondary: what pages must come through the thread as well.
   await fetch(`${agents.agent('server-1').url}/v1/agent/force-leave?node=${encodeURIComponent('server-2.global')}`, {
@@ -80,7 +86,12 @@ describe('a collection in its own thread', () => {
 
   it('says how each target did, and is ready once every job ran', async () => {
     const views = threaded.daemon.targets();
-    expect(views.map((v) => `${v.collector}/${v.target}`).sort()).toEqual(inProcess.daemon.targets().map((v) => `${v.collector}/${v.target}`).sort());
+    expect(views.map((v) => `${v.collector}/${v.target}`).sort()).toEqual(
+      inProcess.daemon
+        .targets()
+        .map((v) => `${v.collector}/${v.target}`)
+        .sort(),
+    );
     expect(views.every((v) => v.runs >= 1)).toBe(true);
     expect(threaded.daemon.readiness()).toEqual({ ready: true, pending: [] });
     const res = await fetch(`${threaded.url}/readyz`);
@@ -88,7 +99,11 @@ describe('a collection in its own thread', () => {
   });
 
   it('logs what the collection logs, in the process’s log', async () => {
-    await fetch(`${secrets.cluster('perf-primary').url}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ garbage: true }) });
+    await fetch(`${secrets.cluster('perf-primary').url}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ garbage: true }),
+    });
     try {
       await threaded.collect();
     } finally {
@@ -133,9 +148,13 @@ describe('a collection in its own thread', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    await until('the thread’s death in the log', async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined), 5_000);
+    await waitFor(
+      'the thread’s death in the log',
+      async () => (threaded.logs().some((l) => l.msg === 'collection thread died; starting a new one') ? true : undefined),
+      5_000,
+    );
     // a collection asked for before the new thread has its config fails: retried until it runs
-    await until('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
+    await waitFor('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
     restarted = true;
     await scraping;
     expect(missing.slice(0, 5)).toEqual([]);
@@ -154,8 +173,8 @@ describe('a collection in its own thread', () => {
     engine.engine.hear({ op: 'body', at: Date.now(), text: [987_654_321], openmetrics: [] });
     expect(threaded.logs().some((l) => l.msg === 'collection thread sent a body that does not fit; restarting it')).toBe(true);
     expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
-    await until('the restart', async () => (deaths() > died ? true : undefined), 5_000);
-    await until('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
+    await waitFor('the restart', async () => (deaths() > died ? true : undefined), 5_000);
+    await waitFor('a collection on the new thread', async () => ((await threaded.daemon.collectNow({ force: true })).jobs > 0 ? true : undefined), 10_000);
     expect([...fromUpstreams(await threaded.metrics()).keys()].sort()).toEqual([...fromUpstreams(before).keys()].sort());
   });
 });

@@ -11,7 +11,9 @@ const path = (p: string) => fileURLToPath(new URL(`../../deploy/${p}`, import.me
 
 describe('deployment examples', () => {
   it('the Prometheus config passes promtool check config', () => {
-    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['check', 'config', '--syntax-only', path('prometheus/prometheus.yml')], { encoding: 'utf8' });
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['check', 'config', '--syntax-only', path('prometheus/prometheus.yml')], {
+      encoding: 'utf8',
+    });
     expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
     expect(r.status).toBe(0);
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempFile } from '../helpers/daemon.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
-import { freePort, waitFor } from '../e2e/processes.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { parseExposition } from '../helpers/exposition.js';
 
 /**

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { readFixture } from '../helpers/fixtures.js';
 
 /**
@@ -43,7 +44,12 @@ beforeAll(async () => {
     if (path === '/v1/agent/members') return send(200, members);
     if (path === '/v1/agent/self') {
       const echoed = req.headers['x-scheduler-token'];
-      return send(403, JSON.stringify({ errors: [`permission denied for token ${echoed}\r\nts=2026-01-01T00:00:00Z level=info msg="forged line" \u001b[31mred\u001b[0m \u009b2J`] }));
+      return send(
+        403,
+        JSON.stringify({
+          errors: [`permission denied for token ${echoed}\r\nts=2026-01-01T00:00:00Z level=info msg="forged line" \u001b[31mred\u001b[0m \u009b2J`],
+        }),
+      );
     }
     if (path === '/v1/agent/servers') return send(302, '["10.0.0.1:4647"]', { location: `${elsewhereUrl}/v1/agent/servers` });
     if (path === '/v1/sys/replication/dr/status') {

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
-import { createApp, listen, type RunningHttp } from '../../src/server.js';
-import { waitFor } from '../e2e/processes.js';
+import { createApp, listen, type RunningHttp } from '../../src/server/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** POST /-/reload and POST /-/collect: off by default, POST only, not reachable from other sites' pages, one run at a time. */
 let server: RunningHttp | undefined;
@@ -72,7 +72,7 @@ describe('lifecycle endpoints', () => {
     expect(calls).toEqual({ reload: 0, collect: 0 });
   });
 
-  it('a same-origin request from vigil\'s own page is allowed', async () => {
+  it("a same-origin request from vigil's own page is allowed", async () => {
     const { url, calls } = await start(true);
     const res = await fetch(`${url}/-/reload`, { method: 'POST', headers: { origin: url, 'sec-fetch-site': 'same-origin' } });
     expect(res.status).toBe(200);
@@ -86,7 +86,7 @@ describe('lifecycle endpoints', () => {
     server!.server.on('request', () => arrived++);
     const answers = Array.from({ length: 5 }, () => fetch(`${url}/-/collect`, { method: 'POST' }));
     // All five are in before the run ends (and past their empty bodies: in-process, no I/O left).
-    await waitFor('five calls to arrive', async () => (arrived === 5 ? true : undefined), 20_000, 20);
+    await waitFor('five calls to arrive', async () => (arrived === 5 ? true : undefined), 20_000, { everyMs: 20 });
     await new Promise((r) => setTimeout(r, 200));
     finish({ jobs: 7 });
     const bodies = await Promise.all(answers.map(async (a) => (await a).json()));
@@ -94,7 +94,7 @@ describe('lifecycle endpoints', () => {
     expect(calls.collect).toBe(1);
     // Once it is over, a new call runs again.
     const next = fetch(`${url}/-/collect`, { method: 'POST' });
-    await waitFor('the second run to start', async () => (calls.collect === 2 ? true : undefined), 20_000, 20);
+    await waitFor('the second run to start', async () => (calls.collect === 2 ? true : undefined), 20_000, { everyMs: 20 });
     finish({ jobs: 8 });
     expect(await (await next).json()).toEqual({ jobs: 8 });
     expect(calls.collect).toBe(2);

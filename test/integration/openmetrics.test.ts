@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
-import { startPrometheus, waitFor, type Service } from '../e2e/processes.js';
+import { startPrometheus, type Service } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** What Prometheus 2.42 sends when it scrapes (scrape/scrape.go, acceptHeader). */
-const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
+const PROMETHEUS_ACCEPT =
+  'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 const RUNTIME = /^(process_|nodejs_)/;
 
 let agents: AgentSimulator;
@@ -15,7 +18,12 @@ let d: TestDaemon;
 let prometheus: Service;
 
 beforeAll(async () => {
-  agents = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server', members: 30 }, { name: 'client-1', role: 'client', allocations: 3 }] });
+  agents = await startAgentSimulator({
+    agents: [
+      { name: 'server-1', role: 'server', members: 30 },
+      { name: 'client-1', role: 'client', allocations: 3 },
+    ],
+  });
   teams = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 40 }], rateLimit: { perSecond: 100_000 } });
   const agentTargets = [...agents.agents.values()]
     .map((a) => `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${tempFile('t', agents.managementToken)}\n    schedule: "${NEVER}"\n`)
@@ -87,13 +95,19 @@ describe('a real Prometheus scraping with its default Accept', () => {
     const health = async () => JSON.stringify((await (await fetch(`${prometheus.url}/api/v1/targets`)).json()) as unknown);
     await waitFor('a first scrape', async () => ((await query('up{job="vigil"}')) === undefined ? undefined : true), 60_000);
     expect(await query('up{job="vigil"}'), await health()).toBe(1);
-    const ingested = await waitFor('vigil scraped by Prometheus', async () => ((await query(`count(${filter})`)) ?? 0) > 0 ? query(`count(${filter})`) : undefined, 60_000);
+    const ingested = await waitFor(
+      'vigil scraped by Prometheus',
+      async () => (((await query(`count(${filter})`)) ?? 0) > 0 ? query(`count(${filter})`) : undefined),
+      60_000,
+    );
     expect(ingested).toBe(classic.length);
     expect(await query('up{job="vigil"}')).toBe(1);
     const scraped = await query('scrape_samples_scraped{job="vigil"}');
     const all = await query('count({job="vigil",__name__!~"up|scrape_.*"})');
     expect(scraped).toBe(all);
-    const targets = (await (await fetch(`${prometheus.url}/api/v1/targets`)).json()) as { data: { activeTargets: Array<{ health: string; lastError: string }> } };
+    const targets = (await (await fetch(`${prometheus.url}/api/v1/targets`)).json()) as {
+      data: { activeTargets: Array<{ health: string; lastError: string }> };
+    };
     expect(targets.data.activeTargets.map((t) => ({ health: t.health, lastError: t.lastError }))).toEqual([{ health: 'up', lastError: '' }]);
   }, 90_000);
 });

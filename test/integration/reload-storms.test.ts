@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
-import { until } from '../helpers/wait.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Reload storms and POST /-/collect loops do not multiply what vigil asks of the upstreams (issue 17). */
 
@@ -11,7 +12,8 @@ let vigil: TestDaemon;
 let drTokenFile: string;
 
 function config(primaryTimeout = '500ms'): string {
-  const t = (name: string, timeout: string, extra = '') => `  - name: ${name}\n    address: ${sim.cluster(name).url}\n    timeout: ${timeout}\n    schedule: "${NEVER}"\n${extra}`;
+  const t = (name: string, timeout: string, extra = '') =>
+    `  - name: ${name}\n    address: ${sim.cluster(name).url}\n    timeout: ${timeout}\n    schedule: "${NEVER}"\n${extra}`;
   return `secrets:\n${t('dr-primary', primaryTimeout)}${t('dr-secondary', '500ms', `    merkle_check: { dr_operation_token_file: ${drTokenFile}, schedule: "0 0 * * * *" }\n`)}`;
 }
 const runs = () => Object.fromEntries(vigil.daemon.targets().map((t) => [`${t.collector}/${t.target}`, t.runs]));
@@ -55,7 +57,9 @@ describe('a reload storm', () => {
   it('re-runs at once the jobs of a target whose config changed', async () => {
     const before = runs();
     await vigil.daemon.reload(async () => parseConfig(config('700ms'), 'test.yml', process.env));
-    await until('the changed target to run', async () => (runs()['secrets_replication/dr-primary'] === (before['secrets_replication/dr-primary'] ?? NaN) + 1 ? true : undefined));
+    await waitFor('the changed target to run', async () =>
+      runs()['secrets_replication/dr-primary'] === (before['secrets_replication/dr-primary'] ?? NaN) + 1 ? true : undefined,
+    );
     expect(runs()['secrets_replication/dr-secondary']).toBe(before['secrets_replication/dr-secondary']);
     expect(runs()['secrets_merkle_check/dr-secondary']).toBe(before['secrets_merkle_check/dr-secondary']);
   });

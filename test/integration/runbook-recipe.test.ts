@@ -19,7 +19,8 @@ const OLD = 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.m
 
 describe('the runbook URL rewrite recipe', () => {
   it('rewrites every runbook_url users deploy, and the rules still pass their tests', () => {
-    for (const p of ['alerts', 'mixin', 'dashboards', 'scripts', 'deploy', 'src', 'package.json', 'tsconfig.json']) cpSync(join(repo, p), join(scratch, p), { recursive: true });
+    for (const p of ['alerts', 'mixin', 'dashboards', 'scripts', 'deploy', 'src', 'package.json', 'tsconfig.json'])
+      cpSync(join(repo, p), join(scratch, p), { recursive: true });
     symlinkSync(join(repo, 'node_modules'), join(scratch, 'node_modules'));
     const doc = readFileSync(join(repo, 'docs/runbooks.md'), 'utf8');
     const recipe = /`(sed -i [^`]+)`,\s*then `([^`]+)`/.exec(doc);
@@ -30,7 +31,11 @@ describe('the runbook URL rewrite recipe', () => {
     const rules = readFileSync(join(scratch, 'deploy/kubernetes/prometheusrule.yaml'), 'utf8');
     expect(rules).toContain('runbook_url: https://wiki.example/vigil-runbooks#');
     const tests = readdirSync(join(scratch, 'alerts/tests')).map((f) => `tests/${f}`);
-    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', ...tests], { cwd: join(scratch, 'alerts'), encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', ...tests], {
+      cwd: join(scratch, 'alerts'),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(`${r.stdout}${r.stderr}`).not.toContain('FAILED');
     expect(r.status).toBe(0);
   }, 180_000);

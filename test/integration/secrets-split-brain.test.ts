@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
 
 /**
@@ -37,7 +38,12 @@ describe('replication sets', () => {
     const sets = [...seriesOf(m, 'secrets_replication_set_primaries')];
     expect(sets.map(([, v]) => v)).toEqual([1, 1]);
     const members = [...seriesOf(m, 'secrets_replication_set_member_info').keys()];
-    expect(members.filter((k) => k.includes('kind="performance"')).map((k) => /target="([^"]+)"/.exec(k)![1]).sort()).toEqual(['perf-primary', 'perf-secondary']);
+    expect(
+      members
+        .filter((k) => k.includes('kind="performance"'))
+        .map((k) => /target="([^"]+)"/.exec(k)![1])
+        .sort(),
+    ).toEqual(['perf-primary', 'perf-secondary']);
     expect(m.get(series('secrets_replication_secondary_primary_watched', { target: 'perf-secondary', kind: 'performance' }))).toBe(1);
     expect(m.get(series('secrets_replication_primary_changes_total', { target: 'perf-secondary', kind: 'performance' }))).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
 
 /**
@@ -83,7 +84,11 @@ describe('a secondary disconnects', () => {
 
 describe('a heartbeat stops', () => {
   it('freezes the heartbeat timestamp while time goes on', async () => {
-    const hb = series('secrets_replication_secondary_last_heartbeat_timestamp_seconds', { target: 'perf-primary', kind: 'performance', secondary_id: 'perf-secondary' });
+    const hb = series('secrets_replication_secondary_last_heartbeat_timestamp_seconds', {
+      target: 'perf-primary',
+      kind: 'performance',
+      secondary_id: 'perf-secondary',
+    });
     await admin('perf-primary', 'replication/performance/secondaries/perf-secondary/heartbeat', { stopped: true });
     await vigil.collect();
     const frozen = (await vigil.metrics()).get(hb)!;
@@ -117,7 +122,9 @@ describe('a merkle tree is corrupted', () => {
     expect(m.get(series('secrets_merkle_corrupted_root', { target: 'dr-secondary' }))).toBe(1);
     expect(m.get(series('secrets_merkle_corrupted_trees', { target: 'dr-secondary', tree_type: 'replicated' }))).toBe(1);
     expect(m.get(series('secrets_merkle_corrupted_pages', { target: 'dr-secondary', tree: '3', tree_type: 'replicated' }))).toBe(2);
-    expect(m.get(series('secrets_replication_last_corruption_check_timestamp_seconds', { target: 'dr-secondary', kind: 'dr' }))).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(m.get(series('secrets_replication_last_corruption_check_timestamp_seconds', { target: 'dr-secondary', kind: 'dr' }))).toBeGreaterThan(
+      Date.now() / 1000 - 60,
+    );
     await admin('dr-secondary', 'replication/dr/merkle/corrupt', undefined, 'DELETE');
     await vigil.collect();
     expect((await vigil.metrics()).get(series('secrets_merkle_corrupted_root', { target: 'dr-secondary' }))).toBe(0);
@@ -167,8 +174,10 @@ describe('faults that fail a poll', () => {
     expect(m.get(up('perf-primary', 'performance'))).toBe(1);
     expect(m.get(up('perf-primary', 'dr'))).toBe(1);
     expect(retries(m) - before).toBe(2);
-    expect(m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'performance/status', code: '412' }))! +
-      (m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'dr/status', code: '412' })) ?? 0)).toBeGreaterThanOrEqual(2);
+    expect(
+      m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'performance/status', code: '412' }))! +
+        (m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'dr/status', code: '412' })) ?? 0),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('503 sealed: its own reason, sealed, with the service error in the log', async () => {

@@ -2,10 +2,11 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
-import { createApp, listen } from '../../src/server.js';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { createApp, listen } from '../../src/server/app.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
 let vigil: TestDaemon;
@@ -14,7 +15,9 @@ let slowUrl = '';
 
 beforeAll(async () => {
   // An upstream that answers only after 1.5 s: a scrape meanwhile must not wait for it.
-  slow = http.createServer((_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}'), 1500));
+  slow = http.createServer((_req, res) =>
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"mode":"disabled"}}'), 1500),
+  );
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
   vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
@@ -47,7 +50,10 @@ describe('/metrics', () => {
       http.get(`${vigil.url}/metrics`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
         expect(res.headers['content-encoding']).toBe('gzip');
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+        res
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => resolve(Buffer.concat(chunks)))
+          .on('error', reject);
       });
     });
     const text = gunzipSync(body).toString();
@@ -132,7 +138,12 @@ describe('runtime metrics', () => {
     let renders = 0;
     const store = new SnapshotStore([]);
     const app = createApp({
-      daemon: { snapshot: () => store.snapshot(), readiness: () => ({ ready: true, pending: [] }), targets: () => [], collectNow: () => Promise.reject(new Error('unused')) },
+      daemon: {
+        snapshot: () => store.snapshot(),
+        readiness: () => ({ ready: true, pending: [] }),
+        targets: () => [],
+        collectNow: () => Promise.reject(new Error('unused')),
+      },
       reload: () => Promise.resolve(),
       processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`),
       log: createLogger('error', 'json', new PassThrough()),

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_PROFILES, startAgentSimulator } from '../../simulators/agent/index.js';
 import { SECRETS_PROFILES, demoSecretsScenario, startSecretsSimulator } from '../../simulators/secrets/index.js';
 import { TEAMS_PROFILES, startTeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { parseExposition, series, seriesOf } from '../helpers/exposition.js';
 import { ALERTS_DIR, alertRules, ruleFiles } from '../helpers/rules.js';
 import { promtoolCheckMetrics, requireTool } from '../helpers/tools.js';
@@ -30,7 +31,13 @@ function rulesTest(text: string): string {
     // What Prometheus adds for the scrape that read them: vigil is up.
     .concat(`      - series: 'up{job="vigil",instance="vigil:9810"}'\n        values: '1x300'`);
   // The heartbeat (severity none) always fires, by design.
-  const silent = [...new Set(alertRules().filter((r) => r.labels.severity !== 'none').map((r) => r.alert))].map((a) => `      - { eval_time: 75m, alertname: ${a}, exp_alerts: [] }`);
+  const silent = [
+    ...new Set(
+      alertRules()
+        .filter((r) => r.labels.severity !== 'none')
+        .map((r) => r.alert),
+    ),
+  ].map((a) => `      - { eval_time: 75m, alertname: ${a}, exp_alerts: [] }`);
   const files = ruleFiles().map((f) => JSON.stringify(fileURLToPath(new URL(f, ALERTS_DIR))));
   return `rule_files: [${files.join(', ')}]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n${input.join('\n')}\n    alert_rule_test:\n${silent.join('\n')}\n`;
 }
@@ -39,7 +46,11 @@ function expectNoAlert(text: string): void {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-profile-'));
   try {
     writeFileSync(join(dir, 'profile.test.yml'), rulesTest(text));
-    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'profile.test.yml'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'profile.test.yml'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
     expect(r.status).toBe(0);
   } finally {
@@ -76,7 +87,12 @@ describe.each(SECRETS_PROFILES)('the secrets simulator, profile %s', (profile) =
 describe.each(AGENT_PROFILES)('the agent simulator, profile %s', (profile) => {
   it('is read without a false alert', async () => {
     const sim = await startAgentSimulator(
-      { agents: [{ name: 'server-1', role: 'server', members: 3 }, { name: 'client-1', role: 'client', servers: ['10.0.0.11:4647'] }] },
+      {
+        agents: [
+          { name: 'server-1', role: 'server', members: 3 },
+          { name: 'client-1', role: 'client', servers: ['10.0.0.11:4647'] },
+        ],
+      },
       { profile },
     );
     closers.push(() => sim.close());

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HttpGuard } from '../../src/server/guard.js';
 import { DEFAULT_LIMITS, listen, type RunningHttp, type ServerLimits } from '../../src/server/http-server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { waitFor } from '../e2e/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Clients that hold connections open, trickle headers or bodies, or send bodies meant to be refused. */
 let server: RunningHttp | undefined;
@@ -79,11 +79,24 @@ describe('server limits', () => {
   }, 30_000);
 
   it('closes a connection that trickles its body past the request timeout', async () => {
-    const { port } = await start({ requestTimeoutMs: 1000, headerTimeoutMs: 500 });
+    // The request timeout well past the header timeout, so that which of the two ended it shows.
+    const requestTimeoutMs = 2000;
+    const { port } = await start({ requestTimeoutMs, headerTimeoutMs: 500 });
+    const started = Date.now();
     const c = await connect(port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n');
-    const t = setInterval(() => (c.socket.destroyed ? clearInterval(t) : c.socket.write('a')), 100);
+    let sent = 0;
+    const t = setInterval(() => (c.socket.destroyed ? clearInterval(t) : (c.socket.write('a'), sent++)), 100);
     await c.closed;
+    const after = Date.now() - started;
     clearInterval(t);
+    // The headers were complete (the handler answered 200 at once), so no header timeout is to blame;
+    // then the body was still short of its length when the server gave up with Node's 408.
+    expect(c.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\nHTTP\/1\.1 408 Request Timeout\r\nConnection: close\r\n\r\n$/);
+    expect(sent).toBeLessThan(1000);
+    // Not before the request timeout (the header timeout would have come at about 500 ms), and
+    // because of it: long before the body could have ended (100 s) or this test's own limit.
+    expect(after).toBeGreaterThanOrEqual(requestTimeoutMs - 50);
+    expect(after).toBeLessThan(requestTimeoutMs * 5);
   }, 30_000);
 
   it('answers 431 to headers over the limit', async () => {
@@ -95,7 +108,10 @@ describe('server limits', () => {
     const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
     const { port } = await start({}, guard);
     // 50 MB announced, 1 KiB sent: the answer must come anyway, and the connection end.
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n${'a'.repeat(1024)}`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n${'a'.repeat(1024)}`,
+    );
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 401 /);
     expect(c.received()).toMatch(/connection: close/i);
@@ -119,7 +135,7 @@ describe('Expect: 100-continue', () => {
     const guard = new HttpGuard({ headers: {}, users: new Map([['u', bcrypt.hashSync('p', 4)]]) });
     const { port } = await start({}, guard);
     const c = await connect(port, ask(`Authorization: Basic ${Buffer.from('u:p').toString('base64')}\r\n`));
-    await waitFor('the go-ahead', async () => (c.received().startsWith('HTTP/1.1 100 Continue') ? true : undefined), 10_000, 50);
+    await waitFor('the go-ahead', async () => (c.received().startsWith('HTTP/1.1 100 Continue') ? true : undefined), 10_000, { everyMs: 50 });
   }, 30_000);
 });
 
@@ -132,7 +148,10 @@ describe('webhook bodies', () => {
   it('answers 413 to a chunked body as soon as it passes the limit, without waiting for its end', async () => {
     const port = await startSink('  body_limit: 2KiB\n');
     const chunk = 'a'.repeat(4096);
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+    );
     // The body never ends (no last chunk): the answer and the close must come anyway.
     await c.closed;
     expect(c.received()).toMatch(/^HTTP\/1\.1 413 /);
@@ -145,13 +164,16 @@ describe('webhook bodies', () => {
     await connect(port, slow);
     await connect(port, slow);
     // Both are now reading (their bodies are stuck at one byte of a hundred).
-    await waitFor('the slots to be taken', async () => ((await post(port)).startsWith('HTTP/1.1 503') ? true : undefined), 10_000, 100);
+    await waitFor('the slots to be taken', async () => ((await post(port)).startsWith('HTTP/1.1 503') ? true : undefined), 10_000);
     expect(await post(port)).toContain('more than 2 notifications arriving at once');
   }, 30_000);
 
   /** One complete request on a new connection; what came back. */
   async function post(port: number): Promise<string> {
-    const c = await connect(port, `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const c = await connect(
+      port,
+      `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     await c.closed;
     return c.received();
   }

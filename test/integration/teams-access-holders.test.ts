@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 
 /**
@@ -27,7 +28,8 @@ const setOwners = async (count: number) => {
   expect(res.status).toBe(200);
 };
 const teamCount = (m: Map<string, number>) =>
-  (m.get(series('teams_organization_teams', { ...L, visibility: 'secret' })) ?? 0) + (m.get(series('teams_organization_teams', { ...L, visibility: 'organization' })) ?? 0);
+  (m.get(series('teams_organization_teams', { ...L, visibility: 'secret' })) ?? 0) +
+  (m.get(series('teams_organization_teams', { ...L, visibility: 'organization' })) ?? 0);
 
 beforeAll(async () => {
   sim = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 20, seed: 11 }] });

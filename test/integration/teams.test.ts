@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
 
 /** vigil against the team-management simulator, end to end over loopback. */
@@ -183,9 +184,9 @@ describe('a failed page', () => {
 describe('which token', () => {
   it('a member token sees the organization teams and only its own secret team', async () => {
     const owner = sim.ownerToken('acme');
-    const page = (await (
-      await fetch(`${sim.url}${listPath('acme')}?page%5Bsize%5D=100`, { headers: { authorization: `Bearer ${owner}` } })
-    ).json()) as { data: { attributes: { name: string; visibility: string } }[] };
+    const page = (await (await fetch(`${sim.url}${listPath('acme')}?page%5Bsize%5D=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as {
+      data: { attributes: { name: string; visibility: string } }[];
+    };
     const secretTeam = page.data.find((t) => t.attributes.visibility === 'secret')!.attributes.name;
     const d = await daemon(target('owner', 'acme', owner), target('member', 'acme', sim.memberToken('acme', secretTeam)));
     const m = await d.metrics();

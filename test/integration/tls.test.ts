@@ -3,9 +3,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selfSignedCertificate } from '../helpers/certificates.js';
+import { selfSignedCertificate } from '../helpers/certs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 
 /** An upstream served over TLS with a certificate no system root trusts. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification, post } from '../helpers/alertmanager.js';
-import { NEVER, startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 
 /** The status pages over HTTP, as curl sees them (no script): credentials, CSP, filters, paging, escaping. */
 
@@ -24,10 +25,23 @@ beforeAll(async () => {
     expect((await post(v.url, notification(n), { headers: { authorization: `Bearer ${WEBHOOK_TOKEN}` } })).status).toBe(200);
   // 30 alerts: more than one page (25) of the history list.
   for (let i = 0; i < 30; i++) {
-    await send({ groupKey: `g${i}`, receiver: i % 2 ? 'pager' : 'mail', alerts: [{ fingerprint: `f${String(i).padStart(2, '0')}`, alertname: `Alert${i}`, severity: i < 3 ? 'critical' : 'warning', startsAt: `2026-11-20T10:${String(i).padStart(2, '0')}:00Z` }] });
+    await send({
+      groupKey: `g${i}`,
+      receiver: i % 2 ? 'pager' : 'mail',
+      alerts: [
+        {
+          fingerprint: `f${String(i).padStart(2, '0')}`,
+          alertname: `Alert${i}`,
+          severity: i < 3 ? 'critical' : 'warning',
+          startsAt: `2026-11-20T10:${String(i).padStart(2, '0')}:00Z`,
+        },
+      ],
+    });
   }
   await send({ alerts: [{ fingerprint: 'evil', alertname: 'Evil', labels: { instance: '<script>alert(1)</script>', note: `" onmouseover="x` } }] });
-  await send({ alerts: [{ fingerprint: 'evil', alertname: 'Evil', status: 'resolved', labels: { instance: '<script>alert(1)</script>', note: `" onmouseover="x` } }] });
+  await send({
+    alerts: [{ fingerprint: 'evil', alertname: 'Evil', status: 'resolved', labels: { instance: '<script>alert(1)</script>', note: `" onmouseover="x` } }],
+  });
 });
 afterAll(async () => {
   await v?.close();
@@ -61,7 +75,9 @@ describe('every page', () => {
     expect((await fetch(`${v.url}/alerts`, { headers: basic('anyone', 'wrong') })).status).toBe(401);
     expect((await fetch(`${v.url}/alerts`, { headers: basic(READ_TOKEN, '') })).status).toBe(401);
     // The webhook takes no such thing: Alertmanager's credentials are its bearer token only.
-    const webhook = await post(v.url, notification({ groupKey: 'basic-read-token', alerts: [{ fingerprint: 'basic' }] }), { headers: basic('anyone', READ_TOKEN) });
+    const webhook = await post(v.url, notification({ groupKey: 'basic-read-token', alerts: [{ fingerprint: 'basic' }] }), {
+      headers: basic('anyone', READ_TOKEN),
+    });
     expect(webhook.status).toBe(401);
   });
 
@@ -80,7 +96,9 @@ describe('GET /', () => {
     expect(status).toBe(200);
     expect(headers.get('content-type')).toContain('text/html');
     expect(text).toMatch(/<h2 id="problems">\d+ problems?<\/h2>/);
-    expect(text).toMatch(/<tr class="row-bad"><th scope="row">down<\/th><td>secrets_replication<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> dr: dr\/status: connection failed/);
+    expect(text).toMatch(
+      /<tr class="row-bad"><th scope="row">down<\/th><td>secrets_replication<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> dr: dr\/status: connection failed/,
+    );
   });
 });
 
@@ -111,7 +129,8 @@ describe('GET /alerts', () => {
     const next = /<a href="([^"]+)" rel="next">older alerts/.exec(first.text)?.[1]?.replaceAll('&#38;', '&');
     expect(next).toMatch(/^alerts\?severity=warning&acursor=/);
     const second = await get(`/${next!}`);
-    const fps = (t: string) => new Set([...t.slice(t.indexOf('id="history"'), t.indexOf('id="notifications"')).matchAll(/"alerts\/(f\d\d)"/g)].map((m) => m[1]));
+    const fps = (t: string) =>
+      new Set([...t.slice(t.indexOf('id="history"'), t.indexOf('id="notifications"')).matchAll(/"alerts\/(f\d\d)"/g)].map((m) => m[1]));
     const a = fps(first.text);
     const b = fps(second.text);
     expect(a.size).toBe(25);
@@ -129,7 +148,10 @@ describe('GET /alerts', () => {
 describe('GET /alerts/{fingerprint}', () => {
   it('shows each transition and how long it lasted', async () => {
     const { text } = await get('/alerts/evil');
-    expect(text.match(/<tr><td><span class="badge (bad|ok)">(firing|resolved)<\/span>/g)).toEqual(['<tr><td><span class="badge bad">firing</span>', '<tr><td><span class="badge ok">resolved</span>']);
+    expect(text.match(/<tr><td><span class="badge (bad|ok)">(firing|resolved)<\/span>/g)).toEqual([
+      '<tr><td><span class="badge bad">firing</span>',
+      '<tr><td><span class="badge ok">resolved</span>',
+    ]);
   });
 
   it('answers an unknown alert with a 404 page', async () => {

@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/certificates.js';
+import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/certs.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 
 /**
@@ -78,7 +79,10 @@ describe('upstream TLS certificate expiry', () => {
   it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
     const old = mkdtempSync(join(tmpdir(), 'vigil-tls-expired-'));
     const expired = selfSignedCertificateBetween(old, '20200101000000Z', '20200102000000Z');
-    const stale = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000, tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) } });
+    const stale = await startSecretsSimulator(demoSecretsScenario(), {
+      walTickMs: 3_600_000,
+      tls: { cert: readFileSync(expired.cert), key: readFileSync(expired.key) },
+    });
     const d = await startTestDaemon(
       `secrets:\n  - { name: expired, address: "${stale.cluster('dr-primary').url}", schedule: "${NEVER}", replication_kinds: [dr], tls: { ca_file: ${expired.cert} } }\n`,
     );

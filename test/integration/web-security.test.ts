@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../e2e/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
 
@@ -94,9 +94,21 @@ describe('TLS and basic auth from --web.config.file', () => {
     expect((await get('/-/collect', good, 'POST')).status).toBe(200);
   });
 
-  it('lets Alertmanager post with the sink\'s bearer token (its one Authorization header), and no one without it', async () => {
-    const body = JSON.stringify({ receiver: 'r', status: 'firing', alerts: [], groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', version: '4', groupKey: 'k', truncatedAlerts: 0 });
-    const post = (headers: Record<string, string>) => request(`${vigil.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, tls: trusted() });
+  it("lets Alertmanager post with the sink's bearer token (its one Authorization header), and no one without it", async () => {
+    const body = JSON.stringify({
+      receiver: 'r',
+      status: 'firing',
+      alerts: [],
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://am',
+      version: '4',
+      groupKey: 'k',
+      truncatedAlerts: 0,
+    });
+    const post = (headers: Record<string, string>) =>
+      request(`${vigil.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, tls: trusted() });
     expect((await post({})).status).toBe(401);
     expect((await post({ authorization: 'Bearer wrong-token' })).status).toBe(401);
     expect((await post(good)).status).toBe(401);
@@ -108,7 +120,14 @@ describe('TLS and basic auth from --web.config.file', () => {
     const handshake = (version: 'TLSv1.1' | 'TLSv1.2') =>
       new Promise<string>((resolve) => {
         // SECLEVEL=0 lets this client offer TLS 1.1 at all: the refusal must come from vigil.
-        const s = tls.connect({ host: '127.0.0.1', port: Number(port), ca: readFileSync(ca.cert), minVersion: version, maxVersion: version, ciphers: 'DEFAULT@SECLEVEL=0' });
+        const s = tls.connect({
+          host: '127.0.0.1',
+          port: Number(port),
+          ca: readFileSync(ca.cert),
+          minVersion: version,
+          maxVersion: version,
+          ciphers: 'DEFAULT@SECLEVEL=0',
+        });
         s.once('secureConnect', () => {
           resolve(String(s.getProtocol()));
           s.destroy();
@@ -130,7 +149,7 @@ describe('TLS and basic auth from --web.config.file', () => {
     expect((await get('/-/reload', good, 'POST')).status).toBe(200);
   });
 
-  it('applies the web config\'s rate_limit to every request, as exporter-toolkit does, and counts what it refused', async () => {
+  it("applies the web config's rate_limit to every request, as exporter-toolkit does, and counts what it refused", async () => {
     const file = join(dir, 'web.yml');
     // One token a minute, three at most: the fourth request at once is refused.
     writeFileSync(file, webConfig('rate_limit: { interval: 1m, burst: 3 }\n'));
@@ -141,7 +160,9 @@ describe('TLS and basic auth from --web.config.file', () => {
     expect(statuses.slice(3)).toEqual([429, 429]);
     writeFileSync(file, webConfig());
     // The reload itself may find the bucket empty: the config file is read again on the next try.
-    await waitFor('the reload without a rate limit', async () => ((await get('/-/reload', good, 'POST')).status === 200 ? true : undefined), 70_000, 1000);
+    await waitFor('the reload without a rate limit', async () => ((await get('/-/reload', good, 'POST')).status === 200 ? true : undefined), 70_000, {
+      everyMs: 1000,
+    });
     const metrics = (await get('/metrics', good)).text;
     expect(metrics).toMatch(/vigil_http_refused_total\{reason="rate_limited"\} [1-9]/);
   }, 90_000);
@@ -169,7 +190,7 @@ describe('TLS and basic auth from --web.config.file', () => {
     makeCert(ca, '127.0.0.1', 'server', 'server');
     const expected = new X509Certificate(readFileSync(server.cert)).serialNumber;
     expect(expected).not.toBe(before);
-    await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, 250);
+    await waitFor('the new certificate', async () => ((await serial()) === expected ? true : undefined), 20_000, { everyMs: 250 });
   }, 30_000);
 
   it('counts refused clients and shows when the served certificate expires', async () => {
@@ -183,7 +204,7 @@ describe('TLS and basic auth from --web.config.file', () => {
         return unauthorized >= ENDPOINTS.length * 3 && expiry === notAfter ? true : undefined;
       },
       10_000,
-      250,
+      { everyMs: 250 },
     );
   });
 
@@ -235,7 +256,7 @@ describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
         return Number(/^vigil_http_refused_total\{reason="tls_handshake"\} (\d+)/m.exec(text)?.[1] ?? 0) >= 2 ? true : undefined;
       },
       10_000,
-      250,
+      { everyMs: 250 },
     );
   });
 

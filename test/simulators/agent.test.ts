@@ -2,13 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CLIENT_NOT_SERVER,
-  demoAgentScenario,
-  startAgentSimulator,
-  type AgentScenario,
-  type AgentSimulator,
-} from '../../simulators/agent/index.js';
+import { CLIENT_NOT_SERVER, demoAgentScenario, startAgentSimulator, type AgentScenario, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
 
 const READ_AGENT_ONLY = 'agent-read-only-token';
@@ -83,10 +77,8 @@ interface Self {
   stats: Stats;
 }
 
-const members = (sim: AgentSimulator, agent = 'server-1'): Promise<Members> =>
-  json<Members>(sim, agent, '/v1/agent/members');
-const stats = async (sim: AgentSimulator, agent: string): Promise<Stats> =>
-  (await json<Self>(sim, agent, '/v1/agent/self')).stats;
+const members = (sim: AgentSimulator, agent = 'server-1'): Promise<Members> => json<Members>(sim, agent, '/v1/agent/members');
+const stats = async (sim: AgentSimulator, agent: string): Promise<Stats> => (await json<Self>(sim, agent, '/v1/agent/self')).stats;
 
 describe('GET /v1/agent/health', () => {
   const sim = useSimulator();
@@ -238,8 +230,7 @@ describe('/v1/agent/servers', () => {
   });
 
   it('POST needs an address and agent:write', async () => {
-    const post = (q: string, token: string): Promise<Response> =>
-      call(sim(), 'client-1', `/v1/agent/servers${q}`, { method: 'POST', token });
+    const post = (q: string, token: string): Promise<Response> => call(sim(), 'client-1', `/v1/agent/servers${q}`, { method: 'POST', token });
     expect((await post('', sim().managementToken)).status).toBe(400);
     expect((await post('?address=not-an-address', sim().managementToken)).status).toBe(400);
     expect((await post('?address=10.1.0.9:4647', sim().readToken)).status).toBe(403);
@@ -279,7 +270,36 @@ describe('GET /v1/agent/self', () => {
 
   it('carries the config keys of the spec and the agent’s own member', async () => {
     const self = await json<Self>(sim(), 'server-2', '/v1/agent/self');
-    for (const key of ['Addresses', 'AdvertiseAddrs', 'BindAddr', 'Client', 'DataDir', 'Datacenter', 'DevMode', 'DisableAnonymousSignature', 'DisableUpdateCheck', 'EnableDebug', 'EnableSyslog', 'Files', 'HTTPAPIResponseHeaders', 'LeaveOnInt', 'LeaveOnTerm', 'LogLevel', 'NodeName', 'Ports', 'Region', 'Revision', 'Server', 'SyslogFacility', 'TLSConfig', 'Telemetry', 'Version', 'VersionPrerelease', 'Consul', 'Vault']) {
+    for (const key of [
+      'Addresses',
+      'AdvertiseAddrs',
+      'BindAddr',
+      'Client',
+      'DataDir',
+      'Datacenter',
+      'DevMode',
+      'DisableAnonymousSignature',
+      'DisableUpdateCheck',
+      'EnableDebug',
+      'EnableSyslog',
+      'Files',
+      'HTTPAPIResponseHeaders',
+      'LeaveOnInt',
+      'LeaveOnTerm',
+      'LogLevel',
+      'NodeName',
+      'Ports',
+      'Region',
+      'Revision',
+      'Server',
+      'SyslogFacility',
+      'TLSConfig',
+      'Telemetry',
+      'Version',
+      'VersionPrerelease',
+      'Consul',
+      'Vault',
+    ]) {
       expect(self.config, key).toHaveProperty(key);
     }
     expect(self.config).toMatchObject({ NodeName: 'server-2', Region: 'global', Datacenter: 'dc2', Version: { Version: '1.9.3' } });
@@ -496,7 +516,12 @@ describe('scenarios', () => {
 
   it('rejects a scenario that names two agents alike', async () => {
     await expect(
-      startAgentSimulator({ agents: [{ name: 'a', role: 'server' }, { name: 'a', role: 'client' }] }),
+      startAgentSimulator({
+        agents: [
+          { name: 'a', role: 'server' },
+          { name: 'a', role: 'client' },
+        ],
+      }),
     ).rejects.toThrow(/twice/);
   });
 

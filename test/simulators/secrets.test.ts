@@ -197,14 +197,31 @@ describe('status quirks (/_sim/quirks)', () => {
     await admin('dr-primary', 'quirks', { extra_fields: false });
     await admin('dr-secondary', 'quirks', { extra_fields: false });
     const primary = await status('dr-primary', 'dr');
-    expect(Object.keys(primary).sort()).toEqual(
-      ['cluster_id', 'corrupted_merkle_tree', 'known_secondaries', 'last_corruption_check_epoch', 'last_wal', 'merkle_root', 'mode', 'primary_cluster_addr', 'secondaries', 'state'],
-    );
+    expect(Object.keys(primary).sort()).toEqual([
+      'cluster_id',
+      'corrupted_merkle_tree',
+      'known_secondaries',
+      'last_corruption_check_epoch',
+      'last_wal',
+      'merkle_root',
+      'mode',
+      'primary_cluster_addr',
+      'secondaries',
+      'state',
+    ]);
     expect(Object.keys(first(primary.secondaries)).sort()).toEqual(['api_address', 'cluster_address', 'connection_status', 'last_heartbeat', 'node_id']);
     const secondary = await status('dr-secondary', 'dr');
-    expect(Object.keys(secondary).sort()).toEqual(
-      ['cluster_id', 'known_primary_cluster_addrs', 'last_remote_wal', 'merkle_root', 'mode', 'primaries', 'primary_cluster_addr', 'secondary_id', 'state'],
-    );
+    expect(Object.keys(secondary).sort()).toEqual([
+      'cluster_id',
+      'known_primary_cluster_addrs',
+      'last_remote_wal',
+      'merkle_root',
+      'mode',
+      'primaries',
+      'primary_cluster_addr',
+      'secondary_id',
+      'state',
+    ]);
   });
 });
 
@@ -282,11 +299,7 @@ describe('state table', () => {
     const token = c('spare-a').drOperationToken();
     const body = { dr_operation_token: token, update_primary_addrs: [c('dr-primary').url] };
     expectErrors(await call('spare-a', 'sys/replication/dr/secondary/update-primary', { body }), 400, /activation token/);
-    expectErrors(
-      await call('spare-a', 'sys/replication/dr/secondary/update-primary', { body: { ...body, token: 'x' } }),
-      400,
-      /not both/,
-    );
+    expectErrors(await call('spare-a', 'sys/replication/dr/secondary/update-primary', { body: { ...body, token: 'x' } }), 400, /not both/);
   });
 
   it('promote (with a DR operation token) turns the demoted cluster back into a primary with the same ID', async () => {
@@ -646,9 +659,9 @@ describe('simulator lifecycle', () => {
   });
 
   it('rejects a scenario that names an unknown cluster', async () => {
-    await expect(
-      startSecretsSimulator({ clusters: [{ name: 'a' }], replication: [{ kind: 'dr', primary: 'a', secondaries: ['b'] }] }),
-    ).rejects.toThrow(/unknown cluster "b"/);
+    await expect(startSecretsSimulator({ clusters: [{ name: 'a' }], replication: [{ kind: 'dr', primary: 'a', secondaries: ['b'] }] })).rejects.toThrow(
+      /unknown cluster "b"/,
+    );
   });
 
   it('close ends hung connections and frees the ports', async () => {

@@ -281,10 +281,26 @@ describe('teams simulator', () => {
       ['a missing name', teamBody({}), '/data/attributes/name'],
       ['a taken name', teamBody({ name: 'TEAM-0001' }), '/data/attributes/name'],
       ['an unknown visibility', teamBody({ name: 'v1', visibility: 'public' }), '/data/attributes/visibility'],
-      ['an unknown access flag', teamBody({ name: 'v2', 'organization-access': { 'manage-everything': true } }), '/data/attributes/organization-access/manage-everything'],
-      ['a non-boolean access flag', teamBody({ name: 'v3', 'organization-access': { 'manage-teams': 'yes' } }), '/data/attributes/organization-access/manage-teams'],
-      ['manage-projects without manage-workspaces', teamBody({ name: 'r1', 'organization-access': { 'manage-projects': true } }), '/data/attributes/organization-access/manage-workspaces'],
-      ['read-projects without read-workspaces', teamBody({ name: 'r2', 'organization-access': { 'read-projects': true, 'read-workspaces': false } }), '/data/attributes/organization-access/read-workspaces'],
+      [
+        'an unknown access flag',
+        teamBody({ name: 'v2', 'organization-access': { 'manage-everything': true } }),
+        '/data/attributes/organization-access/manage-everything',
+      ],
+      [
+        'a non-boolean access flag',
+        teamBody({ name: 'v3', 'organization-access': { 'manage-teams': 'yes' } }),
+        '/data/attributes/organization-access/manage-teams',
+      ],
+      [
+        'manage-projects without manage-workspaces',
+        teamBody({ name: 'r1', 'organization-access': { 'manage-projects': true } }),
+        '/data/attributes/organization-access/manage-workspaces',
+      ],
+      [
+        'read-projects without read-workspaces',
+        teamBody({ name: 'r2', 'organization-access': { 'read-projects': true, 'read-workspaces': false } }),
+        '/data/attributes/organization-access/read-workspaces',
+      ],
       ['a wrong data.type', { data: { type: 'workspaces', attributes: { name: 'w' } } }, '/data/type'],
       ['no data', { name: 'x' }, '/data'],
     ])('rejects %s with 422 and a string status', async (_what, body, pointer) => {
@@ -300,7 +316,12 @@ describe('teams simulator', () => {
     });
 
     it('accepts consistent project permissions', async () => {
-      const res = await create(teamBody({ name: 'projects', 'organization-access': { 'manage-projects': true, 'manage-workspaces': true, 'read-projects': true, 'read-workspaces': true } }));
+      const res = await create(
+        teamBody({
+          name: 'projects',
+          'organization-access': { 'manage-projects': true, 'manage-workspaces': true, 'read-projects': true, 'read-workspaces': true },
+        }),
+      );
       expect(res.status).toBe(200);
     });
 
@@ -344,7 +365,11 @@ describe('teams simulator', () => {
       const id = await freshTeam('to-validate');
       const rename = await call(sim, `/api/v2/teams/${id}`, { method: 'PATCH', token: owner, body: teamBody({ name: 'team-0001' }) });
       expect(rename.status).toBe(422);
-      const rule = await call(sim, `/api/v2/teams/${id}`, { method: 'PATCH', token: owner, body: teamBody({ 'organization-access': { 'manage-projects': true } }) });
+      const rule = await call(sim, `/api/v2/teams/${id}`, {
+        method: 'PATCH',
+        token: owner,
+        body: teamBody({ 'organization-access': { 'manage-projects': true } }),
+      });
       expect(rule.status).toBe(422);
       const same = await call(sim, `/api/v2/teams/${id}`, { method: 'PATCH', token: owner, body: teamBody({ name: 'to-validate' }) });
       expect(same.status).toBe(200);
@@ -501,7 +526,14 @@ describe('rate limit', () => {
 
 describe('startTeamsSimulator', () => {
   it('rejects a scenario with duplicate organizations', async () => {
-    await expect(startTeamsSimulator({ organizations: [{ name: 'a', teams: 1 }, { name: 'a', teams: 2 }] })).rejects.toThrow(/unique/);
+    await expect(
+      startTeamsSimulator({
+        organizations: [
+          { name: 'a', teams: 1 },
+          { name: 'a', teams: 2 },
+        ],
+      }),
+    ).rejects.toThrow(/unique/);
   });
 
   it('demo scenario has one organization acme with about 300 teams', async () => {

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
-import { until } from '../helpers/wait.js';
+import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager 0.25) delivering to vigil's sink over
@@ -31,17 +31,9 @@ let am: ChildProcess | undefined;
 let amUrl: string;
 const amLog: string[] = [];
 
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 /** Waits for what Alertmanager delivers, with its log in the failure. */
 const delivered = <T>(what: string, get: () => Promise<T | undefined>, ms = 20_000) =>
-  until(what, get, ms, () => `; alertmanager log:\n${amLog.slice(-20).join('')}`);
+  waitFor(what, get, ms, { describeFailure: () => `; alertmanager log:\n${amLog.slice(-20).join('')}` });
 
 /** POST /api/v2/alerts: what Prometheus does for each rule evaluation. */
 async function sendAlert(labels: Record<string, string>, startsAt: Date, endsAt?: Date): Promise<void> {
@@ -177,7 +169,10 @@ describe('Alertmanager 0.25 delivering to the sink', () => {
   it('is refused (401, never retried by Alertmanager) with the wrong credentials, storing nothing', async () => {
     requireAlertmanager();
     await sendAlert({ alertname: 'VigilE2EWrong', severity: 'warning', auth: 'wrong' }, new Date());
-    await delivered('the refusal', async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined);
+    await delivered(
+      'the refusal',
+      async () => ((await vigil.metrics()).get(series('vigil_alertsink_rejected_total', { reason: 'auth' })) ?? 0) >= 1 || undefined,
+    );
     expect(await notificationsOf('VigilE2EWrong', 'firing')).toBeUndefined();
     const { body } = await getJson<{ alerts: unknown[] }>(vigil.url, '/api/v1/alerts?alertname=VigilE2EWrong', READER);
     expect(body.alerts).toEqual([]);

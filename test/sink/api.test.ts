@@ -26,7 +26,12 @@ beforeAll(async () => {
   const send = async (n: Parameters<typeof notification>[0]) => expect((await post(v.url, notification(n))).status).toBe(200);
   await send({ groupKey: 'disk', alerts: [{ fingerprint: 'd1', alertname: 'DiskFull', severity: 'critical', startsAt: '2026-11-20T10:00:00Z' }] });
   await send({ groupKey: 'cpu', receiver: 'pager', alerts: [{ fingerprint: 'c1', alertname: 'CpuHigh', severity: 'warning' }] });
-  await send({ groupKey: 'disk', alerts: [{ fingerprint: 'd1', alertname: 'DiskFull', severity: 'critical', startsAt: '2026-11-20T10:00:00Z', status: 'resolved', endsAt: '2026-11-20T10:20:00Z' }] });
+  await send({
+    groupKey: 'disk',
+    alerts: [
+      { fingerprint: 'd1', alertname: 'DiskFull', severity: 'critical', startsAt: '2026-11-20T10:00:00Z', status: 'resolved', endsAt: '2026-11-20T10:20:00Z' },
+    ],
+  });
   await send({ groupKey: 'mem', alerts: [{ fingerprint: 'm1', alertname: 'MemLow', severity: 'warning' }] });
 });
 afterAll(async () => {

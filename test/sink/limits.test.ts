@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/sink/sqlite-store.js';
-import { notificationKey } from '../../src/sink/store.js';
+import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
+import { notificationKey } from '../../src/sink/store/alert-store.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
@@ -15,7 +15,8 @@ let dir: string;
 let v: TestDaemon | undefined;
 const start = async (extra = '') => (v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n${extra}`));
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-const withExtra = (groupKey: string, extra: string) => JSON.stringify(notification({ groupKey, alerts: [{ fingerprint: groupKey }] })).replace(/}$/, `,"extra":${extra}}`);
+const withExtra = (groupKey: string, extra: string) =>
+  JSON.stringify(notification({ groupKey, alerts: [{ fingerprint: groupKey }] })).replace(/}$/, `,"extra":${extra}}`);
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-limits-'));
@@ -59,10 +60,16 @@ describe('GET /api/v1/alerts paging', () => {
     expect((await post(u.url, notification({ alerts }))).status).toBe(200);
     const first = await getJson<{ alerts: Array<{ fingerprint: string }>; nextCursor: string }>(u.url, '/api/v1/alerts?limit=2');
     expect(first.body.alerts.map((a) => a.fingerprint)).toEqual(['f4', 'f3']);
-    const second = await getJson<{ alerts: Array<{ fingerprint: string }>; nextCursor: string | null }>(u.url, `/api/v1/alerts?limit=3&cursor=${first.body.nextCursor}`);
+    const second = await getJson<{ alerts: Array<{ fingerprint: string }>; nextCursor: string | null }>(
+      u.url,
+      `/api/v1/alerts?limit=3&cursor=${first.body.nextCursor}`,
+    );
     expect(second.body).toEqual({ alerts: expect.any(Array), nextCursor: null });
     expect(second.body.alerts.map((a) => a.fingerprint)).toEqual(['f2', 'f1', 'f0']);
-    expect(await getJson(u.url, '/api/v1/alerts?cursor=bm9wZQ')).toEqual({ status: 400, body: { error: 'cursor: not a cursor this API returned', parameter: 'cursor' } });
+    expect(await getJson(u.url, '/api/v1/alerts?cursor=bm9wZQ')).toEqual({
+      status: 400,
+      body: { error: 'cursor: not a cursor this API returned', parameter: 'cursor' },
+    });
     expect((await getJson(u.url, '/api/v1/alerts?limit=5000')).status).toBe(400);
   });
 });
@@ -108,7 +115,11 @@ describe('malformed requests are 4xx, not 500', () => {
   it('a gzip bomb is refused with 415 without being inflated', async () => {
     const u = await start('  body_limit: 1MiB\n');
     const bomb = gzipSync(Buffer.from(withExtra('bomb', JSON.stringify('0'.repeat(20 * 1024 * 1024)))));
-    const res = await fetch(`${u.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
+    const res = await fetch(`${u.url}/webhook/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: bomb,
+    });
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect(res.status).toBe(415);
     expect((await fetch(`${u.url}/api/v1/notifications`)).status).toBe(200);
@@ -126,10 +137,19 @@ describe('receiver and severity labels on /metrics', () => {
 
   it('show at most max_label_values values, the most active, the rest and the over-long summed as "other"', async () => {
     const u = await start('  limits: { max_label_values: 2, max_label_length: 20 }\n');
-    const sends: Array<[string, number]> = [['busy', 3], ['quiet', 1], ['medium', 2], ['x'.repeat(21), 5], ['rare', 1]];
+    const sends: Array<[string, number]> = [
+      ['busy', 3],
+      ['quiet', 1],
+      ['medium', 2],
+      ['x'.repeat(21), 5],
+      ['rare', 1],
+    ];
     let n = 0;
     for (const [receiver, times] of sends) {
-      for (let i = 0; i < times; i++) expect((await post(u.url, notification({ receiver, groupKey: `g${n++}`, alerts: [{ fingerprint: `f${n}`, severity: `sev${i % 3}` }] }))).status).toBe(200);
+      for (let i = 0; i < times; i++)
+        expect((await post(u.url, notification({ receiver, groupKey: `g${n++}`, alerts: [{ fingerprint: `f${n}`, severity: `sev${i % 3}` }] }))).status).toBe(
+          200,
+        );
     }
     const m = await u.metrics();
     expect(values(m, 'vigil_alertsink_notifications_total', 'receiver')).toEqual(['busy', 'medium', 'other']);

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GuardedStore, type StoreAvailability } from '../../src/sink/guarded-store.js';
-import { PG_MIGRATIONS, PRUNE_LOCK } from '../../src/sink/postgres-migrations.js';
-import { PostgresAlertStore, postgresStoreError, type PostgresStoreOptions } from '../../src/sink/postgres-store.js';
-import { StoreError, type AlertStore } from '../../src/sink/store.js';
+import { GuardedStore, type StoreAvailability } from '../../src/sink/store/guarded-store.js';
+import { PG_MIGRATIONS, PRUNE_LOCK } from '../../src/sink/store/postgres-migrations.js';
+import { PostgresAlertStore, postgresStoreError, type PostgresStoreOptions } from '../../src/sink/store/postgres-store.js';
+import { StoreError, type AlertStore } from '../../src/sink/store/alert-store.js';
 import { APP_PASSWORD, APP_USER, startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { incoming, listAlerts, storeContract, T0 } from './store-contract.js';
+import { incoming, listAlerts, storeContract, T0 } from '../helpers/store-contract.js';
 
 let db: TestPostgres;
 const open: AlertStore[] = [];

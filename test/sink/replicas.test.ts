@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Two vigil processes sharing one real PostgreSQL, as two replicas behind a Service: copies of a
@@ -39,7 +39,10 @@ beforeAll(async () => {
   db = await startPostgres();
   dir = mkdtempSync(join(tmpdir(), 'vigil-replicas-'));
   config = join(dir, 'vigil.yml');
-  writeFileSync(config, `alert_sink:\n  store:\n    postgres: { url: "${db.url}", password_file: ${db.passwordFile}, tls: { mode: disable }, statement_timeout: 2s, connect_timeout: 1s }\n`);
+  writeFileSync(
+    config,
+    `alert_sink:\n  store:\n    postgres: { url: "${db.url}", password_file: ${db.passwordFile}, tls: { mode: disable }, statement_timeout: 2s, connect_timeout: 1s }\n`,
+  );
 }, 120_000);
 afterAll(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -78,23 +81,35 @@ describe('two vigil replicas on one PostgreSQL', () => {
         await new Promise((res) => setTimeout(res, 10));
       }
     })();
-    await until('some stored', async () => (acknowledged.size >= 5 ? true : undefined), 30_000);
+    await waitFor('some stored', async () => (acknowledged.size >= 5 ? true : undefined), 30_000);
     await db.stop();
-    const ready = await until('/readyz to say why', async () => {
-      const r = await fetch(`${a.url}/readyz`);
-      const body = (await r.json()) as { unavailable?: string[] };
-      return r.status === 503 && body.unavailable?.some((u) => u.includes('store unavailable (unreachable)')) ? body : undefined;
-    }, 30_000);
+    const ready = await waitFor(
+      '/readyz to say why',
+      async () => {
+        const r = await fetch(`${a.url}/readyz`);
+        const body = (await r.json()) as { unavailable?: string[] };
+        return r.status === 503 && body.unavailable?.some((u) => u.includes('store unavailable (unreachable)')) ? body : undefined;
+      },
+      30_000,
+    );
     expect(ready.unavailable?.[0]).not.toContain('app-secret');
     // /metrics keeps answering; the sink's series follow within their render interval.
-    await until('vigil_alertsink_store_up 0', async () => {
-      const metrics = await fetch(`${a.url}/metrics`);
-      return metrics.status === 200 && (await metrics.text()).includes('vigil_alertsink_store_up 0') ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'vigil_alertsink_store_up 0',
+      async () => {
+        const metrics = await fetch(`${a.url}/metrics`);
+        return metrics.status === 200 && (await metrics.text()).includes('vigil_alertsink_store_up 0') ? true : undefined;
+      },
+      30_000,
+    );
     await db.start();
-    await until('both ready again', async () => ((await fetch(`${a.url}/readyz`)).status === 200 && (await fetch(`${b.url}/readyz`)).status === 200 ? true : undefined), 60_000);
+    await waitFor(
+      'both ready again',
+      async () => ((await fetch(`${a.url}/readyz`)).status === 200 && (await fetch(`${b.url}/readyz`)).status === 200 ? true : undefined),
+      60_000,
+    );
     const after = acknowledged.size;
-    await until('stored again', async () => (acknowledged.size > after + 5 ? true : undefined), 30_000);
+    await waitFor('stored again', async () => (acknowledged.size > after + 5 ? true : undefined), 30_000);
     stop = true;
     await load;
     expect(statuses).toContain(503);

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
-import { NEVER, startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
 
 /**
@@ -28,7 +29,11 @@ async function expectDegraded(v: TestDaemon, reason: string) {
   const res = await post(v.url, notification({ alerts: [{ fingerprint: 'f1' }] }));
   expect(res.status).toBe(503);
   expect(String(res.body.error)).toContain(reason);
-  const webhook = await fetch(`${v.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notification({ alerts: [{ fingerprint: 'f2' }] })) });
+  const webhook = await fetch(`${v.url}/webhook/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(notification({ alerts: [{ fingerprint: 'f2' }] })),
+  });
   expect(webhook.headers.get('retry-after')).toMatch(/^\d+$/);
   const ready = await fetch(`${v.url}/readyz`);
   expect(ready.status).toBe(503);
@@ -67,7 +72,7 @@ describe('an SQLite store that cannot be used', () => {
     await expectDegraded(v, 'corrupt');
     expect(v.logs().some((l) => l.msg === 'alert store unavailable: the webhook answers 503 until it returns' && l.reason === 'corrupt')).toBe(true);
     unlinkSync(path);
-    await until('the store reopened', async () => ((await fetch(`${v.url}/readyz`)).status === 200 ? true : undefined), 30_000);
+    await waitFor('the store reopened', async () => ((await fetch(`${v.url}/readyz`)).status === 200 ? true : undefined), 30_000);
     expect((await post(v.url, notification({ alerts: [{ fingerprint: 'f1' }] }))).status).toBe(200);
     expect((await v.metrics()).get(series('vigil_alertsink_store_up', {}))).toBe(1);
   });
@@ -75,7 +80,8 @@ describe('an SQLite store that cannot be used', () => {
   it('a file truncated after it was written: found when read, answered 503 rather than 200', async () => {
     const path = join(dir, 'alerts.db');
     const v = await start(path);
-    for (let i = 0; i < 40; i++) expect((await post(v.url, notification({ groupKey: `g${i}`, alerts: [{ fingerprint: `f${i}`, labels: { pad: 'x'.repeat(2000) } }] }))).status).toBe(200);
+    for (let i = 0; i < 40; i++)
+      expect((await post(v.url, notification({ groupKey: `g${i}`, alerts: [{ fingerprint: `f${i}`, labels: { pad: 'x'.repeat(2000) } }] }))).status).toBe(200);
     await v.close();
     vigil = undefined;
     // Keep the header (a valid database) and lose the rest, as a copy cut short would.

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
-import { until } from '../helpers/wait.js';
+import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
 let v: TestDaemon;
 const healthy = async () => (await v.metrics()).get('vigil_alertsink_watchdog_healthy');
 const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdog') =>
-  notification({ groupKey: '{}:{alertname="Watchdog"}', alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }] });
+  notification({
+    groupKey: '{}:{alertname="Watchdog"}',
+    alerts: [{ fingerprint: 'wd', alertname, severity: 'none', status, startsAt: new Date().toISOString() }],
+  });
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-watchdog-'));
@@ -29,16 +32,19 @@ describe('the alert path watchdog', () => {
   });
 
   it('reports the path broken after max_silence without one: metric, error log, /api/v1/health; /readyz unaffected', async () => {
-    await until('the watchdog to report broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
+    await waitFor('the watchdog to report broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
     const broken = v.logs().filter((l) => l.msg === 'alert path broken: no Watchdog alert for longer than watchdog.max_silence');
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ level: 'error', alertname: 'Watchdog', last_seen: 'never', max_silence_seconds: 0.4 });
-    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 503, body: { status: 'broken', watchdog: { healthy: false, maxSilenceSeconds: 0.4 } } });
+    expect(await getJson(v.url, '/api/v1/health')).toMatchObject({
+      status: 503,
+      body: { status: 'broken', watchdog: { healthy: false, maxSilenceSeconds: 0.4 } },
+    });
     expect((await fetch(`${v.url}/readyz`)).status).toBe(200);
   });
 
   it('recovers as soon as a firing Watchdog arrives, duplicates keep it alive, other alerts and resolutions do not', async () => {
-    await until('broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
+    await waitFor('broken', async () => ((await healthy()) === 0 ? true : undefined), 5000);
     expect((await post(v.url, watchdog('firing', 'NotTheWatchdog'))).status).toBe(200);
     expect((await post(v.url, watchdog('resolved'))).status).toBe(200);
     expect(await healthy()).toBe(0);

@@ -17,7 +17,8 @@ const start = async (sinkYaml = '') => {
 };
 /** The stored notifications, read with the sink's bearer token (the read API needs it once the webhook has one). */
 const stored = async (v: TestDaemon) =>
-  (await getJson<{ notifications: Array<Record<string, unknown>> }>(v.url, '/api/v1/notifications', { authorization: 'Bearer s3cr3t-token' })).body.notifications;
+  (await getJson<{ notifications: Array<Record<string, unknown>> }>(v.url, '/api/v1/notifications', { authorization: 'Bearer s3cr3t-token' })).body
+    .notifications;
 const rejected = async (v: TestDaemon, reason: string) => (await v.metrics()).get(series('vigil_alertsink_rejected_total', { reason }));
 
 beforeEach(() => {
@@ -162,7 +163,10 @@ describe('webhook auth', () => {
   it('answers 500 (retried) when the token file has gone, never letting the request through', async () => {
     const v = await startWithAuth();
     unlinkSync(tokenFile);
-    expect(await post(v.url, firing(), { headers: { authorization: `Bearer ${token}` } })).toEqual({ status: 500, body: { error: 'cannot check credentials' } });
+    expect(await post(v.url, firing(), { headers: { authorization: `Bearer ${token}` } })).toEqual({
+      status: 500,
+      body: { error: 'cannot check credentials' },
+    });
     expect(v.logs().some((l) => l.msg === 'cannot read the sink credentials' && String(l.err).includes('ENOENT'))).toBe(true);
     expect(JSON.stringify(v.logs())).not.toContain(token);
     // The basic auth password file is still there: the read API takes those credentials.
@@ -178,7 +182,10 @@ describe('a store that cannot write', () => {
     let last = { status: 200, body: {} as Record<string, unknown> };
     let ok = 0;
     for (let i = 0; i < 100 && last.status === 200; i++) {
-      last = await post(vigil.url, notification({ groupKey: `g${i}`, alerts: Array.from({ length: 30 }, (_, j) => ({ fingerprint: `f${i}-${j}`, labels: { pad } })) }));
+      last = await post(
+        vigil.url,
+        notification({ groupKey: `g${i}`, alerts: Array.from({ length: 30 }, (_, j) => ({ fingerprint: `f${i}-${j}`, labels: { pad } })) }),
+      );
       if (last.status === 200) ok++;
     }
     expect(last).toEqual({ status: 507, body: { error: 'notification not stored (store full); send it again' } });
@@ -239,7 +246,9 @@ describe('the sink follows the config on reload', () => {
     await start();
     const v = vigil as TestDaemon;
     writeFileSync(join(dir, 'file'), '');
-    await expect(v.reload(`alert_sink:\n  store: { path: ${dir}/file/alerts.db }\n`)).rejects.toThrow(/alert_sink\.store\.path: cannot open .*file\/alerts\.db/);
+    await expect(v.reload(`alert_sink:\n  store: { path: ${dir}/file/alerts.db }\n`)).rejects.toThrow(
+      /alert_sink\.store\.path: cannot open .*file\/alerts\.db/,
+    );
     expect((await v.metrics()).get('vigil_config_last_reload_successful')).toBe(0);
     expect((await post(v.url, fixture('alertmanager/firing.json'))).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FlagError, parseFlags } from '../../src/cli.js';
-import { parseListenAddress } from '../../src/server.js';
+import { parseListenAddress } from '../../src/server/app.js';
 
 describe('command-line flags', () => {
   it('has Prometheus-style defaults', () => {
@@ -19,7 +19,13 @@ describe('command-line flags', () => {
 
   it('reads the web flags', () => {
     expect(
-      parseFlags(['--web.config.file=/etc/vigil/web.yml', '--web.enable-lifecycle', '--web.max-connections=50', '--web.header-timeout=2s', '--web.request-timeout=1m']),
+      parseFlags([
+        '--web.config.file=/etc/vigil/web.yml',
+        '--web.enable-lifecycle',
+        '--web.max-connections=50',
+        '--web.header-timeout=2s',
+        '--web.request-timeout=1m',
+      ]),
     ).toMatchObject({
       webConfigFile: '/etc/vigil/web.yml',
       enableLifecycle: true,
@@ -28,7 +34,10 @@ describe('command-line flags', () => {
   });
 
   it('takes the route prefix from the external URL unless given, without a trailing slash', () => {
-    expect(parseFlags(['--web.external-url=https://proxy.example/vigil/'])).toMatchObject({ externalUrl: 'https://proxy.example/vigil/', routePrefix: '/vigil' });
+    expect(parseFlags(['--web.external-url=https://proxy.example/vigil/'])).toMatchObject({
+      externalUrl: 'https://proxy.example/vigil/',
+      routePrefix: '/vigil',
+    });
     expect(parseFlags(['--web.external-url=https://proxy.example/vigil/', '--web.route-prefix=/']).routePrefix).toBe('/');
     expect(parseFlags(['--web.route-prefix=/a/b/']).routePrefix).toBe('/a/b');
   });
@@ -38,9 +47,12 @@ describe('command-line flags', () => {
   });
 
   it('reads every flag', () => {
-    expect(
-      parseFlags(['--config.file=/etc/vigil/vigil.yml', '--web.listen-address=127.0.0.1:9999', '--log.level=debug', '--log.format=json']),
-    ).toMatchObject({ configFile: '/etc/vigil/vigil.yml', listenAddress: '127.0.0.1:9999', logLevel: 'debug', logFormat: 'json' });
+    expect(parseFlags(['--config.file=/etc/vigil/vigil.yml', '--web.listen-address=127.0.0.1:9999', '--log.level=debug', '--log.format=json'])).toMatchObject({
+      configFile: '/etc/vigil/vigil.yml',
+      listenAddress: '127.0.0.1:9999',
+      logLevel: 'debug',
+      logFormat: 'json',
+    });
   });
 
   it.each([

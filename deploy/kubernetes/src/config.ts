@@ -31,5 +31,4 @@ agents: []
 teams: []
 `;
 
-export const configMap = () =>
-  new ConfigMap({ metadata: meta('vigil-config'), data: { 'vigil.yml': VIGIL_YML } });
+export const configMap = () => new ConfigMap({ metadata: meta('vigil-config'), data: { 'vigil.yml': VIGIL_YML } });

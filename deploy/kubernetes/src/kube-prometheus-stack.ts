@@ -54,11 +54,22 @@ ${yaml({
   resources: ['../kubernetes'],
   components: ['component'],
   // The base's Namespace object would be renamed, not added: the chart's namespace exists.
-  patches: [{ target: { kind: 'Namespace', name: NAMESPACE }, patch: yaml([{ op: 'add', path: '/metadata/annotations', value: { 'config.kubernetes.io/local-config': 'true' } }]) }],
+  patches: [
+    {
+      target: { kind: 'Namespace', name: NAMESPACE },
+      patch: yaml([{ op: 'add', path: '/metadata/annotations', value: { 'config.kubernetes.io/local-config': 'true' } }]),
+    },
+  ],
   replacements: [
     {
       source: { kind: 'Service', name: NAME, fieldPath: 'metadata.namespace' },
-      targets: [{ select: { kind: 'AlertmanagerConfig', name: NAME }, fieldPaths: [`spec.receivers.[name=${NAME}].webhookConfigs.0.url`], options: { delimiter: '.', index: 1 } }],
+      targets: [
+        {
+          select: { kind: 'AlertmanagerConfig', name: NAME },
+          fieldPaths: [`spec.receivers.[name=${NAME}].webhookConfigs.0.url`],
+          options: { delimiter: '.', index: 1 },
+        },
+      ],
     },
   ],
 })}`;

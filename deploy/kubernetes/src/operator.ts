@@ -1,6 +1,4 @@
-import {
-  PrometheusRule, ServiceMonitor, type IPrometheusRule,
-} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import { PrometheusRule, ServiceMonitor, type IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { AlertmanagerConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
 import { operatorInhibitRules, operatorRoute, plainAlertmanagerConfig, type PlainAlertmanagerConfig } from './routing.js';
 import { ALERT_RECEIVERS, NAME, NAMESPACE, PORT, PORT_NAME, SELECTOR, SINK_TOKEN, meta } from './settings.js';
@@ -19,8 +17,7 @@ export const serviceMonitor = () =>
   });
 
 /** Every group of alerts/*.rules.yml, unchanged, in file order. */
-export const prometheusRule = (groups: RuleGroup[]) =>
-  new PrometheusRule({ metadata: meta(NAME), spec: { groups } });
+export const prometheusRule = (groups: RuleGroup[]) => new PrometheusRule({ metadata: meta(NAME), spec: { groups } });
 
 /**
  * The routing of deploy/alertmanager/alertmanager.yml (routes, groups, intervals, inhibitions) with

@@ -1,8 +1,5 @@
 import { StatefulSet } from 'kubernetes-models/apps/v1';
-import {
-  CONFIG_DIR, DATA_DIR, IMAGE, LABELS, NAME, PORT, PORT_NAME, RESOURCES, SELECTOR, SINK_TOKEN,
-  UPSTREAM_TOKENS, USER_ID, meta,
-} from './settings.js';
+import { CONFIG_DIR, DATA_DIR, IMAGE, LABELS, NAME, PORT, PORT_NAME, RESOURCES, SELECTOR, SINK_TOKEN, UPSTREAM_TOKENS, USER_ID, meta } from './settings.js';
 
 /**
  * A StatefulSet of one: the alert sink keeps its history in one SQLite file, which takes a single

@@ -43,8 +43,7 @@ export function apiQueries(q: Record<string, string>) {
 }
 
 const alertLink = (a: AlertView) => `<a href="alerts/${encodeURIComponent(a.fingerprint)}">${esc(a.alertname || a.fingerprint)}</a>`;
-const links = (a: AlertView) =>
-  [safeLink(a.annotations.runbook_url, 'runbook'), safeLink(a.generatorURL, 'source')].filter(Boolean).join(' · ');
+const links = (a: AlertView) => [safeLink(a.annotations.runbook_url, 'runbook'), safeLink(a.generatorURL, 'source')].filter(Boolean).join(' · ');
 
 function alertRow(a: AlertView, clock: Clock): string {
   const st = a.state === 'firing' ? badge('firing', 'bad') : badge('resolved', 'ok');
@@ -92,13 +91,31 @@ export function renderAlerts(d: AlertsData, clock: Clock): string {
   return `${alertPathBox(d.alertPath, clock)}${section(
     'firing',
     'Firing now',
-    table('Alerts firing now', HEAD, firing.map((a) => alertRow(a, clock)), 'Nothing is firing.'),
+    table(
+      'Alerts firing now',
+      HEAD,
+      firing.map((a) => alertRow(a, clock)),
+      'Nothing is firing.',
+    ),
     `${firing.length}${d.firing.nextCursor ? '+' : ''}`,
-  )}${section('history', 'All alerts', table('Alerts, firing first then newest', HEAD, d.history.alerts.map((a) => alertRow(a, clock)), 'No alert matches.') + pager(d.query, 'acursor', d.history.nextCursor, 'alerts'))}${section(
+  )}${section(
+    'history',
+    'All alerts',
+    table(
+      'Alerts, firing first then newest',
+      HEAD,
+      d.history.alerts.map((a) => alertRow(a, clock)),
+      'No alert matches.',
+    ) + pager(d.query, 'acursor', d.history.nextCursor, 'alerts'),
+  )}${section(
     'notifications',
     'Notification history',
-    table('Notifications, newest first', ['received', 'receiver', 'status', 'alerts', 'duplicates'], d.notifications.notifications.map((n) => notificationRow(n, clock)), 'No notification matches.') +
-      pager(d.query, 'ncursor', d.notifications.nextCursor, 'notifications'),
+    table(
+      'Notifications, newest first',
+      ['received', 'receiver', 'status', 'alerts', 'duplicates'],
+      d.notifications.notifications.map((n) => notificationRow(n, clock)),
+      'No notification matches.',
+    ) + pager(d.query, 'ncursor', d.notifications.nextCursor, 'notifications'),
   )}`;
 }
 

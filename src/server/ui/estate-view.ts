@@ -1,4 +1,4 @@
-import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate.js';
+import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
 
 /** The estate page's live part: problems first, then each upstream kind, healthy things compact. */
@@ -12,7 +12,9 @@ function kindRows(c: SecretsCluster, k: ReplicationKind): string[] {
   const merkle = k.merkleCorrupted ? badge('corrupted', 'bad') : badge('clean', 'ok');
   if (k.primary) {
     const p = k.primary;
-    return [`<tr>${head}<td>← ${esc(p.address)}</td><td>${state(p.connected, 'connected', 'disconnected')}</td><td>${age(p.heartbeatAgeSeconds)}</td><td>—</td><td>${merkle}</td></tr>`];
+    return [
+      `<tr>${head}<td>← ${esc(p.address)}</td><td>${state(p.connected, 'connected', 'disconnected')}</td><td>${age(p.heartbeatAgeSeconds)}</td><td>—</td><td>${merkle}</td></tr>`,
+    ];
   }
   if (k.secondaries.length === 0) return [`<tr>${head}<td class="muted">no secondaries</td><td></td><td></td><td></td><td>${merkle}</td></tr>`];
   return k.secondaries.map(
@@ -26,8 +28,16 @@ function secrets(e: Estate): string {
     .map((c) => {
       const extra = [
         c.sealed ? badge('sealed', 'bad') : c.sealed === false ? badge('unsealed', 'ok') : '',
-        c.drTokenAttempt ? (c.drTokenAttempt.started ? badge(`DR token attempt ${c.drTokenAttempt.progress}/${c.drTokenAttempt.required}`, 'warn') : badge('no DR token attempt', 'muted')) : '',
-        c.merkleCheck ? (c.merkleCheck.corruptedRoot || c.merkleCheck.corruptedTrees > 0 ? badge(`merkle check: ${c.merkleCheck.corruptedTrees} corrupted trees`, 'bad') : badge('merkle check clean', 'ok')) : '',
+        c.drTokenAttempt
+          ? c.drTokenAttempt.started
+            ? badge(`DR token attempt ${c.drTokenAttempt.progress}/${c.drTokenAttempt.required}`, 'warn')
+            : badge('no DR token attempt', 'muted')
+          : '',
+        c.merkleCheck
+          ? c.merkleCheck.corruptedRoot || c.merkleCheck.corruptedTrees > 0
+            ? badge(`merkle check: ${c.merkleCheck.corruptedTrees} corrupted trees`, 'bad')
+            : badge('merkle check clean', 'ok')
+          : '',
       ].filter(Boolean);
       return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')} ${problemsCell(c.problems)}</li>`;
     })
@@ -52,7 +62,12 @@ function agentCard(a: AgentView): string {
   const members = Object.entries(a.members)
     .map(([s, n]) => `${esc(n)} ${esc(s)}`)
     .join(', ');
-  const failed = a.failedMembers.length ? `<p>Failed: ${a.failedMembers.length}</p>${folded(a.failedMembers.map((m) => `<strong>${esc(m)}</strong>`), 'problems')}` : '';
+  const failed = a.failedMembers.length
+    ? `<p>Failed: ${a.failedMembers.length}</p>${folded(
+        a.failedMembers.map((m) => `<strong>${esc(m)}</strong>`),
+        'problems',
+      )}`
+    : '';
   const raft = a.raftLeader === null ? '' : badge(a.raftLeader ? 'raft leader known' : 'no raft leader', a.raftLeader ? 'ok' : 'bad');
   return `<li class="${a.problems.length ? 'card bad' : 'card'}"><h3>${esc(a.target)} <span class="muted">${a.server === null ? '' : a.server ? 'server' : 'client'}</span></h3>
 ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
@@ -61,7 +76,12 @@ ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
 
 const orgCard = (o: OrganizationView) =>
   `<li class="${o.problems.length ? 'card bad' : 'card'}"><h3>${esc(o.organization)}</h3>${o.up ? badge('listing ok', 'ok') : badge('listing down', 'bad')} <p>${esc(o.teams)} teams</p>${
-    o.breaches.length ? `<p>Access-consistency breaches: ${o.breaches.length}</p>${folded(o.breaches.map((b) => `${esc(b.team)}: ${esc(b.rule)}`), 'problems')}` : badge('no access breach', 'ok')
+    o.breaches.length
+      ? `<p>Access-consistency breaches: ${o.breaches.length}</p>${folded(
+          o.breaches.map((b) => `${esc(b.team)}: ${esc(b.rule)}`),
+          'problems',
+        )}`
+      : badge('no access breach', 'ok')
   }</li>`;
 
 function targets(e: Estate, clock: Clock): string {
@@ -71,13 +91,21 @@ function targets(e: Estate, clock: Clock): string {
     (t) =>
       `<tr class="${t.up === false ? 'row-bad' : ''}"><th scope="row">${esc(t.target)}</th><td>${esc(t.collector)}</td><td>${t.up === null ? badge('pending', 'muted') : badge('down', 'bad')}</td><td>${t.lastError ? `<strong>${esc(t.lastError.reason)}</strong> ${esc(t.lastError.part)}: ${esc(t.lastError.message)}` : '—'}</td><td>${when(t.lastSuccess, clock)}</td></tr>`,
   );
-  const compact = up.map((t) => `<li title="${esc(t.collector)} · last success ${esc(t.lastSuccess ?? '')}">${badge('up', 'ok')} ${esc(t.collector)} <span class="muted">${esc(t.target)}</span></li>`).join('');
+  const compact = up
+    .map(
+      (t) =>
+        `<li title="${esc(t.collector)} · last success ${esc(t.lastSuccess ?? '')}">${badge('up', 'ok')} ${esc(t.collector)} <span class="muted">${esc(t.target)}</span></li>`,
+    )
+    .join('');
   return section(
     'targets',
     'Targets',
     (rows.length ? table('Targets down', ['target', 'collector', 'state', 'last error', 'last success'], rows) : '') +
       `<details${down.length ? '' : ' open'}><summary>${up.length} of ${e.targets.length} up</summary><ul class="compact">${compact}</ul></details>`,
-    [`${down.filter((t) => t.up === false).length} down`, ...(down.some((t) => t.up === null) ? [`${down.filter((t) => t.up === null).length} pending`] : [])].join(', '),
+    [
+      `${down.filter((t) => t.up === false).length} down`,
+      ...(down.some((t) => t.up === null) ? [`${down.filter((t) => t.up === null).length} pending`] : []),
+    ].join(', '),
   );
 }
 
@@ -131,8 +159,12 @@ export function renderEstate(e: Estate, clock: Clock): string {
     ...e.organizations.map((x) => ({ ...x, at: 'orgs' })),
   ].flatMap((x) => firstProblems(x.target, x.problems, x.at, downOf(e, x.target)));
   const explained = new Set([...e.secrets, ...e.agents, ...e.organizations].filter((x) => x.problems.length > 0).map((x) => x.target));
-  const split = e.replicationSets.filter((s) => s.primaries > 1).map((s) => `<li>${esc(s.kind)} replication set ${esc(s.set)}: split brain (${s.primaries} primaries)</li>`);
-  const down = e.targets.filter((t) => t.up === false && !explained.has(t.target)).map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
+  const split = e.replicationSets
+    .filter((s) => s.primaries > 1)
+    .map((s) => `<li>${esc(s.kind)} replication set ${esc(s.set)}: split brain (${s.primaries} primaries)</li>`);
+  const down = e.targets
+    .filter((t) => t.up === false && !explained.has(t.target))
+    .map((t) => `<li>${esc(t.target)}: ${esc(t.collector)} down${t.lastError ? ` (${esc(t.lastError.reason)})` : ''}</li>`);
   const path = e.alertPath.watchdogHealthy === false ? ['<li>alert path broken: the Watchdog alert stopped arriving</li>'] : [];
   const problems = [...path, ...all, ...split, ...down];
   const head = problems.length

@@ -4,8 +4,7 @@
  * label goes through `esc`; nothing else builds markup from data.
  */
 
-export const esc = (s: unknown): string =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** How the page renders times: `now` for ages, `local` for the reader's own zone (browser only). */
 export interface Clock {
@@ -21,7 +20,11 @@ export function ago(seconds: number): string {
   return `${(s / 86400).toFixed(1)} d`;
 }
 
-const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+const utc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 /** A time both relative and absolute: "3 min ago", UTC, and (in a browser) local. */
 export function when(iso: string | null | undefined, clock: Clock): string {
@@ -35,8 +38,7 @@ export function when(iso: string | null | undefined, clock: Clock): string {
 }
 
 /** The duration between two times, for how long an alert fired. */
-export const lasted = (fromIso: string, toIso: string | null, now: number) =>
-  ago(((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso)) / 1000);
+export const lasted = (fromIso: string, toIso: string | null, now: number) => ago(((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso)) / 1000);
 
 export type Tone = 'bad' | 'warn' | 'ok' | 'muted';
 
@@ -63,9 +65,18 @@ export const safeLink = (url: string | undefined, text: string) =>
 export const severityTone = (s: string): Tone => (s === 'critical' ? 'bad' : s === 'warning' ? 'warn' : 'muted');
 
 /** The page shell: one stylesheet, one script, no inline code (the Content-Security-Policy allows none). */
-export function page(opts: { title: string; view: string; nav: 'estate' | 'alerts'; version: string; body: string; api: string; controls?: string; metricsPath?: string; base?: string }): string {
-  const link = (href: string, name: string, key: 'estate' | 'alerts') =>
-    `<a href="${href}"${opts.nav === key ? ' aria-current="page"' : ''}>${name}</a>`;
+export function page(opts: {
+  title: string;
+  view: string;
+  nav: 'estate' | 'alerts';
+  version: string;
+  body: string;
+  api: string;
+  controls?: string;
+  metricsPath?: string;
+  base?: string;
+}): string {
+  const link = (href: string, name: string, key: 'estate' | 'alerts') => `<a href="${href}"${opts.nav === key ? ' aria-current="page"' : ''}>${name}</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>${esc(opts.title)} · vigil</title>

@@ -38,11 +38,9 @@ export const fetchMembers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSi
 export const fetchServers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentServers> =>
   get(c, 'servers', agentServersResponse, auth, signal);
 
-export const fetchSelf = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentSelf> =>
-  get(c, 'self', agentSelfResponse, auth, signal);
+export const fetchSelf = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentSelf> => get(c, 'self', agentSelfResponse, auth, signal);
 
-export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHost> =>
-  get(c, 'host', agentHostResponse, auth, signal);
+export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHost> => get(c, 'host', agentHostResponse, auth, signal);
 
 /** `/agent/members` undecoded: a large gossip pool is decoded off the main thread (see `agent-members-poll`). */
 export const fetchMembersBytes = async (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<Buffer> =>
@@ -52,8 +50,7 @@ export const fetchMembersBytes = async (c: UpstreamClient, auth: AgentAuth, sign
  * `/agent/members` on an agent that runs no server: the agent says so with 500 (`client agent is not
  * a server`) or 501. Not the agent being down, and not a failure.
  */
-export const membersNotApplicable = (err: UpstreamError): boolean =>
-  err.status === 501 || (err.status === 500 && /not a server/i.test(err.message));
+export const membersNotApplicable = (err: UpstreamError): boolean => err.status === 501 || (err.status === 500 && /not a server/i.test(err.message));
 
 /** `/agent/servers` on an agent that runs no client: 501. */
 export const serversNotApplicable = (err: UpstreamError): boolean => err.status === 501;

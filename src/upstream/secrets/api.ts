@@ -29,12 +29,7 @@ export async function fetchReplicationStatus(
 }
 
 /** Runs a merkle check on a DR secondary; the DR operation token goes in the body, never in a header. */
-export async function runMerkleCheck(
-  client: UpstreamClient,
-  drOperationToken: string,
-  auth: SecretsAuth,
-  signal: AbortSignal,
-): Promise<MerkleReport> {
+export async function runMerkleCheck(client: UpstreamClient, drOperationToken: string, auth: SecretsAuth, signal: AbortSignal): Promise<MerkleReport> {
   const endpoint = 'dr/secondary/merkle-check';
   const res = await client.json({
     endpoint,

@@ -15,16 +15,23 @@ import { boolish, numberish } from '../schema-helpers.js';
 const attempt = z.object({
   /** Absent only on an answer vigil does not know: then whether an attempt is open is unknown. */
   started: boolish.nullish().transform((v) => v ?? undefined),
-  nonce: z.string().nullish().transform((v) => v || undefined),
+  nonce: z
+    .string()
+    .nullish()
+    .transform((v) => v || undefined),
   progress: numberish.nullish().transform((v) => v ?? 0),
   required: numberish.nullish().transform((v) => v ?? undefined),
   complete: boolish.nullish().transform((v) => v ?? false),
-  pgp_fingerprint: z.string().nullish().transform((v) => v || undefined),
+  pgp_fingerprint: z
+    .string()
+    .nullish()
+    .transform((v) => v || undefined),
 });
 
 /** The spec shows the attempt at the top level (as the root-token attempt is); a `data` envelope is accepted too. */
 export const operationTokenAttemptResponse = z.preprocess(
-  (body) => (body && typeof body === 'object' && 'data' in body && (body as { data: unknown }).data && !('started' in body) ? (body as { data: unknown }).data : body),
+  (body) =>
+    body && typeof body === 'object' && 'data' in body && (body as { data: unknown }).data && !('started' in body) ? (body as { data: unknown }).data : body,
   attempt,
 );
 

@@ -129,13 +129,7 @@ const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !carries(t
  * team whose list entry lacks any (a few at a time: the request spacer sets the pace) and takes
  * its flags from there. Any failed show fails the whole completion, as a failed page does.
  */
-export async function completeAccess(
-  client: UpstreamClient,
-  teams: readonly Team[],
-  token: string,
-  signal: AbortSignal,
-  concurrency = 4,
-): Promise<Team[]> {
+export async function completeAccess(client: UpstreamClient, teams: readonly Team[], token: string, signal: AbortSignal, concurrency = 4): Promise<Team[]> {
   const out = [...teams];
   const todo = out.flatMap((t, i) => (lacksAccessFlags(t) ? [i] : []));
   const worker = async () => {

@@ -25,8 +25,9 @@ export type OrganizationAccess = (typeof ORGANIZATION_ACCESS)[number];
  * responses leave some out); flags the spec does not list are dropped.
  */
 const flag = lenient(boolish);
-const organizationAccess = lenient(z.object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>))
-  .transform((a) => accessFlags(a ?? {}));
+const organizationAccess = lenient(
+  z.object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>),
+).transform((a) => accessFlags(a ?? {}));
 
 /**
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and

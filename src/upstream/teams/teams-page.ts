@@ -1,4 +1,4 @@
-import { decode } from '../client.js';
+import { decode } from '../decode.js';
 import { parseBody, textOf } from '../parse.js';
 import { listTeamsResponse, type ListTeamsPage } from './list-teams.js';
 import { toTeam, type Team } from './team-resource.js';

@@ -4,7 +4,11 @@ import { MAX_BACKOFF_MS, Poller } from '../../../ui/poller.js';
 /** How the live pages pace their requests: never overlapping, paused while hidden, backing off on errors. */
 
 let hidden = false;
-const env = { hidden: () => hidden, setTimeout: (f: () => void, ms: number) => setTimeout(f, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
+const env = {
+  hidden: () => hidden,
+  setTimeout: (f: () => void, ms: number) => setTimeout(f, ms),
+  clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout),
+};
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,0 +1,63 @@
+// Import rules of vigil's code, checked by `npm test` (test/unit/shipped/layers.test.ts): no import
+// circle (type-only imports included), and no import from a layer above (the layers: layers.cjs).
+const { LAYERS, SIMULATOR_LAYERS } = require('./layers.cjs');
+
+const any = (paths) => `(${paths.join('|')})`;
+
+/** For each layer, a rule forbidding imports from every layer above it. */
+function upwardRules(layers) {
+  return layers.slice(0, -1).map(([name, paths], i) => ({
+    name: `layer-${name.replace('/', '-')}`,
+    comment: `${name} may not import from a layer above it (${layers
+      .slice(i + 1)
+      .map(([n]) => n)
+      .join(', ')})`,
+    severity: 'error',
+    from: { path: any(paths) },
+    to: { path: any(layers.slice(i + 1).flatMap(([, p]) => p)) },
+  }));
+}
+
+/** The simulators' services do not import each other. */
+const servicesApart = ['secrets', 'agent', 'teams', 'alerting'].map((s) => ({
+  name: `simulator-${s}-apart`,
+  comment: `the ${s} simulator imports no other simulator`,
+  severity: 'error',
+  from: { path: `^simulators/${s}/` },
+  to: { path: `^simulators/(secrets|agent|teams|alerting)/`, pathNot: `^simulators/${s}/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'an import circle ties its files into one: break it by moving the shared piece down a layer',
+      severity: 'error',
+      from: { path: '^(src|simulators)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-from-outside',
+      comment: "vigil's code imports nothing of the tests, benches, scripts or simulators",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts|simulators|ui|mixin|dashboards|deploy)/' },
+    },
+    {
+      name: 'unlayered-file',
+      comment: 'every file of src/ belongs to a layer: add its folder to LAYERS in .dependency-cruiser.cjs',
+      severity: 'error',
+      from: { path: '^src/', pathNot: any(LAYERS.flatMap(([, p]) => p)) },
+      to: {},
+    },
+    ...upwardRules(LAYERS),
+    ...upwardRules(SIMULATOR_LAYERS),
+    ...servicesApart,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^(src|simulators)/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

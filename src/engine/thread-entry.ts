@@ -1,0 +1,100 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import { createLogger } from '../support/logger.js';
+import { COLLECTION_FAMILIES } from '../areas/index.js';
+import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
+import { yieldToMainThread } from '../offload/start-thread.js';
+import { BodyPublisher } from './body.js';
+import { CollectionEngine } from './collection-engine.js';
+import type { GroupWriter } from '../metrics/render.js';
+import type { Call, Note, ThreadData } from './messages.js';
+
+/**
+ * Entry of the collection thread: runs the engine and its snapshot store, and sends the main
+ * thread, which serves them, every change of the body and of the targets' state.
+ */
+const port = parentPort;
+if (!port) throw new Error('collection thread started outside a worker thread');
+const data = workerData as ThreadData;
+
+// Scrapes are answered by the main thread: it gets a core first when the machine has none free.
+yieldToMainThread();
+
+const send = (n: Note, transfer: ArrayBuffer[] = []) => port.postMessage(n, transfer);
+
+const store = new SnapshotStore(COLLECTION_FAMILIES);
+/**
+ * Each new piece's gzip member is made here, at this thread's lower priority and synchronously
+ * (not on libuv's pool, which is the whole process's and runs at the main thread's priority): the
+ * first gzip scrape after a change then compresses nothing.
+ */
+const body = new BodyPublisher(store, send, (bytes) => gzipSync(bytes, GZIP_MEMBER_OPTIONS));
+
+/**
+ * How often, at most, the body and the targets' state go over while jobs finish: a 3x estate's 130
+ * jobs finishing one by one each changed the same runs (the jobs' own series), and sending each
+ * change moved ~30 MB a collection where one send per interval moves a tenth of it. A call's
+ * reply still comes after everything it changed (`sendChanges` runs first).
+ */
+const SEND_INTERVAL_MS = 200;
+
+/**
+ * The body first, so a target's state never says more than the body served with it. Only the
+ * targets' views that changed are sent.
+ */
+let dirty: Set<string> | 'all' | undefined;
+let timer: NodeJS.Timeout | undefined;
+let sentAt = -Infinity;
+const sendChanges = () => {
+  clearTimeout(timer);
+  timer = undefined;
+  sentAt = performance.now();
+  body.publish();
+  const changed = dirty;
+  dirty = undefined;
+  if (changed === undefined) return;
+  const pending = engine.pending();
+  if (changed === 'all') send({ op: 'state', targets: engine.targets(), pending });
+  else send({ op: 'changed', targets: [...changed].flatMap((k) => engine.target(k) ?? []), pending });
+};
+const soon = () => {
+  timer ??= setTimeout(sendChanges, Math.max(0, sentAt + SEND_INTERVAL_MS - performance.now()));
+};
+const stateChanged = (jobKey?: string) => {
+  soon();
+  if (jobKey === undefined) dirty = 'all';
+  else if (dirty !== 'all') dirty = (dirty ?? new Set<string>()).add(jobKey);
+};
+const sink: GroupWriter = {
+  replace: (key, group) => (store.replace(key, group), soon()),
+  replaceAll: (prefix, groups) => (store.replaceAll(prefix, groups), soon()),
+  removePrefix: (prefix) => (store.removePrefix(prefix), soon()),
+};
+
+const logLines = { write: (line: string) => (send({ op: 'log', line }), true) } as unknown as NodeJS.WritableStream;
+const engine = new CollectionEngine(sink, createLogger(data.level, data.format, logLines), stateChanged);
+
+async function answer(c: Call): Promise<Note> {
+  try {
+    switch (c.call) {
+      case 'apply':
+        await engine.applyJobs(c.config);
+        return { id: c.id, op: 'reply', ok: null };
+      case 'collect':
+        return { id: c.id, op: 'reply', ok: await engine.collectNow({ force: c.force }) };
+      case 'stop':
+        await engine.stop();
+        return { id: c.id, op: 'reply', ok: null };
+    }
+  } catch (e) {
+    return { id: c.id, op: 'reply', error: (e as Error).message };
+  }
+}
+
+port.on('message', (c: Call) => {
+  void answer(c).then((reply) => {
+    // What the call changed is known to the main thread before it hears the call is done.
+    sendChanges();
+    send(reply);
+  });
+});

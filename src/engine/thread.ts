@@ -1,0 +1,158 @@
+import type { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import { startThread } from '../offload/start-thread.js';
+import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
+import { BodyMirror, type BodyNote, type BodySource } from './body.js';
+import type { Engine, EngineCollect, TargetView } from './collection-engine.js';
+import type { Call, Note, ThreadData } from './messages.js';
+
+type Pending = { resolve: (v: EngineCollect | null) => void; reject: (e: Error) => void };
+type Request = Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
+
+/** How long after the collection thread died a new one starts. */
+const RESTART_DELAY_MS = 1000;
+
+/**
+ * The engine and its snapshot store in a thread of their own. Decoding, checking, rendering and
+ * laying out the body then happen off the main thread, whose event loop only takes in the new
+ * pieces of the body and answers scrapes: a scrape never waits behind a collection, however big
+ * its answers. The thread sends the body's changes and the targets' state as they happen; this
+ * side applies them in order.
+ *
+ * Should the thread die (a bug, out of memory), it is logged and a new one starts on the last
+ * config: the body it last sent is served until the new one has run every job once, and the
+ * restart shows in the logs.
+ */
+export class CollectionThread implements Engine, BodySource {
+  private worker: Worker;
+  private serving = new BodyMirror();
+  /** A restarted thread's body, served once each of its jobs has run. */
+  private filling: BodyMirror | undefined;
+  private readonly calls = new Map<number, Pending>();
+  private nextId = 0;
+  private state: { targets: TargetView[]; pending: string[] | undefined } = { targets: [], pending: undefined };
+  private config?: Config;
+  private stopping = false;
+  /** False from the thread's death until a new one starts: calls meanwhile fail at once. */
+  private alive = false;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly data: ThreadData,
+    /** Where the thread's log lines go: the process's log. */
+    private readonly out: NodeJS.WritableStream = process.stderr,
+  ) {
+    this.worker = this.start();
+  }
+
+  async applyJobs(config: Config): Promise<void> {
+    await this.call({ call: 'apply', config });
+    this.config = config;
+  }
+
+  async collectNow(opts: { force?: boolean }): Promise<EngineCollect> {
+    return (await this.call({ call: 'collect', force: opts.force === true }))!;
+  }
+
+  targets(): TargetView[] {
+    return this.state.targets;
+  }
+
+  pending(): string[] | undefined {
+    return this.state.pending;
+  }
+
+  snapshot(format: ExpositionFormat): Snapshot {
+    return this.serving.snapshot(format);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.call({ call: 'stop' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+
+  private start(): Worker {
+    const worker = startThread(import.meta.url, 'thread-entry', { workerData: this.data });
+    worker.on('message', (n: Note) => this.hear(n));
+    const died = (why: string) => {
+      if (this.worker !== worker || !this.alive) return;
+      this.alive = false;
+      for (const p of this.calls.values()) p.reject(new Error(`collection thread ${why}`));
+      this.calls.clear();
+      if (this.stopping) return;
+      this.log.error({ err: why }, 'collection thread died; starting a new one');
+      setTimeout(() => this.restart(), RESTART_DELAY_MS).unref();
+    };
+    worker.on('error', (e) => died(`failed: ${e.message}`));
+    worker.on('exit', (code) => died(`exited with code ${code}`));
+    // The HTTP server keeps vigil alive; this thread alone must not keep a stopped one.
+    worker.unref();
+    this.alive = true;
+    return worker;
+  }
+
+  private restart(): void {
+    if (this.stopping) return;
+    this.worker = this.start();
+    const config = this.config;
+    if (!config) return;
+    this.filling = new BodyMirror();
+    this.applyJobs(config).catch((e: Error) => this.log.error({ err: e.message }, 'collection thread restarted without its config'));
+  }
+
+  private hear(n: Note): void {
+    switch (n.op) {
+      case 'body':
+        return this.takeBody(n);
+      case 'log':
+        this.out.write(n.line);
+        return;
+      case 'state':
+        this.state = { targets: n.targets, pending: n.pending };
+        return this.caughtUp();
+      case 'changed': {
+        const at = new Map(n.targets.map((v) => [`${v.collector}/${v.target}`, v]));
+        this.state = { targets: this.state.targets.map((v) => at.get(`${v.collector}/${v.target}`) ?? v), pending: n.pending };
+        return this.caughtUp();
+      }
+      case 'reply': {
+        const p = this.calls.get(n.id);
+        this.calls.delete(n.id);
+        if (n.error !== undefined) p?.reject(new Error(n.error));
+        else p?.resolve(n.ok ?? null);
+      }
+    }
+  }
+
+  /**
+   * A body that does not fit the pieces held (a fault of vigil's own) is not served: the last one
+   * stays, and a new thread sends its body whole.
+   */
+  private takeBody(n: BodyNote): void {
+    try {
+      (this.filling ?? this.serving).apply(n);
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'collection thread sent a body that does not fit; restarting it');
+      void this.worker.terminate();
+    }
+  }
+
+  /** A restarted thread's body is served once every job of the config has run in it. */
+  private caughtUp(): void {
+    if (this.filling && this.state.pending?.length === 0) {
+      this.serving = this.filling;
+      this.filling = undefined;
+    }
+  }
+
+  private call(req: Request): Promise<EngineCollect | null> {
+    const id = this.nextId++;
+    if (!this.alive) return Promise.reject(new Error('collection thread is restarting'));
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ ...req, id });
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import type { Labels } from '../../metrics/family.js';
+import { renderGroup } from '../../metrics/render.js';
+import { agentMembersResponse } from '../../upstream/agent/members.js';
+import { decode } from '../../upstream/decode.js';
+import { parseBody, textOf } from '../../upstream/parse.js';
+import { limitMembers, memberPollFamilies } from './members.js';
+
+/** One `/agent/members` answer as received, and what rendering it needs. */
+export interface MembersPollInput {
+  /** The body's bytes (moved to a worker thread for a large pool, not copied). */
+  body: Uint8Array;
+  max: number;
+  context: Labels;
+}
+
+/**
+ * What one poll renders (its lines by family, encoded into one buffer that a worker thread moves
+ * back rather than copies), and the counts the target's job keeps across polls.
+ */
+export interface MembersPoll {
+  group: Array<[string, EncodedLines]>;
+  members: number;
+  dropped: number;
+}
+
+const ENDPOINT = 'agent/members';
+
+/**
+ * Decodes, validates and renders one `/agent/members` answer: pure, so that a large one can run
+ * on a worker thread and a small one on the main thread with the same result.
+ */
+export function membersPoll(input: MembersPollInput): MembersPoll {
+  const m = parseBody(agentMembersResponse, decode(textOf(input.body), ENDPOINT), ENDPOINT);
+  const { kept, dropped } = limitMembers(m.Members, input.max);
+  const group = renderGroup(memberPollFamilies, { members: m.Members, kept, droppedTotal: 0 }, input.context);
+  return { group: encodeGroup(group), members: m.Members.length, dropped };
+}

@@ -1,0 +1,96 @@
+import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
+import type { AgentMember, AgentMembers } from '../../upstream/agent/members.js';
+import { fromPoll } from './endpoint-up.js';
+
+/**
+ * `/agent/members`: the gossip pool a server sees. Pools can hold thousands of members, so every
+ * step is one pass over the list, and the per-member series are capped (`max_members`).
+ */
+
+const FROM_MEMBERS = fromPoll('members');
+export const KNOWN_MEMBER_STATUSES = ['alive', 'failed', 'left'] as const;
+
+/** One poll's members, those of them that get per-member series, and the target's running count of the others. */
+export interface MembersView {
+  readonly members: readonly AgentMember[];
+  readonly kept: readonly AgentMember[];
+  readonly droppedTotal: number;
+}
+
+/**
+ * Picks at most `max` members for per-member series: those that are not alive first (the ones an
+ * operator pages on), then alive ones, each in the agent's order.
+ */
+export function limitMembers(members: readonly AgentMember[], max: number): { kept: readonly AgentMember[]; dropped: number } {
+  if (members.length <= max) return { kept: members, dropped: 0 };
+  const kept: AgentMember[] = [];
+  for (const m of members) if (m.Status !== 'alive' && kept.length < max) kept.push(m);
+  for (const m of members) if (m.Status === 'alive' && kept.length < max) kept.push(m);
+  return { kept, dropped: members.length - kept.length };
+}
+
+/**
+ * Maps each poll of one target to its view, adding up the members dropped across polls: a counter
+ * must be cumulative, so the state lives in the closure the target's job owns.
+ */
+export function memberLimiter(max: number): (m: AgentMembers) => MembersView {
+  let droppedTotal = 0;
+  return (m) => {
+    const { kept, dropped } = limitMembers(m.Members, max);
+    droppedTotal += dropped;
+    return { members: m.Members, kept, droppedTotal };
+  };
+}
+
+function countByStatus(members: readonly AgentMember[]): Sample[] {
+  const counts = new Map<string, number>(KNOWN_MEMBER_STATUSES.map((s) => [s, 0]));
+  for (const m of members) counts.set(m.Status, (counts.get(m.Status) ?? 0) + 1);
+  return [...counts].map(([status, value]) => ({ labels: { status }, value }));
+}
+
+/** The families of one poll alone (rendered off the main thread for a large pool). */
+export const memberPollFamilies: readonly Family<MembersView>[] = [
+  family<MembersView>({
+    name: 'scheduler_agent_members',
+    help: `Gossip members by status (alive, failed and left always, plus any other status seen); ${FROM_MEMBERS}.`,
+    type: 'gauge',
+    area: 'scheduler',
+    labels: ['target', 'status'],
+    samples: (v) => countByStatus(v.members),
+  }),
+  family<MembersView>({
+    name: 'scheduler_agent_member_status',
+    help: `Status of each gossip member, one series per status (alive, failed, left, plus its own if other), 1 for the current one; at most max_members members, those not alive first; ${FROM_MEMBERS}.`,
+    type: 'gauge',
+    area: 'scheduler',
+    labels: ['target', 'member', 'status'],
+    samples: (v) =>
+      v.kept.flatMap((m) => stateSet('status', KNOWN_MEMBER_STATUSES, m.Status).map((s) => ({ labels: { member: m.Name, ...s.labels }, value: s.value }))),
+  }),
+  family<MembersView>({
+    name: 'scheduler_agent_member_info',
+    help: `Identity of each gossip member (always 1): address, and the region, datacenter and build of its tags; at most max_members members; ${FROM_MEMBERS}.`,
+    type: 'gauge',
+    area: 'scheduler',
+    labels: ['target', 'member', 'address', 'region', 'datacenter', 'build'],
+    // The member's own region tag is its identity, named as the agent names it.
+    reservedLabelsAllowed: ['region'],
+    samples: (v) =>
+      v.kept.map((m) => ({
+        labels: { member: m.Name, address: m.Addr, region: m.Tags.region ?? '', datacenter: m.Tags.dc ?? '', build: m.Tags.build ?? '' },
+        value: 1,
+      })),
+  }),
+];
+
+/** Members left out so far: a counter across polls, kept by the target's job. */
+export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = family<{ readonly droppedTotal: number }>({
+  name: 'vigil_agent_member_series_dropped_total',
+  help: `Members whose per-member series (member_status, member_info) were left out because the pool exceeded max_members, summed over the scheduled polls of /v1/agent/members since vigil loaded its config.`,
+  type: 'counter',
+  area: 'scheduler',
+  labels: ['target'],
+  samples: single((v) => v.droppedTotal),
+});
+
+export const membersFamilies: readonly Family<MembersView>[] = [...memberPollFamilies, memberSeriesDropped];

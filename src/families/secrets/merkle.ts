@@ -1,0 +1,76 @@
+import { family, single, upFamily, type Family } from '../../metrics/family.js';
+import type { MerkleReport, MerkleTree } from '../../upstream/secrets/merkle-check.js';
+
+/** The merkle corruption report of a DR secondary: pure mapping to samples. */
+
+const FROM_CHECK = 'from a scheduled merkle-check of a DR secondary';
+export const KNOWN_TREE_TYPES = ['replicated', 'local'] as const;
+
+const corruptedPages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).filter((p) => p.corrupted).length;
+/**
+ * The service documents each entry of corrupted_index_tuples_map as "the page number along with a
+ * list of corrupted subpage numbers": a page with `corrupted: false` and `subpages: [28]` holds a
+ * corrupted subpage, so the tree is corrupted.
+ */
+const corruptedSubpages = (t: MerkleTree) => Object.values(t.corrupted_index_tuples_map).reduce((n, p) => n + (p.subpages?.length ?? 0), 0);
+/** One sample per tree the report lists, valued by `count`. */
+const perTree = (count: (t: MerkleTree) => number) => (r: MerkleReport) =>
+  Object.entries(r.corrupted_tree_map ?? {}).map(([tree, t]) => ({ labels: { tree, tree_type: t.tree_type }, value: count(t) }));
+
+export const merkleUp = upFamily({
+  name: 'secrets_merkle_check_up',
+  help: '1 when the last scheduled merkle-check succeeded and parsed, else 0.',
+  area: 'secrets',
+  labels: ['target'],
+});
+
+export const merkleFamilies: readonly Family<MerkleReport>[] = [
+  family<MerkleReport>({
+    name: 'secrets_merkle_corrupted_root',
+    help: `1 when the merkle root is corrupted, else 0; ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target'],
+    samples: single((r) => r.corrupted_root),
+  }),
+  family<MerkleReport>({
+    name: 'secrets_merkle_corrupted_trees',
+    help: `Number of merkle trees whose subtree root, any page or any subpage is corrupted, by tree type; absent when the report carries no readable tree map; ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target', 'tree_type'],
+    samples: (r) => {
+      if (r.corrupted_tree_map === undefined) return [];
+      const counts = new Map<string, number>(KNOWN_TREE_TYPES.map((t) => [t, 0]));
+      for (const t of Object.values(r.corrupted_tree_map)) {
+        const bad = t.corrupted_subtree_root || corruptedPages(t) > 0 || corruptedSubpages(t) > 0;
+        counts.set(t.tree_type, (counts.get(t.tree_type) ?? 0) + (bad ? 1 : 0));
+      }
+      return [...counts].map(([tree_type, value]) => ({ labels: { tree_type }, value }));
+    },
+  }),
+  family<MerkleReport>({
+    name: 'secrets_merkle_corrupted_pages',
+    help: `Number of pages marked corrupted in each merkle tree the report lists; ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target', 'tree', 'tree_type'],
+    samples: perTree(corruptedPages),
+  }),
+  family<MerkleReport>({
+    name: 'secrets_merkle_corrupted_subpages',
+    help: `Number of corrupted subpages listed in each merkle tree the report lists (a page not itself marked corrupted may hold some); ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target', 'tree', 'tree_type'],
+    samples: perTree(corruptedSubpages),
+  }),
+  family<MerkleReport>({
+    name: 'secrets_merkle_last_check_timestamp_seconds',
+    help: `When the reported merkle check ran, as Unix time; ${FROM_CHECK}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target'],
+    samples: single((r) => r.last_corruption_check_epoch),
+  }),
+];

@@ -1,0 +1,149 @@
+import type { ReplicationKind } from '../../config/schema.js';
+import { family, type Family } from '../../metrics/family.js';
+import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+
+/**
+ * Which configured clusters form one replication set (per kind), derived from their own answers,
+ * with an explicit config name to join clusters the answers do not link:
+ *
+ * - the same `cluster_id`: the service gives a replication set one id, shared by the primary and
+ *   its secondaries, kept by a demoted primary and by a promoted secondary (so an old primary that
+ *   was not demoted and the promoted secondary share it: the split brain this exists to catch);
+ *   re-enabling a primary gets a new id, which is when the explicit name is needed;
+ * - a primary listing a secondary's `secondary_id` in `known_secondaries`;
+ * - a secondary listing a configured target's address as a primary's `api_address`.
+ *
+ * Derived from answers first because they change with failovers and config would go stale; the
+ * explicit name (`replication_set.<kind>` on a target) joins what they cannot link. Pure.
+ */
+export interface SetMember {
+  target: string;
+  kind: ReplicationKind;
+  status: ReplicationStatus;
+  /** The target's configured address, to match secondaries' `primaries[].api_address`. */
+  address: string;
+  /** `replication_set.<kind>` of the target, if set. */
+  explicit?: string | undefined;
+}
+
+export interface ReplicationSet {
+  kind: ReplicationKind;
+  name: string;
+  members: readonly SetMember[];
+  primaries: readonly string[];
+}
+
+const origin = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
+
+function union(parent: number[], a: number, b: number): void {
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  parent[find(a)] = find(b);
+}
+
+/** Links members that belong together by one shared key (an id, a name, an address). */
+function linkBy(members: readonly SetMember[], parent: number[], keys: (m: SetMember) => Iterable<string>): void {
+  const first = new Map<string, number>();
+  members.forEach((m, i) => {
+    for (const k of keys(m)) {
+      const j = first.get(k);
+      if (j === undefined) first.set(k, i);
+      else union(parent, i, j);
+    }
+  });
+}
+
+/**
+ * Links a secondary to the one configured primary that lists its `secondary_id`. Ids are names an
+ * operator picked ("dr", "secondary-1"): when two primaries list the same one, it proves nothing.
+ */
+function linkKnownSecondaries(members: readonly SetMember[], parent: number[]): void {
+  members.forEach((s, i) => {
+    const id = s.status.mode === 'secondary' ? s.status.secondary_id : undefined;
+    if (!id) return;
+    const knowing = members.flatMap((p, j) => (p.status.mode === 'primary' && p.status.known_secondaries.includes(id) ? [j] : []));
+    if (knowing.length === 1) union(parent, i, knowing[0]!);
+  });
+}
+
+function setName(members: readonly SetMember[]): string {
+  const explicit = [...new Set(members.flatMap((m) => (m.explicit ? [m.explicit] : [])))].sort();
+  if (explicit.length) return explicit.join('+');
+  const ids = (ms: readonly SetMember[]) =>
+    ms
+      .map((m) => m.status.cluster_id)
+      .filter((id) => id !== '')
+      .sort();
+  return ids(members.filter((m) => m.status.mode === 'primary'))[0] ?? ids(members)[0] ?? [...members.map((m) => m.target)].sort()[0]!;
+}
+
+export function replicationSets(all: readonly SetMember[]): ReplicationSet[] {
+  const sets: ReplicationSet[] = [];
+  for (const kind of ['performance', 'dr'] as const) {
+    const members = all.filter((m) => m.kind === kind && (m.status.mode === 'primary' || m.status.mode === 'secondary'));
+    const parent = members.map((_, i) => i);
+    linkBy(members, parent, (m) => (m.explicit ? [`explicit:${m.explicit}`] : []));
+    linkBy(members, parent, (m) => (m.status.cluster_id ? [`id:${m.status.cluster_id}`] : []));
+    linkKnownSecondaries(members, parent);
+    linkBy(members, parent, (m) =>
+      m.status.mode === 'secondary'
+        ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${origin(p.api_address)}`] : []))
+        : [`address:${origin(m.address)}`],
+    );
+    const groups = new Map<number, SetMember[]>();
+    const root = (i: number): number => (parent[i] === i ? i : root(parent[i]!));
+    members.forEach((m, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), m]));
+    for (const ms of groups.values()) {
+      sets.push({
+        kind,
+        name: setName(ms),
+        members: ms,
+        primaries: ms
+          .filter((m) => m.status.mode === 'primary')
+          .map((m) => m.target)
+          .sort(),
+      });
+    }
+  }
+  return sets;
+}
+
+const FROM_POLLS = 'from the latest scheduled polls of sys/replication/<kind>/status of every configured cluster';
+
+export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[] = [
+  family<readonly ReplicationSet[]>({
+    name: 'secrets_replication_set_primaries',
+    help: `Configured clusters reporting themselves primary in one replication set (more than 1 can lose data); sets are linked by cluster_id, known secondaries, primaries' api_address, or replication_set in the config; ${FROM_POLLS}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['kind', 'replication_set'],
+    samples: (sets) => sets.map((s) => ({ labels: { kind: s.kind, replication_set: s.name }, value: s.primaries.length })),
+  }),
+  family<readonly ReplicationSet[]>({
+    name: 'secrets_replication_set_member_info',
+    help: `Membership of each configured cluster in a replication set, with its mode (always 1); ${FROM_POLLS}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['kind', 'replication_set', 'target', 'mode'],
+    samples: (sets) =>
+      sets.flatMap((s) => s.members.map((m) => ({ labels: { kind: s.kind, replication_set: s.name, target: m.target, mode: m.status.mode }, value: 1 }))),
+  }),
+  family<readonly ReplicationSet[]>({
+    name: 'secrets_replication_secondary_primary_watched',
+    help: `1 when a secondary's replication set holds a configured cluster that reports itself primary, 0 when its primary is none of the configured clusters; ${FROM_POLLS}.`,
+    type: 'gauge',
+    area: 'secrets',
+    labels: ['target', 'kind'],
+    samples: (sets) =>
+      sets.flatMap((s) =>
+        s.members
+          .filter((m) => m.status.mode === 'secondary')
+          .map((m) => ({ labels: { target: m.target, kind: s.kind }, value: s.primaries.length > 0 ? 1 : 0 })),
+      ),
+  }),
+];

@@ -1,0 +1,116 @@
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
+import type { Logger } from 'pino';
+import type { GroupWriter } from '../metrics/render.js';
+import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
+import { renderGroup } from '../metrics/render.js';
+import { tlsFamilies } from '../metrics/tls-families.js';
+import type { TlsObservation } from '../upstream/tls-observer.js';
+import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
+import { RequestSpacer } from '../upstream/request-spacer.js';
+import type { Turns } from '../support/turns.js';
+import type { OffloadPool } from '../offload/pool.js';
+
+/** The fields every target kind shares, after config parsing. */
+export interface TargetBase {
+  name: string;
+  address: string;
+  timeout: number;
+  max_response_size: number;
+  tls: { ca_file?: string | undefined; insecure_skip_verify: boolean };
+}
+
+/** What building the jobs of one area needs from the daemon; lives as long as one loaded config. */
+export interface BuildContext {
+  store: GroupWriter;
+  log: Logger;
+  /** Upstream stats kept across reloads so counters do not reset for unchanged targets. */
+  upstreamStats: Map<string, UpstreamStats>;
+  /** Upstream stats groups this config uses; the others belong to removed targets. */
+  upstreamKeys: Set<string>;
+  /** Every client made for this config; closed when the config is replaced. */
+  clients: UpstreamClient[];
+  /** Request budgets shared by the targets of this config that spend the same one (same token, same upstream). */
+  spacers: Map<string, RequestSpacer>;
+  /** Turns of the event loop for decoding and mapping answers, shared by every target. */
+  turns: Turns;
+  /** Worker threads that decode and map answers too big for one turn of the event loop. */
+  offload: OffloadPool;
+  /** Upstream stats groups observed since they were last published, with how to publish each. */
+  unpublished: Map<string, () => void>;
+}
+
+/**
+ * Publishes the upstream stats observed since the last call: once per committed job rather than
+ * once per request, so a listing of many pages re-renders its histograms once.
+ */
+export function publishUpstreamStats(ctx: Pick<BuildContext, 'unpublished'>): void {
+  for (const publish of ctx.unpublished.values()) publish();
+  ctx.unpublished.clear();
+}
+
+/** The spacer of one request budget; targets sharing it get the lowest rate any of them sets. */
+export function spacerFor(ctx: BuildContext, budget: string, perSecond: number): RequestSpacer {
+  const existing = ctx.spacers.get(budget);
+  if (existing) {
+    existing.limitTo(perSecond);
+    return existing;
+  }
+  const spacer = new RequestSpacer({ perSecond });
+  ctx.spacers.set(budget, spacer);
+  return spacer;
+}
+
+/**
+ * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
+ * `vigil/upstream/<area>/<target>` (published by `publishUpstreamStats`).
+ */
+export function clientFor(
+  area: string,
+  target: TargetBase,
+  ctx: BuildContext,
+  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> = {},
+): UpstreamClient {
+  const key = `vigil/upstream/${area}/${target.name}`;
+  ctx.upstreamKeys.add(key);
+  let stats = ctx.upstreamStats.get(key);
+  if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
+  const s = stats;
+  const publish = () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name }));
+  let lastTls: TlsObservation | undefined;
+  const client = new UpstreamClient({
+    address: target.address,
+    timeoutMs: target.timeout,
+    maxResponseBytes: target.max_response_size,
+    tls: {
+      insecureSkipVerify: target.tls.insecure_skip_verify,
+      ...(target.tls.ca_file ? { ca: readCaFile(target.tls.ca_file) } : {}),
+    },
+    ...extra,
+    beforeDecode: () => ctx.turns.take(),
+    observe: (endpoint, code, seconds) => {
+      observeRequest(s, endpoint, code, seconds);
+      ctx.unpublished.set(key, publish);
+    },
+    onTls: (o) => {
+      // A resumed session shows no certificate: keep the expiry the full handshake showed.
+      lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
+      const seen = lastTls;
+      // Under the target's upstream key, so a removed target's group goes with it.
+      ctx.unpublished.set(`${key}/tls`, () => ctx.store.replace(`${key}/tls`, renderGroup(tlsFamilies, seen, { target: target.name })));
+    },
+    onRetry: (endpoint, err) => {
+      s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);
+      ctx.log.debug({ target: target.name, endpoint, reason: err.reason }, 'retrying upstream request');
+    },
+  });
+  ctx.clients.push(client);
+  return client;
+}
+
+function readCaFile(path: string): Buffer {
+  try {
+    return readBoundedFileSync(path, MAX_CONFIG_FILE_BYTES);
+  } catch (e) {
+    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`, { cause: e });
+  }
+}

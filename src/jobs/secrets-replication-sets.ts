@@ -1,0 +1,35 @@
+import type { Job } from './part.js';
+import { replicationSetFamilies, replicationSets } from '../families/secrets/replication-sets.js';
+import type { WalLagTracker } from '../families/secrets/wal-lag.js';
+import type { SecretsTarget } from '../config/schema.js';
+import { renderGroup } from '../metrics/render.js';
+import type { BuildContext } from './context.js';
+
+export const REPLICATION_SETS_GROUP = 'secrets_replication_sets';
+
+/**
+ * Re-derives the replication sets of the configured secrets targets after every commit of a status
+ * poll (and once now, so a reload that removes targets drops their sets), from the latest statuses.
+ */
+export function withReplicationSets(jobs: Job[], targets: readonly SecretsTarget[], ctx: Pick<BuildContext, 'store'>, latest: WalLagTracker): Job[] {
+  const byName = new Map(targets.map((t) => [t.name, t]));
+  const publish = () => {
+    const members = latest.statuses().flatMap((l) => {
+      const t = byName.get(l.target);
+      return t ? [{ ...l, address: t.address, explicit: t.replication_set?.[l.kind] }] : [];
+    });
+    ctx.store.replace(REPLICATION_SETS_GROUP, renderGroup(replicationSetFamilies, replicationSets(members), {}));
+  };
+  publish();
+  return jobs.map((job) =>
+    job.collector !== 'secrets_replication'
+      ? job
+      : {
+          ...job,
+          afterCommit: (outcomes) => {
+            job.afterCommit?.(outcomes);
+            publish();
+          },
+        },
+  );
+}

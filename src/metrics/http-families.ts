@@ -1,0 +1,30 @@
+import { family, single, type Family } from './family.js';
+
+/** Why the HTTP surface turned a client away before any route saw it: the `reason` label. */
+export const HTTP_REFUSALS = ['unauthorized', 'auth_busy', 'rate_limited', 'tls_handshake', 'client_certificate', 'connection_evicted'] as const;
+export type HttpRefusal = (typeof HTTP_REFUSALS)[number];
+
+export interface HttpStats {
+  refused: ReadonlyMap<HttpRefusal, number>;
+  /** When the served certificate stops being valid (none without TLS). */
+  certificateNotAfterSeconds?: number | undefined;
+}
+
+export const httpFamilies: readonly Family<HttpStats>[] = [
+  family<HttpStats>({
+    name: 'vigil_http_refused_total',
+    help: 'Clients turned away by the HTTP surface, by reason: unauthorized (401: web-config basic auth), auth_busy (429: too many bcrypt checks at once), rate_limited (429: over the web config rate_limit), tls_handshake (failed handshake: wrong TLS version, no or untrusted client certificate), client_certificate (refused after the handshake: client_auth_type, client_allowed_sans), connection_evicted (an idle connection closed to stay under --web.max-connections). Resets when vigil restarts.',
+    type: 'counter',
+    area: 'vigil',
+    labels: ['reason'],
+    samples: (s) => [...s.refused].map(([reason, value]) => ({ labels: { reason }, value })),
+  }),
+  family<HttpStats>({
+    name: 'vigil_http_tls_cert_expiry_timestamp_seconds',
+    help: 'When the certificate vigil serves (tls_server_config.cert_file) expires; absent without TLS. Follows rotations.',
+    type: 'gauge',
+    area: 'vigil',
+    labels: [],
+    samples: single((s) => s.certificateNotAfterSeconds),
+  }),
+];

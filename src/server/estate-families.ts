@@ -1,0 +1,56 @@
+import { CATALOG } from '../catalog.js';
+import type { Sample } from './exposition.js';
+
+/** The families the status page reads, by name (a table of data); each is checked against the catalog below. */
+export const READS = {
+  replicationUp: 'secrets_replication_up',
+  replicationMode: 'secrets_replication_mode',
+  replicationState: 'secrets_replication_state',
+  merkleTreeCorrupted: 'secrets_replication_merkle_tree_corrupted',
+  secondaryConnected: 'secrets_replication_secondary_connected',
+  secondaryHeartbeat: 'secrets_replication_secondary_last_heartbeat_timestamp_seconds',
+  primaryConnected: 'secrets_replication_primary_connected',
+  primaryHeartbeat: 'secrets_replication_primary_last_heartbeat_timestamp_seconds',
+  walLag: 'secrets_replication_wal_lag_entries',
+  setPrimaries: 'secrets_replication_set_primaries',
+  setMemberInfo: 'secrets_replication_set_member_info',
+  sealed: 'secrets_sealed',
+  attemptUp: 'secrets_dr_operation_token_attempt_up',
+  attemptStarted: 'secrets_dr_operation_token_attempt_started',
+  attemptProgress: 'secrets_dr_operation_token_attempt_progress',
+  attemptRequired: 'secrets_dr_operation_token_attempt_required',
+  merkleCheckUp: 'secrets_merkle_check_up',
+  merkleCorruptedRoot: 'secrets_merkle_corrupted_root',
+  merkleCorruptedTrees: 'secrets_merkle_corrupted_trees',
+  agentUp: 'scheduler_agent_up',
+  agentInfo: 'scheduler_agent_info',
+  agentHealthOk: 'scheduler_agent_health_ok',
+  agentMembers: 'scheduler_agent_members',
+  agentMemberStatus: 'scheduler_agent_member_status',
+  agentKnownServers: 'scheduler_agent_known_servers',
+  agentRaftLeaderKnown: 'scheduler_agent_raft_leader_known',
+  teamsUp: 'teams_up',
+  organizationTeams: 'teams_organization_teams',
+  teamAccessInconsistent: 'teams_team_access_inconsistent',
+  watchdogHealthy: 'vigil_alertsink_watchdog_healthy',
+  watchdogLastSeen: 'vigil_alertsink_watchdog_last_seen_timestamp_seconds',
+  sinkRejected: 'vigil_alertsink_rejected_total',
+  sinkNotifications: 'vigil_alertsink_notifications_total',
+} as const;
+
+// A renamed family would leave the page silently empty: refuse to start instead.
+const declared = new Set(CATALOG.map((f) => f.name));
+const undeclared = Object.values(READS).filter((name) => !declared.has(name));
+if (undeclared.length) throw new Error(`the status page reads ${undeclared.join(', ')}, which the metric catalog does not declare`);
+
+export const READ_NAMES: ReadonlySet<string> = new Set(Object.values(READS));
+
+/** The snapshot's samples of the families read, by family name. */
+export type Families = Map<string, Sample[]>;
+
+export const of = (f: Families, name: string, match: Record<string, string> = {}): Sample[] =>
+  (f.get(name) ?? []).filter((s) => Object.entries(match).every(([k, v]) => s.labels[k] === v));
+export const one = (f: Families, name: string, match: Record<string, string>): number | undefined => of(f, name, match)[0]?.value;
+export const flag = (v: number | undefined): boolean | null => (v === undefined ? null : v === 1);
+export const targetsOf = (f: Families, name: string): string[] => [...new Set(of(f, name).map((s) => s.labels.target ?? ''))];
+export const sum = (samples: readonly Sample[]): number => samples.reduce((n, s) => n + s.value, 0);

@@ -1,0 +1,58 @@
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { ensureWritableDir } from './data-dir.js';
+import { fileSystemError, StoreError, type UnavailableReason } from './alert-store.js';
+import { migrate } from './sqlite-migrations.js';
+
+export interface SqliteStoreOptions {
+  path: string;
+  /** Bytes; a write that would grow the file beyond fails as `full` (SQLITE_FULL). */
+  maxSize?: number | undefined;
+  /**
+   * How long a write waits for another connection's lock. better-sqlite3 is synchronous, so this
+   * blocks the event loop: keep it short, the sender retries a 503.
+   */
+  busyTimeoutMs?: number;
+}
+
+/** SQLite result codes (extended codes start with these) that make the whole store unusable. */
+const UNUSABLE: ReadonlyArray<[RegExp, UnavailableReason]> = [
+  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt'],
+  [/^SQLITE_READONLY/, 'read_only'],
+  [/^SQLITE_(CANTOPEN|IOERR)/, 'cannot_open'],
+];
+
+/** An SQLite (or file system) failure as a StoreError (the transaction or savepoint has been rolled back). */
+export function sqliteStoreError(what: string, e: unknown): StoreError {
+  if (e instanceof StoreError) return e;
+  const fs = fileSystemError(what, e);
+  if (fs) return fs;
+  const code = String((e as { code?: unknown }).code ?? '');
+  const message = `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`;
+  const unusable = UNUSABLE.find(([re]) => re.test(code));
+  if (unusable) return new StoreError('unavailable', message, unusable[1]);
+  const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
+  return new StoreError(kind, message);
+}
+
+/** Opens the file: WAL journal, synchronous=FULL (a commit is on disk when it returns), the schema migrated. */
+export function openDatabase(opts: SqliteStoreOptions): Database.Database {
+  if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
+  const db = new Database(opts.path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
+    db.pragma('temp_store = MEMORY');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
+    if (opts.maxSize !== undefined) {
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
+    }
+    migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return db;
+}

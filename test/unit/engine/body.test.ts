@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BodyMirror, BodyPublisher, type BodyNote } from '../../../src/engine/body.js';
+import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
+import { family, single } from '../../../src/metrics/family.js';
+import { renderGroup, type RenderedGroup } from '../../../src/metrics/render.js';
+import { RUN_BYTES } from '../../../src/metrics/runs.js';
+import { FORMATS, SnapshotStore } from '../../../src/metrics/snapshot-store.js';
+
+const g = family<number>({ name: 'x_value', help: 'A value.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
+const m = family<number>({ name: 'x_member_up', help: 'Members.', type: 'gauge', area: 'vigil', labels: ['target', 'member'], samples: () => [] });
+
+/** A group with a large family (a gossip pool's members), encoded in one buffer as a worker hands it over. */
+function pool(target: string, members: number, up: number): RenderedGroup {
+  let lines = '';
+  for (let i = 0; i < members; i++) lines += `x_member_up{target="${target}",member="node-${i}"} ${i % up === 0 ? 0 : 1}\n`;
+  return new Map(
+    encodeGroup([
+      ['x_member_up', lines],
+      ['x_value', `x_value{target="${target}"} ${members}\n`],
+    ]),
+  );
+}
+
+/**
+ * The collection thread's store and publisher on one side, the main thread's mirror on the other,
+ * and between them what postMessage does: the note cloned, the transfer list's buffers moved
+ * (detached on the sending side, so a later read there fails as it would across threads).
+ */
+function wire() {
+  const store = new SnapshotStore([g, m]);
+  // the gzip members are made on the collection side: the main side never compresses
+  const mirror = new BodyMirror(() => Promise.reject(new Error('compressed on the main side')));
+  const sent: Array<{ fresh: number; bytes: number }> = [];
+  const publisher = new BodyPublisher(
+    store,
+    (note: BodyNote, transfer: ArrayBuffer[]) => {
+      sent.push({
+        fresh: transfer.length,
+        bytes: note.text.concat(note.openmetrics).reduce<number>((n, p) => n + (typeof p === 'number' ? 0 : p.bytes.byteLength), 0),
+      });
+      mirror.apply(structuredClone(note, { transfer }));
+    },
+    (bytes) => gzipSync(bytes),
+  );
+  return { store, mirror, publisher, sent };
+}
+
+describe('the body across threads', () => {
+  it('serves on the main side the very body the collection side laid out, in both formats and gzipped', async () => {
+    const { store, mirror, publisher } = wire();
+    // the same groups, rendered anew, in a store served where it is
+    const here = new SnapshotStore([g, m]);
+    for (let round = 0; round < 4; round++) {
+      for (const s of [store, here]) {
+        s.replace('a', pool('a', 4000, 7 + round));
+        s.replace('b', pool('b', 3000, 5));
+        for (let t = 0; t < 30; t++) s.replace(`small/${t}`, renderGroup([g], round * 100 + t + (t % 3 ? 0 : round), { target: `s${t}` }));
+      }
+      publisher.publish();
+      for (const f of FORMATS) {
+        const snap = mirror.snapshot(f);
+        const expected = here.snapshot(f).text;
+        expect(snap.text).toBe(expected);
+        expect(snap.series).toBe(4000 + 3000 + 2 + 30);
+        expect(gunzipSync(await snap.gzipped()).toString()).toBe(expected);
+      }
+    }
+  });
+
+  it('moves a large piece once: an unchanged pool is recognised after its bytes left, and not sent again', () => {
+    const { store, publisher, sent, mirror } = wire();
+    store.replace('a', pool('a', 4000, 7));
+    publisher.publish();
+    const first = sent.at(-1)!;
+    expect(first.bytes).toBeGreaterThan(RUN_BYTES);
+    const big = mirror
+      .snapshot('text')
+      .buffers()
+      .find((b) => b.length >= RUN_BYTES);
+    // the same pool rendered again, and one small group changed
+    store.replace('a', pool('a', 4000, 7));
+    store.replace('s', renderGroup([g], 1, { target: 's' }));
+    publisher.publish();
+    expect(sent.at(-1)!.bytes).toBeLessThan(RUN_BYTES);
+    expect(mirror.snapshot('text').buffers()).toContain(big);
+    // a changed pool is sent anew
+    store.replace('a', pool('a', 4000, 9));
+    publisher.publish();
+    expect(sent.at(-1)!.bytes).toBeGreaterThan(RUN_BYTES);
+    expect(mirror.snapshot('text').text).toContain('x_member_up{target="a",member="node-9"} 0\n');
+  });
+
+  it('sends nothing when nothing changed, and refuses a piece it was never sent', () => {
+    const { store, publisher, sent } = wire();
+    store.replace('s', renderGroup([g], 1, { target: 's' }));
+    publisher.publish();
+    publisher.publish();
+    expect(sent).toHaveLength(1);
+    const mirror = new BodyMirror();
+    expect(() => mirror.apply({ op: 'body', at: 0, text: [12345], openmetrics: [] })).toThrow(/piece 12345/);
+  });
+});

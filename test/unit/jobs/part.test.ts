@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { collectPart } from '../../../src/jobs/part.js';
+import { family, single } from '../../../src/metrics/family.js';
+import { UpstreamError } from '../../../src/upstream/errors.js';
+
+const up = family<boolean>({ name: 'x_up', help: 'h', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((ok) => ok) });
+const value = family<number>({ name: 'x_value', help: 'h', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
+const onlyServers = (err: UpstreamError) => err.status === 501;
+const spec = (fetch: () => Promise<number>) => ({ part: 'p', context: { target: 't' }, fetch, families: [value], up, notApplicable: onlyServers });
+/** A part whose fetch fails with this HTTP status. */
+const failing = (status: number, message: string) =>
+  spec(() => Promise.reject(new UpstreamError(status >= 500 ? 'http_5xx' : 'http_4xx', `p: HTTP ${status}: ${message}`, status)));
+
+describe('collectPart', () => {
+  it('renders the data and _up 1 after a success', async () => {
+    const o = await collectPart(spec(async () => 7));
+    expect(o.error).toBeUndefined();
+    expect([...o.group.values()].join('')).toBe('x_value{target="t"} 7\nx_up{target="t"} 1\n');
+  });
+
+  it('keeps only _up 0 and the error after a failure', async () => {
+    const o = await collectPart(failing(500, 'rpc error'));
+    expect(o.error?.reason).toBe('http_5xx');
+    expect(o.notApplicable).toBeUndefined();
+    expect([...o.group.values()].join('')).toBe('x_up{target="t"} 0\n');
+  });
+
+  it('exports nothing, not even _up, and reports no failure when the upstream says the part does not apply', async () => {
+    const o = await collectPart(failing(501, 'Invalid method'));
+    expect(o.error).toBeUndefined();
+    expect(o.notApplicable).toBe(true);
+    expect(o.group.size).toBe(0);
+  });
+});

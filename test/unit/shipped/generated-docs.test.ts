@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOG } from '../../../src/catalog.js';
+import { renderMetricsDoc } from '../../../src/metrics/docs.js';
+import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
+import { pagingMatrix } from '../../../scripts/paging/matrix.js';
+import { renderPagingDoc } from '../../../scripts/paging/render.js';
+import { alertRules } from '../../helpers/rules.js';
+import { renderAreasTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
+import { sectionOf } from '../../../scripts/doc-sections.js';
+
+describe('docs/metrics.md', () => {
+  it('is what the catalog generates (run `npm run docs` after changing a metric)', () => {
+    const committed = readFileSync(new URL('../../../docs/metrics.md', import.meta.url), 'utf8');
+    expect(committed).toBe(renderMetricsDoc(CATALOG));
+  });
+
+  it('lists every family of the catalog', () => {
+    const committed = readFileSync(new URL('../../../docs/metrics.md', import.meta.url), 'utf8');
+    for (const f of CATALOG) expect(committed).toContain(`| \`${f.name}\` |`);
+  });
+});
+
+describe('docs/paging.md', () => {
+  it('is what the shipped rules, routing and intervals generate (run `npm run docs` after changing them)', () => {
+    const committed = readFileSync(new URL('../../../docs/paging.md', import.meta.url), 'utf8');
+    expect(committed).toBe(renderPagingDoc());
+  });
+
+  it('has a row for every alert of the rules', () => {
+    const inMatrix = new Set(FAILURE_CLASSES.map((f) => f.alert));
+    expect(
+      alertRules()
+        .map((r) => r.alert)
+        .filter((a) => !inMatrix.has(a)),
+    ).toEqual([]);
+  });
+
+  it('reads the routing as Alertmanager does: criticals to the pager and vigil, the Watchdog to the heartbeat and vigil', () => {
+    const rows = pagingMatrix();
+    for (const r of rows) {
+      if (r.severity === 'critical') expect(r.receivers, r.alert).toEqual(['pager', 'vigil']);
+      else if (r.alert === 'Watchdog') expect(r.receivers).toEqual(['heartbeat', 'vigil']);
+      else expect(r.receivers, r.alert).toEqual(['vigil']);
+      if (r.severity === 'critical') expect(r.inhibitedBy, r.alert).toEqual([]);
+    }
+    // 2m for, with a 15 s poll, 5 s timeout, 30 s scrape, 30 s evaluation and 30 s group_wait.
+    expect(rows.find((r) => r.id === 'agent-hung')!.pageWithinSeconds).toBe(15 + 5 + 30 + 30 + 120 + 30);
+  });
+});
+
+describe('docs/architecture.md', () => {
+  const doc = readFileSync(new URL('../../../docs/architecture.md', import.meta.url), 'utf8');
+  it('shows the layers as layers.cjs declares them (run `npm run docs` after changing them)', () => {
+    expect(sectionOf(doc, 'layers', 'docs/architecture.md')).toBe(renderLayersTable());
+  });
+  it("shows each area's endpoints as src/areas/ declares them", () => {
+    expect(sectionOf(doc, 'areas', 'docs/architecture.md')).toBe(renderAreasTable());
+  });
+});
+
+describe('CHANGELOG.md', () => {
+  const changelog = readFileSync(new URL('../../../CHANGELOG.md', import.meta.url), 'utf8');
+  it('keeps its changes in Keep a Changelog sections, newest first', () => {
+    const versions = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]);
+    expect(versions[0]).toBe('Unreleased');
+    expect(versions).toContain('0.1.0');
+  });
+
+  it('names each renamed metric with a new name the catalog has and an old one it no longer has', () => {
+    const names = new Set(CATALOG.map((f) => f.name));
+    const renames = [...changelog.matchAll(/^\| `([a-z_]+)` \| `([a-z_]+)` \|/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(renames.length).toBeGreaterThan(0);
+    for (const [before, after] of renames) {
+      expect(names.has(after), after).toBe(true);
+      expect(names.has(before), before).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,152 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { allDashboards } from '../../../dashboards/src/index.js';
+import { DEFAULT_MIXIN, parseMixinConfig, type MixinConfig } from '../../../mixin/config.js';
+import { withGroupingLabel, withMatchers, withUpJob } from '../../../mixin/promql.js';
+import { generateRules } from '../../../mixin/rules.js';
+import { parser } from '@prometheus-io/lezer-promql';
+import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
+import { requireTool } from '../../helpers/tools.js';
+
+/** Every vector selector of an expression with its matchers, read from the syntax tree. */
+function selectors(expr: string): Array<{ metric: string; matchers: string }> {
+  const text = expr.replace(/\$__\w+/g, (v) => `${'1'.repeat(v.length - 1)}s`);
+  const out: Array<{ metric: string; matchers: string }> = [];
+  const c = parser.parse(text).cursor();
+  do {
+    if (c.name === 'VectorSelector') {
+      const id = c.node.getChild('Identifier');
+      const m = c.node.getChild('LabelMatchers');
+      out.push({ metric: id ? text.slice(id.from, id.to) : '', matchers: m ? text.slice(m.from, m.to) : '' });
+    }
+  } while (c.next());
+  return out;
+}
+
+describe('PromQL edits of the mixin', () => {
+  it('adds matchers to every selector, with or without braces, and leaves the rest as written', () => {
+    expect(withMatchers('max by (t) (x{a="b"}) * on (t) y + z{} unless vector(1)', 'env="prod"')).toBe(
+      'max by (t) (x{env="prod", a="b"}) * on (t) y{env="prod"} + z{env="prod"} unless vector(1)',
+    );
+    expect(withMatchers('increase(x[$__rate_interval])', 'job=~"$job"')).toBe('increase(x{job=~"$job"}[$__rate_interval])');
+    expect(withMatchers('up{job="vigil"} == 0', 'env="prod"', (m) => m === 'up')).toBe('up{job="vigil"} == 0');
+    expect(withMatchers('x', '')).toBe('x');
+  });
+
+  it('adds a cluster label to by and on lists only', () => {
+    expect(withGroupingLabel('sum by (a) (x) / on (a) group_left (r) sum without (b) (y) and ignoring (c) z', 'cluster')).toBe(
+      'sum by (a, cluster) (x) / on (a, cluster) group_left (r) sum without (b) (y) and ignoring (c) z',
+    );
+    expect(withGroupingLabel('count by () (x) unless on (cluster) y', 'cluster')).toBe('count by (cluster) (x) unless on (cluster) y');
+  });
+
+  it('sets the job of up selectors', () => {
+    expect(withUpJob('absent(up{job="vigil"}) or up{job="vigil", x="y"} == 0 or other{job="vigil"}', 'vigil-prod')).toBe(
+      'absent(up{job="vigil-prod"}) or up{job="vigil-prod", x="y"} == 0 or other{job="vigil"}',
+    );
+  });
+
+  it('refuses an expression that is not PromQL, naming it', () => {
+    expect(() => withMatchers('sum(x', 'a="b"')).toThrow(/PromQL syntax error .* sum\(x/);
+  });
+});
+
+describe('the mixin config', () => {
+  it('reads every key, with defaults for the missing ones', () => {
+    expect(parseMixinConfig('', 'm.yml')).toEqual(DEFAULT_MIXIN);
+    expect(
+      parseMixinConfig(
+        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\n',
+        'm.yml',
+      ),
+    ).toEqual({
+      selector: 'env="prod"',
+      job: 'vigil-prod',
+      clusterLabel: 'cluster',
+      for: { VigilDown: '5m' },
+      severity: { TeamsCountDropped: 'warning' },
+    });
+  });
+
+  it('names the key and the problem of a bad config', () => {
+    expect(() => parseMixinConfig('cluster_label: "not a label"', 'm.yml')).toThrow(/m\.yml: cluster_label: must be a Prometheus label name/);
+    expect(() => parseMixinConfig('for: { VigilDown: soon }', 'm.yml')).toThrow(/for\.VigilDown: must be a Prometheus duration/);
+    expect(() => parseMixinConfig('severity: { VigilDown: loud }', 'm.yml')).toThrow(/severity\.VigilDown/);
+    expect(() => parseMixinConfig('jbo: vigil', 'm.yml')).toThrow(/jbo/);
+    expect(() => generateRules({ ...DEFAULT_MIXIN, for: { NoSuchAlert: '1m' } })).toThrow(/NoSuchAlert/);
+  });
+});
+
+describe('alerts/*.rules.yml', () => {
+  it('are what alerts/src generates with the default config (run `npm run mixin` after changing a rule)', () => {
+    const generated = generateRules(DEFAULT_MIXIN);
+    expect(Object.keys(generated).sort()).toEqual(ruleFiles().sort());
+    for (const [file, text] of Object.entries(generated)) expect(readFileSync(new URL(file, ALERTS_DIR), 'utf8'), file).toBe(text);
+  });
+});
+
+describe('a user’s labels', () => {
+  const mine: MixinConfig = {
+    selector: 'env="prod"',
+    job: 'vigil-prod',
+    clusterLabel: 'cluster',
+    for: { SecretsSealed: '3m' },
+    severity: { VigilConfigReloadFailed: 'critical' },
+  };
+  const rules = Object.values(generateRules(mine)).flatMap((t) =>
+    (parse(t) as { groups: Array<{ rules: Array<{ alert: string; expr: string; for?: string; labels: Record<string, string> }> }> }).groups.flatMap(
+      (g) => g.rules,
+    ),
+  );
+
+  it('select only their vigils in every rule, keep clusters apart in every grouping, and take their for: and severity', () => {
+    for (const r of rules) {
+      for (const s of selectors(r.expr)) {
+        if (s.metric === 'up') expect(s.matchers, r.alert).toBe('{job="vigil-prod"}');
+        else expect(s.matchers, `${r.alert}: ${s.metric}`).toContain('env="prod"');
+      }
+      for (const m of r.expr.matchAll(/\b(by|on)\s*\(([^)]*)\)/g)) expect(m[2], `${r.alert}: ${m[0]}`).toContain('cluster');
+    }
+    expect(rules.find((r) => r.alert === 'SecretsSealed')!.for).toBe('3m');
+    expect(rules.find((r) => r.alert === 'VigilConfigReloadFailed')!.labels.severity).toBe('critical');
+  });
+
+  it('pass promtool check rules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-mixin-'));
+    try {
+      const files = Object.entries(generateRules(mine)).map(([f, t]) => (writeFileSync(join(dir, f), t), join(dir, f)));
+      const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['check', 'rules', ...files], { encoding: 'utf8' });
+      expect(`${r.stdout}${r.stderr}`).not.toContain('FAILED');
+      expect(r.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('give the dashboards a cluster variable and read only the picked vigils in every query', () => {
+    for (const d of Object.values(allDashboards(mine))) {
+      const vars = (d.build() as unknown as { templating: { list: Array<{ name: string }> } }).templating.list.map((v) => v.name);
+      expect(vars).toEqual(['datasource', 'cluster', 'job', 'instance', 'target']);
+      for (const p of d.panels)
+        for (const q of p.queries)
+          for (const s of selectors(q.expr)) {
+            expect(s.matchers, `${p.title}: ${q.expr}`).toMatch(/env="prod", cluster=~"\$cluster", job=~"\$job", instance=~"\$instance"/);
+          }
+    }
+  });
+});
+
+describe('docs/paging.md, "Your labels"', () => {
+  it('shows a config that the mixin takes', () => {
+    const doc = readFileSync(new URL('../../../docs/paging.md', import.meta.url), 'utf8');
+    const example = /```yaml\n(# my-labels\.yml[\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const config = parseMixinConfig(example!, 'my-labels.yml');
+    expect(config.clusterLabel).toBe('cluster');
+    expect(Object.keys(generateRules(config)).length).toBeGreaterThan(0);
+  });
+});
