@@ -43,7 +43,7 @@ export function tempFile(name: string, content: string): string {
  */
 export async function startTestDaemon(
   yaml: string,
-  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'> } = {},
+  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>; collectMinInterval?: number } = {},
 ): Promise<TestDaemon> {
   const out = new PassThrough();
   const lines: string[] = [];
@@ -59,6 +59,7 @@ export async function startTestDaemon(
     log,
     routes: sink.routes,
     enableLifecycle: true,
+    ...(opts.collectMinInterval !== undefined ? { collectMinInterval: opts.collectMinInterval } : {}),
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
