@@ -66,6 +66,7 @@ try {
     `--config.file=${config}`,
     '--log.level=warn',
     '--web.enable-lifecycle',
+    '--web.collect-min-interval=0s',
   ];
   const vigil = children.start('vigil', process.execPath, args, { cwd: ROOT, env: { ...process.env, STALL_PROBE_FILE: stallFile } });
   const url = `http://${listen}`;

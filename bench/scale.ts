@@ -113,7 +113,17 @@ async function startVigil(estate: Estate): Promise<Vigil> {
   const child = children.start(
     'vigil',
     process.execPath,
-    [...nodeFlags, '--expose-gc', '--import', probe, 'dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'],
+    [
+      ...nodeFlags,
+      '--expose-gc',
+      '--import',
+      probe,
+      'dist/main.js',
+      `--config.file=${config}`,
+      '--log.level=warn',
+      '--web.enable-lifecycle',
+      '--web.collect-min-interval=0s',
+    ],
     {
       cwd: ROOT,
     },

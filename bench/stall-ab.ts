@@ -93,6 +93,8 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
   const config = join(scratch, `vigil-${side}.yml`);
   writeFileSync(config, vigilConfig(estate, listen));
   const args = ['dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'];
+  // Collections back to back: a build that answers /-/collect from its last run would measure nothing.
+  if (readFileSync(join(SIDES[side], 'dist/cli.js'), 'utf8').includes('web.collect-min-interval')) args.push('--web.collect-min-interval=0s');
   const vigil = children.start(`vigil ${side}`, process.execPath, args, { cwd: SIDES[side] });
   const url = `http://${listen}`;
   try {

@@ -4,7 +4,13 @@
  * as ratios to plain HTTP measured in the same run. /metrics here is vigil's own series only (a
  * small body), the worst case for a per-request cost.
  *
+ * Then what wrong passwords cost everyone else: with TLS and basic auth, a new connection's
+ * handshake (median, p99) idle and while 32 clients send 16 wrong passwords a second, and how the
+ * guesses were answered. BENCH_BEFORE=<another checkout, built> measures that one too, in the
+ * same run, for a before and after.
+ *
  *   npm run bench:web-security
+ *   BENCH_BEFORE=/path/to/checkout/of/main npm run bench:web-security
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +19,15 @@ import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { makeCa, makeCert } from '../test/helpers/certs.js';
 import { request } from '../test/helpers/secured-vigil.js';
-import { Children, freePort } from './scale/children.js';
+import { Children, freePort, type Child } from './scale/children.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 import { load } from './scale/wrk.js';
+import { flood, handshakes } from './handshakes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const BEFORE = process.env.BENCH_BEFORE;
+const FLOOD = { clients: 32, perSecond: 16 };
 const PASSWORD = 'bench-password';
 const children = new Children();
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-websec-'));
@@ -32,7 +41,7 @@ const variants = {
 } as const;
 const auth = `Authorization: Basic ${Buffer.from(`prometheus:${PASSWORD}`).toString('base64')}`;
 
-async function start(name: keyof typeof variants): Promise<{ url: string; pid: number }> {
+async function start(name: keyof typeof variants, root = ROOT): Promise<{ url: string; pid: number; child: Child }> {
   writeFileSync(join(dir, 'vigil.yml'), '{}\n');
   const port = await freePort();
   const args = ['dist/main.js', `--config.file=${join(dir, 'vigil.yml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
@@ -41,7 +50,7 @@ async function start(name: keyof typeof variants): Promise<{ url: string; pid: n
     writeFileSync(join(dir, `${name}.yml`), web);
     args.push(`--web.config.file=${join(dir, `${name}.yml`)}`);
   }
-  const child = children.start(name, process.execPath, args, { cwd: ROOT });
+  const child = children.start(name, process.execPath, args, { cwd: root });
   const url = `${web?.includes('tls_server_config') ? 'https' : 'http'}://127.0.0.1:${port}/metrics`;
   for (let i = 0; ; i++) {
     const ok = await fetchOk(url, web !== undefined);
@@ -49,7 +58,7 @@ async function start(name: keyof typeof variants): Promise<{ url: string; pid: n
     if (i > 200) throw new Error(`${name} did not answer:\n${child.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, pid: child.pid };
+  return { url, pid: child.pid, child };
 }
 
 /** One request (trusting the bench CA), which also fills the credential cache. */
@@ -59,6 +68,32 @@ async function fetchOk(url: string, withAuth: boolean): Promise<boolean> {
     (r) => r.status === 200,
     () => false,
   );
+}
+
+/** Handshakes idle, then during a wrong-password flood, against the vigil of `root`. */
+async function handshakeRows(version: string, root: string): Promise<Row[]> {
+  const s = await start('tls_basic_auth', root);
+  const port = Number(new URL(s.url).port);
+  const cert = readFileSync(ca.cert);
+  const idle = await handshakes(port, cert, SECONDS * 1000);
+  const guessing = flood(s.url, cert, FLOOD.clients, FLOOD.perSecond);
+  await new Promise((r) => setTimeout(r, 2000));
+  const during = await handshakes(port, cert, SECONDS * 1000);
+  const statuses = await guessing.stop();
+  await children.stop(s.child);
+  const answers = [...statuses].map(([status, n]) => `${status}: ${n}`).join(', ');
+  return [
+    { version, phase: 'idle', 'handshake median ms': idle.median, 'p99 ms': idle.p99, handshakes: idle.n },
+    {
+      version,
+      phase: 'flood',
+      'handshake median ms': during.median,
+      'p99 ms': during.p99,
+      handshakes: during.n,
+      'x idle median': Math.round((during.median / idle.median) * 10) / 10,
+      guesses: answers,
+    },
+  ];
 }
 
 async function main(): Promise<void> {
@@ -78,6 +113,11 @@ async function main(): Promise<void> {
   const rows = [...best.values()].map((r) => ({ ...r, 'ratio to plain': Math.round((Number(r['req/s']) / plain) * 100) / 100 }));
   printTable(`/metrics with TLS and basic auth, ${SECONDS} s per run, best of 2 (wrk -c8)`, rows);
   writeResult(join(ROOT, 'bench/results'), 'web-security', { machine: machine(), seconds: SECONDS }, rows);
+  await children.stopAll();
+  const handshakeRowsAll = [...(BEFORE ? await handshakeRows('before', BEFORE) : []), ...(await handshakeRows('this', ROOT))];
+  const title = `TLS handshakes of new connections, idle and during ${FLOOD.clients} clients' ${FLOOD.perSecond} wrong passwords/s, ${SECONDS} s each`;
+  printTable(title, handshakeRowsAll);
+  writeResult(join(ROOT, 'bench/results'), 'web-security-handshakes', { machine: machine(), seconds: SECONDS, flood: FLOOD }, handshakeRowsAll);
 }
 
 main()

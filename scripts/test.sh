@@ -25,6 +25,9 @@ fi
 
 npx tsc -p tsconfig.json --noEmit
 npx tsc -p ui/tsconfig.json
+# Some tests run the built vigil (dist/main.js) and the status pages' bundle (dist/ui): build them
+# from these sources, so that a fresh clone passes and no stale build is tested.
+npm run build --silent
 # Lint and layout: each reports nothing, or the run stops here (the layer rules run as a test).
 npx eslint --max-warnings=0 .
 npx prettier --check --log-level=warn .

@@ -3,6 +3,7 @@ import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './suppor
 import { listenAddress } from './config/schema.js';
 import { parseDuration } from './config/units.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server/http-server.js';
+import { COLLECT_MIN_INTERVAL_MS } from './server/lifecycle.js';
 
 export interface Flags {
   configFile: string;
@@ -10,6 +11,8 @@ export interface Flags {
   /** `--web.config.file`: TLS, basic auth and response headers (exporter-toolkit format). */
   webConfigFile?: string;
   enableLifecycle: boolean;
+  /** `--web.collect-min-interval` (ms): a /-/collect this soon after the last run's end gets that run's answer. */
+  collectMinInterval: number;
   /** `--web.telemetry-path`: where the metrics are served. */
   telemetryPath: string;
   /** `--web.external-url`: the URL users reach vigil at (behind a proxy); links are made under its path. */
@@ -37,6 +40,9 @@ flags:
   --web.config.file=PATH        TLS, basic auth and response headers, in the Prometheus
                                 exporter-toolkit format (see docs/security.md) [default: none]
   --web.enable-lifecycle        let POST /-/reload and POST /-/collect work (else they answer 403)
+  --web.collect-min-interval=DURATION
+                                a POST /-/collect this soon after the last run ended gets that
+                                run's answer instead of a new run; 0s runs every call [default: 5s]
   --web.telemetry-path=PATH     where to serve the metrics [default: /metrics]
   --web.external-url=URL        the URL users reach vigil at, e.g. behind a reverse proxy under a
                                 path (https://proxy.example/vigil/): the pages' links live under it
@@ -60,6 +66,7 @@ const OPTIONS = {
   'web.listen-address': { type: 'string' },
   'web.config.file': { type: 'string' },
   'web.enable-lifecycle': { type: 'boolean', default: false },
+  'web.collect-min-interval': { type: 'string' },
   'web.telemetry-path': { type: 'string', default: '/metrics' },
   'web.external-url': { type: 'string' },
   'web.route-prefix': { type: 'string' },
@@ -98,6 +105,7 @@ export function parseFlags(argv: string[]): Flags {
     ...(listen !== undefined ? { listenAddress: listen } : {}),
     ...(webConfigFile !== undefined ? { webConfigFile } : {}),
     enableLifecycle: values['web.enable-lifecycle'] === true,
+    collectMinInterval: collectIntervalFlag(values['web.collect-min-interval'] as string | undefined),
     telemetryPath,
     ...(externalUrl !== undefined ? { externalUrl } : {}),
     routePrefix,
@@ -107,6 +115,13 @@ export function parseFlags(argv: string[]): Flags {
     version: values.version === true,
     help: values.help === true,
   };
+}
+
+function collectIntervalFlag(v: string | undefined): number {
+  if (v === undefined) return COLLECT_MIN_INTERVAL_MS;
+  const ms = v === '0' ? 0 : parseDuration(v);
+  if (ms === undefined) throw new FlagError(`--web.collect-min-interval: "${v}" is not a duration (e.g. 5s, or 0s for none)`);
+  return ms;
 }
 
 function logFlags(values: FlagValues): { level: LogLevel; format: LogFormat } {

@@ -106,6 +106,7 @@ async function serve(flags: Flags, web: WebConfig, daemon: Daemon, log: Logger, 
     log,
     routes: sink.routes,
     enableLifecycle: flags.enableLifecycle,
+    collectMinInterval: flags.collectMinInterval,
     ...paths,
   });
   const server = await listen(app, address, { ...(web.tls ? { tls: web.tls } : {}), limits: flags.limits, guard, log, telemetry }).catch((e: Error) =>

@@ -1,7 +1,15 @@
 import { family, single, type Family } from './family.js';
 
 /** Why the HTTP surface turned a client away before any route saw it: the `reason` label. */
-export const HTTP_REFUSALS = ['unauthorized', 'auth_busy', 'rate_limited', 'tls_handshake', 'client_certificate', 'connection_evicted'] as const;
+export const HTTP_REFUSALS = [
+  'unauthorized',
+  'auth_busy',
+  'auth_throttled',
+  'rate_limited',
+  'tls_handshake',
+  'client_certificate',
+  'connection_evicted',
+] as const;
 export type HttpRefusal = (typeof HTTP_REFUSALS)[number];
 
 export interface HttpStats {
@@ -13,7 +21,7 @@ export interface HttpStats {
 export const httpFamilies: readonly Family<HttpStats>[] = [
   family<HttpStats>({
     name: 'vigil_http_refused_total',
-    help: 'Clients turned away by the HTTP surface, by reason: unauthorized (401: web-config basic auth), auth_busy (429: too many bcrypt checks at once), rate_limited (429: over the web config rate_limit), tls_handshake (failed handshake: wrong TLS version, no or untrusted client certificate), client_certificate (refused after the handshake: client_auth_type, client_allowed_sans), connection_evicted (an idle connection closed to stay under --web.max-connections). Resets when vigil restarts.',
+    help: 'Clients turned away by the HTTP surface, by reason: unauthorized (401: web-config basic auth), auth_busy (429: too many bcrypt checks at once), auth_throttled (429 without a bcrypt check: too many failed checks from the same address lately), rate_limited (429: over the web config rate_limit), tls_handshake (failed handshake: wrong TLS version, no or untrusted client certificate), client_certificate (refused after the handshake: client_auth_type, client_allowed_sans), connection_evicted (an idle connection closed to stay under --web.max-connections). Resets when vigil restarts.',
     type: 'counter',
     area: 'vigil',
     labels: ['reason'],

@@ -18,6 +18,8 @@ export interface ServerDeps {
   log: Logger;
   /** `--web.enable-lifecycle`: POST /-/reload and /-/collect work only with it (else 403). */
   enableLifecycle?: boolean;
+  /** `--web.collect-min-interval` (ms): see lifecycle.ts. */
+  collectMinInterval?: number;
   /** More routes (the alert sink's), tried after vigil's own and before the 404. */
   routes?: RequestHandler;
   /** `--web.telemetry-path`: where the metrics are served [default: /metrics]. */
@@ -154,7 +156,14 @@ export function createExpressApp(deps: ServerDeps): { app: express.Express; metr
     res.json({ targets: deps.daemon.targets() });
   });
 
-  app.use(lifecycleRouter({ enabled: deps.enableLifecycle ?? false, reload: deps.reload, collectNow: () => deps.daemon.collectNow() }));
+  app.use(
+    lifecycleRouter({
+      enabled: deps.enableLifecycle ?? false,
+      reload: deps.reload,
+      collectNow: () => deps.daemon.collectNow(),
+      ...(deps.collectMinInterval !== undefined ? { collectMinIntervalMs: deps.collectMinInterval } : {}),
+    }),
+  );
 
   app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath, base: linkBase(deps) }));
 

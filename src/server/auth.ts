@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import { AuthThrottle } from './auth-throttle.js';
+import type { Comparer } from './bcrypt-thread.js';
 
 /**
  * HTTP basic auth against a web config's bcrypt hashes.
@@ -7,17 +8,22 @@ import bcrypt from 'bcryptjs';
  * A bcrypt round costs ~80 ms of CPU: a scraper that sends the same credentials every 15 s must not
  * pay it each time, so a successful verification is remembered (as exporter-toolkit does) as a
  * SHA-256 digest of user, hash and password, compared in constant time; nothing in plain text is
- * kept. Rounds run one at a time and only a few may wait, so a flood of wrong passwords gets 429s
- * instead of starving the event loop and `/metrics`.
+ * kept. Rounds run in a thread of their own (`BcryptThread`), one at a time, only a few waiting,
+ * and a client whose passwords keep failing waits without a round (`AuthThrottle`), so a flood of
+ * wrong passwords gets 429s and never holds the event loop that answers `/metrics`.
  */
 
 /** bcrypt of a password nobody knows: an unknown user costs the same round as a known one (no user enumeration by timing). */
 const DECOY_HASH = '$2b$10$woGv5R.TyqVoDUfi.daPhem83P7XWjaLXl8JmGmWBPfN9FKSIADn.';
 
-/** Bcrypt rounds that may queue behind the running one before new ones are turned away. */
-export const MAX_WAITING_ROUNDS = 8;
+export type BasicAuthOutcome = 'ok' | 'missing' | 'wrong' | 'busy' | 'throttled';
 
-export type BasicAuthOutcome = 'ok' | 'missing' | 'wrong' | 'busy';
+export interface BasicAuthOptions {
+  /** Runs a bcrypt comparison (in the bcrypt thread). */
+  compare: Comparer;
+  /** Kept across reloads, so a reload does not give a guesser a fresh start. */
+  throttle?: AuthThrottle;
+}
 
 const digest = (user: string, hash: string, password: string) =>
   createHash('sha256').update(user).update('\0').update(hash).update('\0').update(password).digest();
@@ -35,10 +41,16 @@ export function basicCredentials(header: string | undefined): { user: string; pa
 export class BasicAuth {
   /** Per user, the digest of the last credentials that verified. */
   private readonly verified = new Map<string, Buffer>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private waiting = 0;
+  private readonly compare: Comparer;
+  private readonly throttle: AuthThrottle;
 
-  constructor(private readonly users: ReadonlyMap<string, string>) {}
+  constructor(
+    private readonly users: ReadonlyMap<string, string>,
+    opts: BasicAuthOptions,
+  ) {
+    this.compare = opts.compare;
+    this.throttle = opts.throttle ?? new AuthThrottle();
+  }
 
   get enabled(): boolean {
     return this.users.size > 0;
@@ -57,26 +69,28 @@ export class BasicAuth {
     return timingSafeEqual(known, digest(c.user, hash, c.password)) ? 'ok' : undefined;
   }
 
-  /** Checks credentials with a bcrypt round (serialized, bounded queue) and remembers a success. */
-  async verify(header: string | undefined): Promise<BasicAuthOutcome> {
+  /**
+   * Checks credentials from `client` (its address) with a bcrypt round and remembers a success;
+   * a client whose rounds keep failing is answered `throttled` without one (`retryAfter` says how long).
+   */
+  async verify(header: string | undefined, client: string): Promise<BasicAuthOutcome> {
     const fast = this.cached(header);
     if (fast !== undefined) return fast;
     const c = basicCredentials(header)!;
-    if (this.waiting >= MAX_WAITING_ROUNDS) return 'busy';
-    this.waiting++;
+    if (this.throttle.retryAfter(client) > 0) return 'throttled';
     const hash = this.users.get(c.user);
-    const round = this.queue.then(() => bcrypt.compare(c.password, hash ?? DECOY_HASH));
-    this.queue = round.catch(() => false);
-    let ok: boolean;
-    try {
-      ok = (await round) && hash !== undefined;
-    } catch {
-      ok = false;
-    } finally {
-      this.waiting--;
-    }
+    const done = this.throttle.begin(client);
+    const outcome = await this.compare(c.password, hash ?? DECOY_HASH).catch(() => false);
+    const ok = outcome === true && hash !== undefined;
+    done(outcome === 'busy' ? undefined : ok);
+    if (outcome === 'busy') return 'busy';
     if (!ok) return 'wrong';
-    this.verified.set(c.user, digest(c.user, hash!, c.password));
+    this.verified.set(c.user, digest(c.user, hash, c.password));
     return 'ok';
+  }
+
+  /** Seconds a throttled client waits before its next check (at least 1). */
+  retryAfter(client: string): number {
+    return Math.max(1, this.throttle.retryAfter(client));
   }
 }

@@ -35,7 +35,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'POST',
     path: '/-/collect',
-    what: 'run every job now (with `--web.enable-lifecycle`; else 403); answers when all are done, with a JSON summary; a call during a run joins it',
+    what: 'run every job now (with `--web.enable-lifecycle`; else 403); answers when all are done, with a JSON summary; a call during a run joins it, and one within `--web.collect-min-interval` (5s) after a run ended gets the summary of that run',
   },
   { method: 'POST', path: '/webhook/alertmanager', what: 'the alert sink, where Alertmanager posts (when `alert_sink` is configured)' },
   { method: 'GET', path: '/alerts', what: "the alert sink's history page: firing now, every alert and notification, filters, paging" },

@@ -1,7 +1,10 @@
 import type http from 'node:http';
 import { refuse } from '../support/request-body.js';
+import { AuthThrottle, clientOf } from './auth-throttle.js';
 import { BasicAuth, type BasicAuthOutcome } from './auth.js';
+import { BcryptThread } from './bcrypt-thread.js';
 import { RequestRateLimit } from './rate-limit.js';
+import type { HttpRefusal } from '../metrics/http-families.js';
 import type { HttpTelemetry } from './telemetry.js';
 import type { WebConfig } from './web-config.js';
 
@@ -17,12 +20,22 @@ export interface GuardOptions {
 
 const CHALLENGE = 'Basic realm="vigil", charset="UTF-8"';
 
+const REFUSALS: Record<Exclude<BasicAuthOutcome, 'ok'>, HttpRefusal> = {
+  missing: 'unauthorized',
+  wrong: 'unauthorized',
+  busy: 'auth_busy',
+  throttled: 'auth_throttled',
+};
+
 /**
  * The web config's response headers and basic auth, in front of every request the server gets:
  * one gate where the server is made, never a check per route. Swapped whole on reload.
  */
 export class HttpGuard {
   private auth: BasicAuth;
+  /** Outlive reloads: one bcrypt thread, and a guesser's back-off is not reset by a reload. */
+  private readonly bcrypt = new BcryptThread();
+  private readonly throttle = new AuthThrottle();
   private headers: [string, string][];
   private rate: RequestRateLimit;
   private readonly passed = new WeakSet<http.IncomingMessage>();
@@ -32,7 +45,7 @@ export class HttpGuard {
     web: WebConfig,
     private readonly opts: GuardOptions = {},
   ) {
-    this.auth = new BasicAuth(web.users);
+    this.auth = this.basicAuth(web);
     this.headers = Object.entries(web.headers);
     this.rate = new RequestRateLimit(web.rateLimit);
     this.selfAuthenticated = opts.selfAuthenticated;
@@ -45,9 +58,13 @@ export class HttpGuard {
 
   /** Takes a reloaded web config's users and headers (the verification cache starts over). */
   apply(web: WebConfig): void {
-    this.auth = new BasicAuth(web.users);
+    this.auth = this.basicAuth(web);
     this.headers = Object.entries(web.headers);
     this.rate = new RequestRateLimit(web.rateLimit);
+  }
+
+  private basicAuth(web: WebConfig): BasicAuth {
+    return new BasicAuth(web.users, { compare: this.bcrypt.compare, throttle: this.throttle });
   }
 
   /** Whether basic auth is on: then every request carries verified credentials or was refused. */
@@ -69,20 +86,26 @@ export class HttpGuard {
     if (!auth.enabled || this.selfAuthenticated?.(req)) return next();
     const fast = auth.cached(req.headers.authorization);
     if (fast !== undefined) return this.decide(fast, req, res, next);
-    auth.verify(req.headers.authorization).then(
-      (outcome) => this.decide(outcome, req, res, next),
-      () => this.decide('wrong', req, res, next),
+    const client = clientOf(req.socket.remoteAddress);
+    auth.verify(req.headers.authorization, client).then(
+      (outcome) => this.decide(outcome, req, res, next, client),
+      () => this.decide('wrong', req, res, next, client),
     );
   }
 
-  private decide(outcome: BasicAuthOutcome, req: http.IncomingMessage, res: http.ServerResponse, next: () => void): void {
+  private decide(outcome: BasicAuthOutcome, req: http.IncomingMessage, res: http.ServerResponse, next: () => void, client = ''): void {
     if (outcome === 'ok') {
       this.passed.add(req);
       return next();
     }
     if (res.destroyed) return;
-    this.opts.telemetry?.refuse(outcome === 'busy' ? 'auth_busy' : 'unauthorized');
+    this.opts.telemetry?.refuse(REFUSALS[outcome]);
     if (outcome === 'busy') return refuse(req, res, 429, 'too many credential checks at once; try again\n', { 'retry-after': '1' });
+    if (outcome === 'throttled') {
+      return refuse(req, res, 429, 'too many failed credential checks from this address; try again later\n', {
+        'retry-after': String(this.auth.retryAfter(client)),
+      });
+    }
     refuse(req, res, 401, 'Unauthorized\n', { 'www-authenticate': CHALLENGE });
   }
 }

@@ -7,7 +7,13 @@ export interface LifecycleDeps {
   enabled: boolean;
   reload: () => Promise<void>;
   collectNow: () => Promise<unknown>;
+  /** `--web.collect-min-interval`: a /-/collect call this soon after the last run ended gets that run's answer. */
+  collectMinIntervalMs?: number;
+  now?: () => number;
 }
+
+/** How soon after a run's end /-/collect runs again by default: a loop of calls cannot multiply upstream load. */
+export const COLLECT_MIN_INTERVAL_MS = 5000;
 
 /** A lifecycle request may carry a JSON body this small at most (vigil reads none). */
 const MAX_BODY_BYTES = 1024;
@@ -38,11 +44,12 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 /**
  * POST /-/reload and POST /-/collect. Each can make vigil call every upstream, so they are off
  * unless enabled, POST only, refused from other sites' pages, and /-/collect never runs twice at
- * once: a call while a run is going gets that run's summary.
+ * once: a call while a run is going gets that run's summary, and so does one that arrives within
+ * the minimum interval of the last run's end.
  */
 export function lifecycleRouter(deps: LifecycleDeps): Router {
   const router = Router();
-  let collecting: Promise<unknown> | undefined;
+  const collect = collectOnce(deps);
 
   const gate = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> => {
     if (req.method !== 'POST') {
@@ -89,9 +96,28 @@ export function lifecycleRouter(deps: LifecycleDeps): Router {
   // Runs every job now and answers when all are done, with what the run cost.
   router.all('/-/collect', async (req, res) => {
     if (!(await gate(req, res))) return;
-    collecting ??= deps.collectNow().finally(() => (collecting = undefined));
-    res.json(await collecting);
+    res.json(await collect());
   });
 
   return router;
+}
+
+/** Runs a collection, unless one is running (joined) or the last one ended within the interval (its answer). */
+function collectOnce(deps: LifecycleDeps): () => Promise<unknown> {
+  const now = deps.now ?? Date.now;
+  const interval = deps.collectMinIntervalMs ?? COLLECT_MIN_INTERVAL_MS;
+  let running: Promise<unknown> | undefined;
+  let last: { endedAt: number; answer: unknown } | undefined;
+  return () => {
+    if (running) return running;
+    if (last && now() - last.endedAt < interval) return Promise.resolve(last.answer);
+    running = deps
+      .collectNow()
+      .then((answer) => {
+        last = { endedAt: now(), answer };
+        return answer;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
 }

@@ -7,6 +7,7 @@ import { REJECT_REASONS, sinkFamilies, type RejectReason } from './families.js';
 import type { StoreAvailability } from './store/guarded-store.js';
 import { boundSummary } from './label-bounds.js';
 import type { AlertStore, StoreSummary } from './store/alert-store.js';
+import { FOLD_FIELDS, type FoldCounts, type FoldField } from './value-folds.js';
 import type { Watchdog } from './watchdog.js';
 
 /**
@@ -30,6 +31,7 @@ export class SinkExposure {
   private summary: StoreSummary = { receivers: [], alerts: [] };
   private summaryStale = false;
   private readonly rejected = new Map<RejectReason, number>(REJECT_REASONS.map((r) => [r, 0]));
+  private readonly folds = new Map<FoldField, number>(FOLD_FIELDS.map((f) => [f, 0]));
   private readonly group: ThrottledGroup;
 
   constructor(
@@ -51,6 +53,12 @@ export class SinkExposure {
   /** Counts a refused webhook request. */
   refused(reason: RejectReason): void {
     this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + 1);
+    this.changed(false);
+  }
+
+  /** Counts the values a stored notification had folded. */
+  folded(counts: FoldCounts): void {
+    for (const [field, n] of Object.entries(counts) as Array<[FoldField, number]>) this.folds.set(field, (this.folds.get(field) ?? 0) + n);
     this.changed(false);
   }
 
@@ -91,6 +99,6 @@ export class SinkExposure {
     const lastSeen = s.watchdog.lastSeenAt();
     const summary = boundSummary(this.summary, { maxValues: s.cfg.limits.max_label_values, maxLength: s.cfg.limits.max_label_length });
     const watchdog = { lastSeenSeconds: lastSeen === undefined ? undefined : lastSeen / 1000, healthy: s.watchdog.isHealthy() };
-    return renderGroup(sinkFamilies, { summary, rejected: this.rejected, store: this.availability(), watchdog }, {});
+    return renderGroup(sinkFamilies, { summary, rejected: this.rejected, folded: this.folds, store: this.availability(), watchdog }, {});
   }
 }

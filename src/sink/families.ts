@@ -2,6 +2,7 @@ import { family, single, type Family } from '../metrics/family.js';
 import type { StoreAvailability } from './store/guarded-store.js';
 import { UNAVAILABLE_REASONS } from './store/alert-store.js';
 import type { BoundedSummary } from './label-bounds.js';
+import type { FoldField } from './value-folds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
 export const REJECT_REASONS = ['auth', 'json', 'schema', 'too_large', 'content_type', 'store'] as const;
@@ -13,6 +14,8 @@ export interface SinkStats {
   summary: BoundedSummary;
   /** In memory (rejected requests are never written): reset when vigil restarts. */
   rejected: ReadonlyMap<RejectReason, number>;
+  /** In memory too: values of stored notifications folded to their limit, by field. */
+  folded: ReadonlyMap<FoldField, number>;
   watchdog: { lastSeenSeconds?: number | undefined; healthy: boolean };
   store: StoreAvailability;
 }
@@ -47,6 +50,14 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
     area: 'alertsink',
     labels: ['reason'],
     samples: (s) => [...s.rejected].map(([reason, value]) => ({ labels: { reason }, value })),
+  }),
+  family<SinkStats>({
+    name: 'vigil_alertsink_values_folded_total',
+    help: 'Values of stored notifications longer than their limit (docs/alert-sink.md#stored-values), stored cut short with a marker, by field. Resets when vigil restarts.',
+    type: 'counter',
+    area: 'alertsink',
+    labels: ['field'],
+    samples: (s) => [...s.folded].map(([field, value]) => ({ labels: { field }, value })),
   }),
   family<SinkStats>({
     name: 'vigil_alertsink_truncated_alerts_total',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config/load.js';
+import { foldField, foldSet, type FoldCounts } from './value-folds.js';
 
 /**
  * Alertmanager's webhook payload, version "4" (notify/webhook in Alertmanager): tolerant of fields
@@ -70,7 +71,7 @@ export type PayloadAlert = Payload['alerts'][number];
 /** Alerts checked per turn: a 55k-alert notification must not hold the event loop (and scrapes) for a second. */
 export const ALERTS_PER_TURN = 2000;
 
-export type ParseResult = { ok: true; payload: Payload } | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
+export type ParseResult = { ok: true; payload: Payload; folded: FoldCounts } | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
 
 /**
  * Parsing in steps: yields after the JSON is parsed and after each ALERTS_PER_TURN alerts, so a
@@ -90,16 +91,27 @@ function* parseSteps(body: string): Generator<void, ParseResult> {
   // `null`, a number or a string is not an envelope: the schema says so, and there are no alerts to read.
   const rawAlerts = raw !== null && typeof raw === 'object' ? (raw as { alerts?: unknown }).alerts : undefined;
   const alerts: PayloadAlert[] = [];
+  const folded: FoldCounts = {};
   if (Array.isArray(rawAlerts)) {
     for (let i = 0; i < rawAlerts.length; i++) {
       if (i > 0 && i % ALERTS_PER_TURN === 0) yield;
       const a = alert.safeParse(rawAlerts[i], { reportInput: true });
-      if (a.success) alerts.push(a.data);
+      if (a.success) alerts.push(foldAlert(a.data, folded));
       else issues.push(...a.error.issues.map((iss) => ({ ...iss, path: ['alerts', i, ...iss.path] })));
     }
   }
-  if (envelope.success && issues.length === 0) return { ok: true, payload: { ...envelope.data, alerts } };
-  return failure(issues);
+  if (!envelope.success || issues.length > 0) return failure(issues);
+  const { receiver, groupKey } = envelope.data;
+  const bounded = { receiver: foldField(receiver, 'receiver', folded), groupKey: foldField(groupKey, 'group_key', folded) };
+  return { ok: true, payload: { ...envelope.data, ...bounded, alerts }, folded };
+}
+
+/** What of an alert is stored, within STORED_VALUE_LIMITS (what the body says stays in the body). */
+function foldAlert(a: PayloadAlert, folded: FoldCounts): PayloadAlert {
+  const labels = foldSet(a.labels, 'label_name', 'label_value', folded);
+  const annotations = foldSet(a.annotations, 'annotation_name', 'annotation_value', folded);
+  const generatorURL = foldField(a.generatorURL, 'generator_url', folded);
+  return labels === a.labels && annotations === a.annotations && generatorURL === a.generatorURL ? a : { ...a, labels, annotations, generatorURL };
 }
 
 /** The body (already under the size limit) as a payload, or why it is not one: a 400 either way. */

@@ -10,6 +10,7 @@ import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
 import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
 import { StoreError, type AlertStore, type RecordResult } from './store/alert-store.js';
+import type { FoldCounts } from './value-folds.js';
 import type { HealthView } from './views.js';
 
 export const WEBHOOK_PATH = '/webhook/alertmanager';
@@ -29,6 +30,8 @@ export interface SinkRouteDeps {
   receive(payload: Payload, body: string): Promise<RecordResult>;
   /** Counts a refused webhook request. */
   refused(reason: RejectReason): void;
+  /** Counts the values of a stored notification that were folded to their limit (value-folds.ts). */
+  folded(counts: FoldCounts): void;
   health(): HealthView;
   /** The history's status pages (`/alerts...`), given the read API they show. */
   pages?: ((read: SinkRead) => RequestHandler) | undefined;
@@ -130,6 +133,10 @@ function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
       if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
       const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
       return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
+    }
+    if (Object.keys(parsed.folded).length > 0) {
+      deps.folded(parsed.folded);
+      deps.log.warn({ folded: parsed.folded, receiver: capText(parsed.payload.receiver, 128), id: result.id }, 'notification stored with long values folded');
     }
     res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
   };

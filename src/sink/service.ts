@@ -195,6 +195,7 @@ export class AlertSinkService {
       log: this.log,
       receive: (payload, body) => this.receive(store, monitor, payload, body),
       refused: (reason) => this.exposure.refused(reason),
+      folded: (counts) => this.exposure.folded(counts),
       pages: this.deps.pages,
       health: () => monitor.health(),
     });

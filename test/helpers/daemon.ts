@@ -8,7 +8,7 @@ import { createLogger } from '../../src/support/logger.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
 import { createApp, listen } from '../../src/server/app.js';
 import { alertPages } from '../../src/server/ui-routes.js';
-import { AlertSinkService } from '../../src/sink/service.js';
+import { AlertSinkService, type AlertSinkDeps } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
 
 export interface TestDaemon {
@@ -41,13 +41,16 @@ export function tempFile(name: string, content: string): string {
  * vigil in-process on 127.0.0.1:<free port>, with schedules that never fire on their own during a
  * test (jobs run at start and when `collect()` is called), unless the config sets them.
  */
-export async function startTestDaemon(yaml: string, opts: { collectionThread?: boolean } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(
+  yaml: string,
+  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>; collectMinInterval?: number } = {},
+): Promise<TestDaemon> {
   const out = new PassThrough();
   const lines: string[] = [];
   out.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   const log = createLogger('debug', 'json', out);
   const daemon = new Daemon(log, opts.collectionThread ? { collectionThread: { level: 'debug', format: 'json', out } } : {});
-  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0', pages: alertPages({ daemon, version: 'test' }) });
+  const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: '127.0.0.1:0', pages: alertPages({ daemon, version: 'test' }), ...opts.sink });
   daemon.use(sink);
   const app = createApp({
     daemon,
@@ -56,6 +59,7 @@ export async function startTestDaemon(yaml: string, opts: { collectionThread?: b
     log,
     routes: sink.routes,
     enableLifecycle: true,
+    ...(opts.collectMinInterval !== undefined ? { collectMinInterval: opts.collectMinInterval } : {}),
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));

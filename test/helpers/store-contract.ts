@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePayload } from '../../src/sink/payload-schema.js';
+import { STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
 import { notificationKey, type AlertFilter, type AlertStore, type IncomingNotification, type NotificationFilter } from '../../src/sink/store/alert-store.js';
 import { notification, type NotificationSpec } from './alertmanager.js';
 
@@ -207,6 +208,24 @@ export function storeContract(name: string, h: StoreHarness): void {
       expect(await again.summary()).toEqual(before.sum);
       expect(before.sum.receivers[0]?.truncatedAlerts).toBe(2);
       expect(await again.lastFiring('Watchdog')).toBe(T0);
+    });
+
+    it('stores values longer than their limit folded, so an index holds only the bounded value (issue 28)', async () => {
+      const s = await h.open();
+      const [huge, other] = ['s'.repeat(4_000_000), `${'s'.repeat(2000)}-other`];
+      const spec = (severity: string, i: number) => ({ receiver: 'r'.repeat(5000), groupKey: `g${i}`, alerts: [{ fingerprint: `f${i}`, severity }] });
+      for (const [i, severity] of [huge, other].entries()) await s.record(incoming(spec(severity, i)));
+      const alerts = await listAlerts(s, {});
+      const severities = alerts.map((a) => a.severity);
+      for (const v of severities) expect(Buffer.byteLength(v)).toBeLessThanOrEqual(STORED_VALUE_LIMITS.label_value);
+      expect(severities[0]).toMatch(/^s+…\[folded: \d+ bytes, sha256 [0-9a-f]{16}\]$/);
+      // Two long values with one head stay two values; each is found by its bounded value.
+      expect(new Set(severities).size).toBe(2);
+      for (const v of severities) expect((await listAlerts(s, { severity: v })).map((a) => a.severity)).toEqual([v]);
+      expect((await s.summary()).alerts.map((a) => a.severity).sort()).toEqual([...severities].sort());
+      const receivers = (await s.summary()).receivers.map((r) => Buffer.byteLength(r.receiver));
+      expect(receivers).toHaveLength(1);
+      expect(receivers[0]).toBeLessThanOrEqual(STORED_VALUE_LIMITS.receiver);
     });
 
     it('remembers when a firing Watchdog last arrived, duplicates included, resolutions not', async () => {

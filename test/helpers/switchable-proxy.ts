@@ -9,13 +9,23 @@ export interface SwitchableProxy {
   readonly url: string;
   /** Closes the listener and every open connection: connections are refused until restore(). */
   refuse(): Promise<void>;
+  /**
+   * Drops every open connection and accepts new ones without ever answering (a firewall's drop, a
+   * host gone from the network) until restore(): a client learns nothing until its own timeout.
+   */
+  blackhole(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startSwitchableProxy(upstream: URL): Promise<SwitchableProxy> {
   const sockets = new Set<net.Socket>();
+  let holding = false;
   const server = net.createServer((client) => {
+    if (holding) {
+      sockets.add(client.on('close', () => sockets.delete(client)).on('error', () => client.destroy()));
+      return;
+    }
     const up = net.connect(Number(upstream.port), upstream.hostname);
     for (const s of [client, up]) {
       sockets.add(s);
@@ -36,7 +46,14 @@ export async function startSwitchableProxy(upstream: URL): Promise<SwitchablePro
   return {
     url: `http://127.0.0.1:${port}`,
     refuse: stop,
-    restore: () => listen(port),
+    blackhole: () => {
+      holding = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore: async () => {
+      holding = false;
+      if (!server.listening) await listen(port);
+    },
     close: stop,
   };
 }

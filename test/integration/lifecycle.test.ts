@@ -1,8 +1,12 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
+import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp, listen, type RunningHttp } from '../../src/server/app.js';
+import { COLLECT_MIN_INTERVAL_MS, lifecycleRouter } from '../../src/server/lifecycle.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** POST /-/reload and POST /-/collect: off by default, POST only, not reachable from other sites' pages, one run at a time. */
@@ -12,7 +16,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(enableLifecycle: boolean, collectNow: () => Promise<unknown> = () => Promise.resolve({ jobs: 0 })) {
+async function start(enableLifecycle: boolean, collectNow: () => Promise<unknown> = () => Promise.resolve({ jobs: 0 }), collectMinInterval?: number) {
   const calls = { reload: 0, collect: 0 };
   const store = new SnapshotStore([]);
   const app = createApp({
@@ -29,6 +33,7 @@ async function start(enableLifecycle: boolean, collectNow: () => Promise<unknown
     processMetrics: () => Promise.resolve(''),
     log: createLogger('error', 'json', new PassThrough()),
     enableLifecycle,
+    ...(collectMinInterval !== undefined ? { collectMinInterval } : {}),
   });
   server = await listen(app, '127.0.0.1:0');
   return { url: server.url, calls };
@@ -81,7 +86,7 @@ describe('lifecycle endpoints', () => {
 
   it('/-/collect joins a run in progress instead of starting another', async () => {
     let finish: (v: unknown) => void = () => undefined;
-    const { url, calls } = await start(true, () => new Promise((r) => (finish = r)));
+    const { url, calls } = await start(true, () => new Promise((r) => (finish = r)), 0);
     let arrived = 0;
     server!.server.on('request', () => arrived++);
     const answers = Array.from({ length: 5 }, () => fetch(`${url}/-/collect`, { method: 'POST' }));
@@ -98,5 +103,36 @@ describe('lifecycle endpoints', () => {
     finish({ jobs: 8 });
     expect(await (await next).json()).toEqual({ jobs: 8 });
     expect(calls.collect).toBe(2);
+  });
+
+  it('/-/collect within the minimum interval of the last run is answered from it, without asking the upstream again', async () => {
+    let requests = 0;
+    const upstream = http.createServer((_req, res) => void (requests++, res.end('{}')));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+    let clock = 1_000_000;
+    const app = express().use(
+      lifecycleRouter({
+        enabled: true,
+        reload: async () => undefined,
+        collectNow: async () => ({ status: (await fetch(upstreamUrl)).status, run: requests }),
+        now: () => clock,
+      }),
+    );
+    server = await listen(app, '127.0.0.1:0');
+    const collect = async () => (await fetch(`${server!.url}/-/collect`, { method: 'POST' })).json();
+    try {
+      expect(await collect()).toEqual({ status: 200, run: 1 });
+      for (let i = 0; i < 10; i++) {
+        clock += (COLLECT_MIN_INTERVAL_MS - 1) / 10;
+        expect(await collect()).toEqual({ status: 200, run: 1 });
+      }
+      expect(requests).toBe(1);
+      clock += 1;
+      expect(await collect()).toEqual({ status: 200, run: 2 });
+      expect(requests).toBe(2);
+    } finally {
+      upstream.close();
+    }
   });
 });

@@ -21,7 +21,8 @@ const runs = () => Object.fromEntries(vigil.daemon.targets().map((t) => [`${t.co
 beforeAll(async () => {
   sim = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000 });
   drTokenFile = tempFile('dr-op', sim.cluster('dr-secondary').drOperationToken());
-  vigil = await startTestDaemon(config());
+  // Every POST /-/collect runs here (no minimum interval): what one run asks is what is counted.
+  vigil = await startTestDaemon(config(), { collectMinInterval: 0 });
 });
 afterAll(async () => {
   await vigil?.close();
@@ -35,6 +36,23 @@ describe('POST /-/collect', () => {
     const after = runs();
     expect(after['secrets_replication/dr-primary']).toBe((before['secrets_replication/dr-primary'] ?? NaN) + 5);
     expect(after['secrets_merkle_check/dr-secondary']).toBe(before['secrets_merkle_check/dr-secondary']);
+  });
+});
+
+describe('POST /-/collect in a loop, within the minimum interval', () => {
+  it('runs once, each later call answered from that run', async () => {
+    // An hour: however slow this machine, every call lands within it (the interval itself: lifecycle.test.ts).
+    const looped = await startTestDaemon(config(), { collectMinInterval: 3_600_000 });
+    try {
+      const jobs = () => looped.daemon.targets().find((t) => t.collector === 'secrets_replication' && t.target === 'dr-primary')?.runs ?? NaN;
+      const before = jobs();
+      const answers: unknown[] = [];
+      for (let i = 0; i < 10; i++) answers.push(await (await fetch(`${looped.url}/-/collect`, { method: 'POST' })).json());
+      expect(jobs()).toBe(before + 1);
+      expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    } finally {
+      await looped.close();
+    }
   });
 });
 

@@ -5,16 +5,17 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../src/sink/store/sqlite-migrations.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
-import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
+import { SqliteThreadStore } from '../../src/sink/store/sqlite-thread-store.js';
 import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
 
 let dir: string;
 let path: string;
-const open: SqliteAlertStore[] = [];
-const openStore = (opts: { maxSize?: number; busyTimeoutMs?: number } = {}) => {
-  const s = new SqliteAlertStore({ path, ...opts });
+const open: SqliteThreadStore[] = [];
+/** The store as vigil opens it: SQLite in its own thread. */
+const openStore = async (opts: { maxSize?: number; busyTimeoutMs?: number } = {}) => {
+  const s = await SqliteThreadStore.open({ path, ...opts });
   open.push(s);
   return s;
 };
@@ -46,20 +47,22 @@ afterEach(async () => {
 });
 
 describe('the SQLite alert store', () => {
-  it('creates its directory and schema, in WAL mode, at the latest user_version', () => {
-    openStore();
+  it('creates its directory and schema, in WAL mode, at the latest user_version', async () => {
+    await openStore();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });
 
-  it('refuses a database written by a newer schema', () => {
-    openStore();
+  it('refuses a database written by a newer schema', async () => {
+    await (await openStore()).close();
     const db = new Database(path);
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => new SqliteAlertStore({ path })).toThrow(`schema version ${MIGRATIONS.length + 1} is newer than this vigil knows (${MIGRATIONS.length})`);
+    await expect(SqliteThreadStore.open({ path })).rejects.toThrow(
+      `schema version ${MIGRATIONS.length + 1} is newer than this vigil knows (${MIGRATIONS.length})`,
+    );
   });
 
   it('applies each pending migration once, in order, and rolls a failing one back whole', () => {
@@ -77,7 +80,7 @@ describe('the SQLite alert store', () => {
   });
 
   it('stores the same notification once and counts the copy as a duplicate', async () => {
-    const s = openStore();
+    const s = await openStore();
     const n = incoming({ alerts: [{ fingerprint: 'f1', severity: 'critical' }] });
     const first = await s.record(n);
     const second = await s.record({ ...n, receivedAt: T0 + 1000, body: n.body.replace('alertmanager:9093', 'alertmanager-1:9093') });
@@ -95,7 +98,7 @@ describe('the SQLite alert store', () => {
   });
 
   it('commits notifications arriving together in one transaction, a copy among them as a duplicate', async () => {
-    const s = openStore();
+    const s = await openStore();
     const n = incoming({ alerts: [{ fingerprint: 'f1' }] });
     const together = await Promise.all([
       s.record(n),
@@ -111,7 +114,7 @@ describe('the SQLite alert store', () => {
   });
 
   it('filters alerts by state, alertname and severity', async () => {
-    const s = openStore();
+    const s = await openStore();
     await s.record(
       incoming({
         alerts: [
@@ -121,7 +124,7 @@ describe('the SQLite alert store', () => {
         ],
       }),
     );
-    const fps = async (f: Omit<Parameters<SqliteAlertStore['alerts']>[0], 'limit'>) =>
+    const fps = async (f: Omit<Parameters<SqliteThreadStore['alerts']>[0], 'limit'>) =>
       (await s.alerts({ limit: 10, ...f })).alerts.map((a) => a.fingerprint).sort();
     expect(await fps({})).toEqual(['a', 'b', 'c']);
     expect(await fps({ state: 'firing' })).toEqual(['a', 'b']);
@@ -142,14 +145,14 @@ describe('the SQLite alert store', () => {
   });
 
   it('pages the history newest first and filters it by time and receiver', async () => {
-    const s = openStore();
+    const s = await openStore();
     for (let i = 0; i < 5; i++) {
       await s.record(incoming({ groupKey: `g${i}`, receiver: i % 2 ? 'pager' : 'web\\.hook', alerts: [{ fingerprint: `f${i}` }] }, T0 + i * 1000));
     }
     const ids: number[][] = [];
     let after;
     do {
-      const page: Awaited<ReturnType<SqliteAlertStore['notifications']>> = await s.notifications({ limit: 2, after });
+      const page: Awaited<ReturnType<SqliteThreadStore['notifications']>> = await s.notifications({ limit: 2, after });
       ids.push(page.notifications.map((n) => n.id));
       after = page.next;
     } while (after);
@@ -162,7 +165,7 @@ describe('the SQLite alert store', () => {
   });
 
   it('prunes what is older than the retention and keeps the counters', async () => {
-    const s = openStore();
+    const s = await openStore();
     await s.record(incoming({ groupKey: 'old', alerts: [{ fingerprint: 'old' }] }, T0 - 31 * DAY));
     await s.record(incoming({ groupKey: 'new', alerts: [{ fingerprint: 'new' }] }, T0));
     await s.record(incoming({ groupKey: 'old2', alerts: [{ fingerprint: 'old2', severity: 'critical', status: 'resolved' }] }, T0 - 40 * DAY));
@@ -179,12 +182,12 @@ describe('the SQLite alert store', () => {
   });
 
   it('keeps everything across a restart', async () => {
-    const s = openStore();
+    const s = await openStore();
     await s.record(incoming({ alerts: [{ fingerprint: 'w', alertname: 'Watchdog', severity: 'none' }] }, T0));
     await s.record(incoming({ truncatedAlerts: 2, groupKey: 'x', alerts: [{ fingerprint: 'f1', status: 'resolved' }] }, T0 + 1));
     const before = { n: await s.notifications({ limit: 10 }), a: await s.alerts({ limit: 10 }), t: await s.timeline('f1'), sum: await s.summary() };
     await s.close();
-    const again = openStore();
+    const again = await openStore();
     expect(await again.notifications({ limit: 10 })).toEqual(before.n);
     expect(await again.alerts({ limit: 10 })).toEqual(before.a);
     expect(await again.timeline('f1')).toEqual(before.t);
@@ -194,7 +197,7 @@ describe('the SQLite alert store', () => {
   });
 });
 
-storeContract('SQLite', { open: async () => openStore() });
+storeContract('SQLite', { open: () => openStore() });
 
 describe("a notification's identity", () => {
   const key = (body: Record<string, unknown>) => {
@@ -217,7 +220,7 @@ describe("a notification's identity", () => {
 describe('a store that cannot write stores nothing and says why', () => {
   // SQLITE_FULL is what a full disk gives; max_page_count makes SQLite give it at a chosen size.
   it('fails as "full" at max_size, without a partial notification', async () => {
-    const s = openStore({ maxSize: 256 * 1024 });
+    const s = await openStore({ maxSize: 256 * 1024 });
     const alerts = Array.from({ length: 50 }, (_, i) => ({ fingerprint: `f${i}`, labels: { pad: 'x'.repeat(200) } }));
     let failure: unknown;
     let stored = 0;
@@ -239,7 +242,7 @@ describe('a store that cannot write stores nothing and says why', () => {
   });
 
   it('fails only the notifications that do not fit when they arrive together', async () => {
-    const s = openStore({ maxSize: 256 * 1024 });
+    const s = await openStore({ maxSize: 256 * 1024 });
     const pad = 'x'.repeat(200);
     const batch = Array.from({ length: 20 }, (_, i) =>
       incoming({ groupKey: `g${i}`, alerts: Array.from({ length: 50 }, (_, j) => ({ fingerprint: `f${i}-${j}`, labels: { pad } })) }),
@@ -258,7 +261,7 @@ describe('a store that cannot write stores nothing and says why', () => {
 
   // Another connection holding the write lock (a backup, an admin's sqlite3 shell, a second replica).
   it('fails as "busy" while another connection holds the write lock, then works again', async () => {
-    const s = openStore({ busyTimeoutMs: 50 });
+    const s = await openStore({ busyTimeoutMs: 50 });
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     const n = incoming({ alerts: [{ fingerprint: 'f1' }] });

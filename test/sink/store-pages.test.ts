@@ -79,8 +79,9 @@ describe('alerts pages', () => {
   });
 
   it('end early once the stored labels and annotations pass maxBytes', async () => {
-    const big = 'y'.repeat(5000);
-    const alerts = Array.from({ length: 5 }, (_, i) => ({ fingerprint: `f${i}`, labels: { big } }));
+    // 5,000 bytes of labels an alert, each value under the fold limit so that all of it is stored.
+    const big = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`big${i}`, 'y'.repeat(1000)]));
+    const alerts = Array.from({ length: 5 }, (_, i) => ({ fingerprint: `f${i}`, labels: big }));
     await store.record(incoming({ groupKey: 'g', alerts }, T0));
     const page = await store.alerts({ limit: 100, maxBytes: 12_000 });
     expect(page.alerts).toHaveLength(2);

@@ -11,6 +11,7 @@ describe('command-line flags', () => {
       version: false,
       help: false,
       enableLifecycle: false,
+      collectMinInterval: 5000,
       telemetryPath: '/metrics',
       routePrefix: '/',
       limits: { maxConnections: 1000, headerTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxHeaderBytes: 16384 },
@@ -25,10 +26,12 @@ describe('command-line flags', () => {
         '--web.max-connections=50',
         '--web.header-timeout=2s',
         '--web.request-timeout=1m',
+        '--web.collect-min-interval=0s',
       ]),
     ).toMatchObject({
       webConfigFile: '/etc/vigil/web.yml',
       enableLifecycle: true,
+      collectMinInterval: 0,
       limits: { maxConnections: 50, headerTimeoutMs: 2000, requestTimeoutMs: 60_000 },
     });
   });
@@ -57,6 +60,7 @@ describe('command-line flags', () => {
 
   it.each([
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--web.collect-min-interval=soon'], /--web\.collect-min-interval: "soon" is not a duration/],
     [['--web.external-url=proxy/vigil'], /--web\.external-url: "proxy\/vigil" is not an absolute URL/],
     [['--web.external-url=ftp://proxy/vigil/'], /--web\.external-url: "ftp:\/\/proxy\/vigil\/" must be http or https/],
     [['--web.external-url=https://proxy/vigil/?x=1'], /must not carry a query or a fragment/],

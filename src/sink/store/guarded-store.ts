@@ -14,8 +14,9 @@ function openFailure(e: StoreError): StoreError {
  * The one "store unavailable" path of both stores. It opens the store (retrying until it can),
  * turns every failure into a StoreError, and tracks availability: a failure saying the store
  * cannot be used (database unreachable, file corrupt or read-only) marks it unavailable, any
- * later success marks it available again. A corrupt SQLite file is closed and reopened (which
- * keeps failing until the file is repaired): nothing is answered from it meanwhile.
+ * later success marks it available again. While it is unreachable, calls fail at once and one
+ * probe every retryMs (not each request) finds when it is back. A corrupt SQLite file is closed
+ * and reopened (which keeps failing until the file is repaired): nothing is answered from it meanwhile.
  * Callers see StoreError only, so the webhook answers 503 (never 200 for what is not stored)
  * and the read API 503 (never an empty page for what cannot be read).
  */
@@ -79,8 +80,9 @@ export class GuardedStore implements AlertStore {
   private guard<A extends unknown[], R>(what: string, call: (s: AlertStore, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
     return async (...args: A) => {
       const s = this.inner;
-      if (!s) {
-        const st = this.state;
+      const st = this.state;
+      // Known down: answered now, not after the store's timeout; the probe decides when it is back.
+      if (!s || this.knownDown()) {
         throw new StoreError('unavailable', `${what}: ${st.available ? 'store closed' : st.message}`, st.available ? 'cannot_open' : st.reason);
       }
       try {
@@ -93,8 +95,8 @@ export class GuardedStore implements AlertStore {
         if (err.reason === 'corrupt' && this.inner === s) {
           this.inner = undefined;
           await s.close().catch(() => undefined);
-          this.scheduleReopen();
         }
+        if (!this.inner) this.scheduleReopen();
         throw err;
       }
     };
@@ -105,6 +107,7 @@ export class GuardedStore implements AlertStore {
     // Still down for the same reason: keep the latest message, without reporting a change.
     if (this.reported && !this.state.available && this.state.reason === e.reason) return void (this.state = { ...this.state, message: e.message });
     this.mark({ available: false, reason: e.reason, message: e.message, since: this.state.available ? this.now() : this.state.since });
+    if (this.knownDown()) this.scheduleReopen();
   }
 
   private mark(a: StoreAvailability): void {
@@ -113,11 +116,34 @@ export class GuardedStore implements AlertStore {
     this.onChange(a);
   }
 
+  /**
+   * Unreachable (a database down or black-holed): every call would wait for the store's timeouts
+   * to learn it again, holding a connection and a sender's worker each time. Other reasons (a
+   * read-only or full file) are found at once by the call itself, and reads may still work.
+   */
+  private knownDown(): boolean {
+    return !this.state.available && this.state.reason === 'unreachable';
+  }
+
+  /** One attempt every retryMs, whatever the traffic: reopen a store that is not open, else probe it. */
   private scheduleReopen(): void {
     if (this.closed || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
-      if (!this.closed && !this.inner) void this.open();
+      if (this.closed) return;
+      if (!this.inner) return void this.open();
+      if (this.knownDown()) void this.probe(this.inner);
     }, this.retryMs).unref();
+  }
+
+  /** The cheapest read there is (an index lookup that finds nothing): back when it answers. */
+  private async probe(s: AlertStore): Promise<void> {
+    try {
+      await s.lastFiring('');
+      if (this.inner === s && !this.state.available) this.mark({ available: true });
+    } catch (e) {
+      this.failed(this.kind.classify('probing the store', e));
+      this.scheduleReopen();
+    }
   }
 }

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { AlertStoreConfig } from '../../config/schema.js';
 import type { AlertStore, StoreError } from './alert-store.js';
 import { PostgresAlertStore, postgresStoreError } from './postgres-store.js';
-import { SqliteAlertStore, sqliteStoreError } from './sqlite-store.js';
+import { sqliteStoreError } from './sqlite-connection.js';
+import { SqliteThreadStore } from './sqlite-thread-store.js';
 
 /** How to open the store a config names, how to read its errors, and how to name it in logs. */
 export interface StoreKind {
@@ -21,7 +22,7 @@ export function storeKind(cfg: AlertStoreConfig): StoreKind {
     return {
       name: path,
       identity: JSON.stringify(['sqlite', path, cfg.max_size]),
-      open: async () => new SqliteAlertStore({ path, maxSize: cfg.max_size }),
+      open: () => SqliteThreadStore.open({ path, maxSize: cfg.max_size }),
       classify: sqliteStoreError,
     };
   }

@@ -10,7 +10,7 @@ export interface SqliteStoreOptions {
   maxSize?: number | undefined;
   /**
    * How long a write waits for another connection's lock. better-sqlite3 is synchronous, so this
-   * blocks the event loop: keep it short, the sender retries a 503.
+   * blocks the store's thread (reads queue behind it): keep it short, the sender retries a 503.
    */
   busyTimeoutMs?: number;
 }
@@ -35,7 +35,36 @@ export function sqliteStoreError(what: string, e: unknown): StoreError {
   return new StoreError(kind, message);
 }
 
-/** Opens the file: WAL journal, synchronous=FULL (a commit is on disk when it returns), the schema migrated. */
+/**
+ * A damaged page anywhere in the file (a bad disk, a copy taken mid-write) is found before the
+ * store is used, not when a read or a write happens to reach it: a write into a damaged b-tree
+ * may be acknowledged and then lost. quick_check reads every page once (in the store's thread);
+ * it fails the opening as SQLITE_CORRUPT, so the store is reported `corrupt` and left as it is for
+ * the operator to recover (docs/alert-sink.md).
+ */
+function checkPages(db: Database.Database, path: string): void {
+  let found: string[];
+  try {
+    found = (db.pragma('quick_check(3)') as Array<{ quick_check: string }>).map((r) => r.quick_check);
+  } catch (e) {
+    // Damage can stop the check itself.
+    if (!/^SQLITE_CORRUPT/.test(String((e as { code?: unknown }).code))) throw e;
+    found = [(e as Error).message];
+  }
+  if (found.length === 1 && found[0] === 'ok') return;
+  const what = found
+    .join('; ')
+    .replace(/\*\*\* in database main \*\*\*\s*/g, '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 300);
+  const advice =
+    'vigil neither reads nor writes it; recover what it holds into a new file (sqlite3 .dump or .recover, docs/alert-sink.md) and put that in its place';
+  throw Object.assign(new Error(`${path}: damaged pages (quick_check: ${what}): ${advice}`), {
+    code: 'SQLITE_CORRUPT',
+  });
+}
+
+/** Opens the file: WAL journal, synchronous=FULL (a commit is on disk when it returns), pages checked, the schema migrated. */
 export function openDatabase(opts: SqliteStoreOptions): Database.Database {
   if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
   const db = new Database(opts.path);
@@ -49,6 +78,7 @@ export function openDatabase(opts: SqliteStoreOptions): Database.Database {
       const pageSize = db.pragma('page_size', { simple: true }) as number;
       db.pragma(`max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
     }
+    checkPages(db, opts.path);
     migrate(db);
   } catch (e) {
     db.close();

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
+import { getJson, notification, post } from '../helpers/alertmanager.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+
+/** Values longer than their limit are stored folded at the door, not refused (issue 28). */
+
+describe('foldValue', () => {
+  it('keeps a value that fits, and cuts a longer one between characters, within the limit, with a marker', () => {
+    expect(foldValue('critical', 16)).toBe('critical');
+    expect(foldValue('é'.repeat(8), 16)).toBe('é'.repeat(8));
+    for (const unit of ['a', 'é', '€', '😀']) {
+      const folded = foldValue(unit.repeat(400), 128);
+      expect(Buffer.byteLength(folded)).toBeLessThanOrEqual(128);
+      expect(folded).toMatch(new RegExp(`^(${unit})+…\\[folded: ${Buffer.byteLength(unit.repeat(400))} bytes, sha256 [0-9a-f]{16}\\]$`, 'u'));
+    }
+    expect(foldValue(`${'x'.repeat(500)}a`, 128)).not.toBe(foldValue(`${'x'.repeat(500)}b`, 128));
+  });
+});
+
+describe('a notification with values past their limits', () => {
+  let dir: string | undefined;
+  let v: TestDaemon | undefined;
+  afterEach(async () => {
+    await v?.close();
+    v = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is stored (200) with those values folded, and the folds counted by field', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-folds-'));
+    v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`);
+    const body = notification({ alerts: [{ fingerprint: 'f1', severity: 's'.repeat(4_000_000), labels: { ['n'.repeat(300)]: 'v' } }] });
+    expect((await post(v.url, body)).status).toBe(200);
+    const { body: page } = await getJson<{ alerts: Array<{ severity: string; labels: Record<string, string> }> }>(v.url, '/api/v1/alerts');
+    expect(Buffer.byteLength(page.alerts[0]!.severity)).toBeLessThanOrEqual(STORED_VALUE_LIMITS.label_value);
+    expect(Object.keys(page.alerts[0]!.labels).every((k) => Buffer.byteLength(k) <= STORED_VALUE_LIMITS.label_name)).toBe(true);
+    const m = await v.metrics();
+    expect(m.get('vigil_alertsink_values_folded_total{field="label_value"}')).toBe(1);
+    expect(m.get('vigil_alertsink_values_folded_total{field="label_name"}')).toBe(1);
+    expect(m.get('vigil_alertsink_values_folded_total{field="receiver"}')).toBe(0);
+    expect(v.logs().some((l) => l.msg === 'notification stored with long values folded')).toBe(true);
+  });
+});
