@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { ensureWritableDir } from './data-dir.js';
 import { fileSystemError, StoreError, type UnavailableReason } from './alert-store.js';
 import { migrate } from './sqlite-migrations.js';
+import { keep, pragmaValue } from './sqlite-kept.js';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -38,16 +39,16 @@ export function sqliteStoreError(what: string, e: unknown): StoreError {
 /** Opens the file: WAL journal, synchronous=FULL (a commit is on disk when it returns), the schema migrated. */
 export function openDatabase(opts: SqliteStoreOptions): Database.Database {
   if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
-  const db = new Database(opts.path);
+  const db = keep(new Database(opts.path));
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
     // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
-    db.pragma('temp_store = MEMORY');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
     if (opts.maxSize !== undefined) {
-      const pageSize = db.pragma('page_size', { simple: true }) as number;
-      db.pragma(`max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
+      const pageSize = pragmaValue(db, 'page_size') as number;
+      db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
     }
     migrate(db);
   } catch (e) {
