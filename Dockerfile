@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
-# BASE_IMAGE lets a build use a local copy of node:20-bookworm-slim (scripts/image-test.sh makes
+# Node 24, the current LTS. BASE_IMAGE lets a build use a local copy of node:24-bookworm-slim (scripts/image-test.sh makes
 # one when no registry is reachable). Podman and buildah: build with `--format docker`, or the
 # OCI format drops the HEALTHCHECK.
-ARG BASE_IMAGE=node:20-bookworm-slim
+ARG BASE_IMAGE=node:24-bookworm-slim
 
 # Build: compile TypeScript and the SQLite addon, then cut node_modules down to what runs.
 FROM ${BASE_IMAGE} AS build

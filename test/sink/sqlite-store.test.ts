@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../src/sink/store/sqlite-migrations.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { SqliteThreadStore } from '../../src/sink/store/sqlite-thread-store.js';
+import { keep, pragmaValue } from '../../src/sink/store/sqlite-kept.js';
 import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
@@ -21,17 +22,17 @@ const openStore = async (opts: { maxSize?: number; busyTimeoutMs?: number } = {}
 };
 /** What alert_counts must always equal. */
 const countsByScan = () => {
-  const db = new Database(path, { readonly: true });
+  const db = keep(new Database(path, { readonly: true }));
   try {
-    return db.prepare('SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity').all();
+    return keep(db.prepare('SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity')).all();
   } finally {
     db.close();
   }
 };
 const count = (table: string) => {
-  const db = new Database(path, { readonly: true });
+  const db = keep(new Database(path, { readonly: true }));
   try {
-    return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return (keep(db.prepare(`SELECT count(*) AS n FROM ${table}`)).get() as { n: number }).n;
   } finally {
     db.close();
   }
@@ -49,16 +50,16 @@ afterEach(async () => {
 describe('the SQLite alert store', () => {
   it('creates its directory and schema, in WAL mode, at the latest user_version', async () => {
     await openStore();
-    const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const db = keep(new Database(path, { readonly: true }));
+    expect(pragmaValue(db, 'user_version')).toBe(MIGRATIONS.length);
+    expect(pragmaValue(db, 'journal_mode')).toBe('wal');
     db.close();
   });
 
   it('refuses a database written by a newer schema', async () => {
     await (await openStore()).close();
-    const db = new Database(path);
-    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    const db = keep(new Database(path));
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
     db.close();
     await expect(SqliteThreadStore.open({ path })).rejects.toThrow(
       `schema version ${MIGRATIONS.length + 1} is newer than this vigil knows (${MIGRATIONS.length})`,
@@ -66,16 +67,16 @@ describe('the SQLite alert store', () => {
   });
 
   it('applies each pending migration once, in order, and rolls a failing one back whole', () => {
-    const db = new Database(':memory:');
+    const db = keep(new Database(':memory:'));
     const v1 = ['CREATE TABLE a (x)'];
     migrate(db, v1);
     migrate(db, v1);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(pragmaValue(db, 'user_version')).toBe(1);
     migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y']);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(pragmaValue(db, 'user_version')).toBe(2);
     expect(() => migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y', 'CREATE TABLE b (x); CREATE TABLE b (x)'])).toThrow(/already exists/);
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
-    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'").get()).toEqual({ n: 0 });
+    expect(pragmaValue(db, 'user_version')).toBe(2);
+    expect(keep(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'")).get()).toEqual({ n: 0 });
     db.close();
   });
 
@@ -262,7 +263,7 @@ describe('a store that cannot write stores nothing and says why', () => {
   // Another connection holding the write lock (a backup, an admin's sqlite3 shell, a second replica).
   it('fails as "busy" while another connection holds the write lock, then works again', async () => {
     const s = await openStore({ busyTimeoutMs: 50 });
-    const other = new Database(path);
+    const other = keep(new Database(path));
     other.exec('BEGIN IMMEDIATE');
     const n = incoming({ alerts: [{ fingerprint: 'f1' }] });
     await expect(s.record(n)).rejects.toMatchObject({ name: 'StoreError', kind: 'busy' });

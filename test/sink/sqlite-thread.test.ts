@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { keep } from '../../src/sink/store/sqlite-kept.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertStore } from '../../src/sink/store/alert-store.js';
 import { GuardedStore, type StoreAvailability } from '../../src/sink/store/guarded-store.js';
@@ -31,7 +32,7 @@ describe('the SQLite store as vigil opens it', () => {
     const s = await storeKind({ path } as unknown as Parameters<typeof storeKind>[0]).open(() => undefined);
     open.push(s);
     await s.record(incoming({ alerts: [{ fingerprint: 'f0' }] }));
-    const other = new Database(path);
+    const other = keep(new Database(path));
     other.exec('BEGIN IMMEDIATE');
     const order: string[] = [];
     const write = s.record(incoming({ groupKey: 'g1', alerts: [{ fingerprint: 'f1' }] })).then(

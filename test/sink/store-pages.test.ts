@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { keep } from '../../src/sink/store/sqlite-kept.js';
 import { ALERTS_PER_TURN, parsePayload, parsePayloadInTurns } from '../../src/sink/payload-schema.js';
 import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
 import type { AlertCursor, Cursor } from '../../src/sink/store/alert-store.js';
@@ -94,8 +95,9 @@ describe('a notification with many alerts', () => {
   it('is written across turns of the event loop, invisible to readers until committed whole', async () => {
     const n = incoming({ groupKey: 'big', alerts: Array.from({ length: 3 * ALERTS_PER_TURN + 1 }, (_, i) => ({ fingerprint: `f${i}` })) }, T0);
     const small = incoming({ groupKey: 'small', alerts: [{ fingerprint: 's' }] }, T0 + 1);
-    const reader = new Database(join(dir, 'alerts.db'), { readonly: true });
-    const visible = () => (reader.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+    const reader = keep(new Database(join(dir, 'alerts.db'), { readonly: true }));
+    const count = keep(reader.prepare('SELECT count(*) AS n FROM alerts'));
+    const visible = () => (count.get() as { n: number }).n;
     const seen: number[] = [];
     let writing = true;
     const tick = () => {

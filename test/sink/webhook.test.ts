@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { keep } from '../../src/sink/store/sqlite-kept.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROKEN } from '../fixtures/alertmanager/broken.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
@@ -197,7 +198,7 @@ describe('a store that cannot write', () => {
 
   it('answers 503 with Retry-After while another connection holds the lock, and 200 to the retry', async () => {
     const v = await start();
-    const lock = new Database(`${dir}/alerts.db`);
+    const lock = keep(new Database(`${dir}/alerts.db`));
     lock.exec('BEGIN IMMEDIATE');
     const firing = fixture('alertmanager/firing.json');
     const res = await fetch(`${v.url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(firing) });

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { ensureWritableDir } from './data-dir.js';
 import { fileSystemError, StoreError, type UnavailableReason } from './alert-store.js';
 import { migrate } from './sqlite-migrations.js';
+import { keep, pragmaValue } from './sqlite-kept.js';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -45,7 +46,7 @@ export function sqliteStoreError(what: string, e: unknown): StoreError {
 function checkPages(db: Database.Database, path: string): void {
   let found: string[];
   try {
-    found = (db.pragma('quick_check(3)') as Array<{ quick_check: string }>).map((r) => r.quick_check);
+    found = keep(db.prepare('PRAGMA quick_check(3)')).pluck().all() as string[];
   } catch (e) {
     // Damage can stop the check itself.
     if (!/^SQLITE_CORRUPT/.test(String((e as { code?: unknown }).code))) throw e;
@@ -67,16 +68,16 @@ function checkPages(db: Database.Database, path: string): void {
 /** Opens the file: WAL journal, synchronous=FULL (a commit is on disk when it returns), pages checked, the schema migrated. */
 export function openDatabase(opts: SqliteStoreOptions): Database.Database {
   if (opts.path !== ':memory:') ensureWritableDir(dirname(opts.path));
-  const db = new Database(opts.path);
+  const db = keep(new Database(opts.path));
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
     // Temporary tables and sorts in memory: a read-only root filesystem has no writable /tmp.
-    db.pragma('temp_store = MEMORY');
-    db.pragma(`busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(opts.busyTimeoutMs ?? 500))}`);
     if (opts.maxSize !== undefined) {
-      const pageSize = db.pragma('page_size', { simple: true }) as number;
-      db.pragma(`max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
+      const pageSize = pragmaValue(db, 'page_size') as number;
+      db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(opts.maxSize / pageSize))}`);
     }
     checkPages(db, opts.path);
     migrate(db);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { pragmaValue } from './sqlite-kept.js';
 
 /**
  * The schema, one entry per version: entry i takes a database from user_version i to i + 1. Append
@@ -80,7 +81,7 @@ export const MIGRATIONS: readonly string[] = [
 
 /** Brings the schema to the latest version, each step in its own transaction. */
 export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = pragmaValue(db, 'user_version') as number;
   if (current > migrations.length) {
     throw new Error(`schema version ${current} is newer than this vigil knows (${migrations.length}): use a newer vigil or another store path`);
   }
@@ -88,7 +89,7 @@ export function migrate(db: Database.Database, migrations: readonly string[] = M
     const sql = migrations[v] as string;
     db.transaction(() => {
       db.exec(sql);
-      db.pragma(`user_version = ${v + 1}`);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
     }).immediate();
   }
 }

@@ -14,6 +14,7 @@ import { SQLITE as D, spell, type Query } from './dialect.js';
 import * as q from './queries.js';
 import { toAlert, type AlertRow } from './rows.js';
 import { openDatabase, sqliteStoreError, type SqliteStoreOptions } from './sqlite-connection.js';
+import { keep } from './sqlite-kept.js';
 import { SqliteWriteQueue } from './sqlite-write-queue.js';
 import * as w from './writes.js';
 
@@ -112,25 +113,27 @@ export class SqliteAlertStore implements AlertStore {
 
   async alerts(f: AlertFilter) {
     await this.writes.idle();
-    // One query per state, each read only as far as the page goes.
-    const rows = function* (this: SqliteAlertStore): Generator<q.StoredAlertRow> {
-      for (const state of q.alertStates(f)) yield* this.iterate<q.StoredAlertRow>(q.alertsQuery(D, f, state, f.limit + 1));
-    };
-    return q.alertsPage(rows.call(this), f);
+    // One query per state, each for what the page still lacks (read whole: see sqlite-kept.ts).
+    const rows: q.StoredAlertRow[] = [];
+    for (const state of q.alertStates(f)) {
+      if (rows.length > f.limit) break;
+      rows.push(...this.all<q.StoredAlertRow>(q.alertsQuery(D, f, state, f.limit + 1 - rows.length)));
+    }
+    return q.alertsPage(rows.values(), f);
   }
 
   async timeline(fingerprint: string) {
     await this.writes.idle();
     const row = this.get<AlertRow>(q.alertQuery(D, fingerprint));
     if (!row) return undefined;
-    const transitions = [...this.iterate<TransitionRecord>(q.transitionsQuery(D, fingerprint))];
+    const transitions = this.all<TransitionRecord>(q.transitionsQuery(D, fingerprint));
     return { alert: toAlert(row), transitions };
   }
 
   async notifications(f: NotificationFilter) {
     await this.writes.idle();
     // The body is read only for the rows that fit: past the budget the page ends before the next body is loaded.
-    const { page, more } = q.notificationsWithin(this.iterate<q.NotificationMeta>(q.notificationsQuery(D, f)), f);
+    const { page, more } = q.notificationsWithin(this.all<q.NotificationMeta>(q.notificationsQuery(D, f)).values(), f);
     const body = this.stmt('SELECT body FROM notifications WHERE id = ?').pluck();
     return q.notificationsPage(page, more, (id) => body.get(id) as string | undefined);
   }
@@ -179,10 +182,13 @@ export class SqliteAlertStore implements AlertStore {
     this.db.close();
   }
 
-  /** Statements are prepared once per SQL text (the filters make a handful of variants). */
+  /**
+   * Statements are prepared once per SQL text (the filters make a handful of variants), and kept
+   * for the life of the process, past this store's (see sqlite-kept.ts).
+   */
   private stmt(sql: string): Database.Statement {
     let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    if (!s) this.statements.set(sql, (s = keep(this.db.prepare(sql))));
     return s;
   }
 
@@ -194,7 +200,8 @@ export class SqliteAlertStore implements AlertStore {
     return this.stmt(query.sql).get(...query.args) as R | undefined;
   }
 
-  private iterate<R>(query: Query): IterableIterator<R> {
-    return this.stmt(query.sql).iterate(...query.args) as IterableIterator<R>;
+  /** Every row at once: never iterate(), whose iterator would be one more object to free (see sqlite-kept.ts). */
+  private all<R>(query: Query): R[] {
+    return this.stmt(query.sql).all(...query.args) as R[];
   }
 }
