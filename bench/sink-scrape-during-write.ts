@@ -10,15 +10,15 @@
  * vigil runs built (`dist/main.js`) in a child process on 127.0.0.1; `--old` names another checkout,
  * built, to run the same scenarios on it back to back, so the two can be compared within one run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { notification } from '../test/helpers/alertmanager.js';
+import { spawnVigil, type VigilProcess } from '../test/helpers/vigil-process.js';
 
 const POISON = 4_000_000;
 const ALERTS = 55_000;
@@ -33,31 +33,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const stats = (xs: number[]) => ({ scrapes: xs.length, p50_ms: round(pct(xs, 50)), p99_ms: round(pct(xs, 99)), max_ms: round(Math.max(...xs)) });
 
 /** Built vigil in `root`, on a free loopback port; resolves once its sink is ready. */
-async function startVigil(root: string, config: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist/main.js'), `--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((ok, fail) => {
-    let url = '';
-    const timer = setTimeout(() => fail(new Error('vigil did not start within 60 s')), 60_000);
-    child.once('exit', (code) => fail(new Error(`vigil exited with ${code} before it was ready`)));
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      const l = (() => {
-        try {
-          return JSON.parse(line) as { msg?: string; url?: string };
-        } catch {
-          return {};
-        }
-      })();
-      if (l.msg === 'vigil listening' && l.url) url = l.url;
-      if (l.msg === 'alert sink ready') {
-        clearTimeout(timer);
-        ok({ child, url });
-      }
-    });
-  });
-}
+const startVigil = (root: string, config: string): Promise<VigilProcess> => spawnVigil(config, { timeoutMs: 60_000, built: { root } });
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

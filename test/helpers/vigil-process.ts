@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export interface VigilProcess {
@@ -8,16 +9,24 @@ export interface VigilProcess {
 
 const ROOT = new URL('../..', import.meta.url);
 
+/** Which vigil to run: the sources through tsx (the default), or a build (`dist/main.js` of `root`). */
+export interface SpawnOptions {
+  timeoutMs?: number;
+  built?: { root: string };
+}
+
 /**
- * Real vigil (src/main.ts through tsx) in its own process on 127.0.0.1:<free port>, resolving once
- * its alert sink is ready. The caller kills the child.
+ * Real vigil in its own process on 127.0.0.1:<free port>, resolving once its alert sink is ready:
+ * src/main.ts through tsx, or with `built` the compiled dist/main.js of a checkout. The caller kills
+ * the child.
  */
-export function spawnVigil(configFile: string, timeoutMs = 20_000): Promise<VigilProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/main.ts', `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+export function spawnVigil(configFile: string, opts: SpawnOptions | number = {}): Promise<VigilProcess> {
+  const { timeoutMs = 20_000, built } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
+  const entry = built ? [join(built.root, 'dist/main.js')] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...entry, `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
+    cwd: built ? built.root : ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let url = '';
     const timer = setTimeout(() => reject(new Error(`vigil did not start within ${timeoutMs} ms`)), timeoutMs);

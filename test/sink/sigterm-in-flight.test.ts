@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
+import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
 
 /**
  * SIGTERM while webhook notifications are in flight (issue 28): each is either answered 200 and
@@ -17,32 +17,10 @@ const children: ChildProcess[] = [];
 let dir: string | undefined;
 
 /** The built vigil (`npm run build`), resolved once its alert sink is ready. */
-function startBuilt(config: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/main.js', `--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let url = '';
-    const timer = setTimeout(() => reject(new Error('vigil did not start within 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`vigil exited with ${code} before it was ready`)));
-    for (const out of [child.stdout!, child.stderr!])
-      createInterface({ input: out }).on('line', (line) => {
-        const l = (() => {
-          try {
-            return JSON.parse(line) as { msg?: string; url?: string };
-          } catch {
-            return {};
-          }
-        })();
-        if (l.msg === 'vigil listening' && l.url) url = l.url;
-        if (l.msg === 'alert sink ready') {
-          clearTimeout(timer);
-          resolve({ child, url });
-        }
-      });
-  });
+async function startBuilt(config: string): Promise<VigilProcess> {
+  const v = await spawnVigil(config, { timeoutMs: 30_000, built: { root: ROOT } });
+  children.push(v.child);
+  return v;
 }
 
 afterEach(() => {
