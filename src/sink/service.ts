@@ -49,11 +49,21 @@ interface Running extends ExposedSink {
  * series (exposure.ts) of each running sink.
  */
 export class AlertSinkService {
-  /** Mount once; routes to the running sink, or on (404) while the sink is off. */
+  /**
+   * Mount once; routes to the running sink, or on (404) while the sink is off. While it starts
+   * (its store opening), a notification is answered 503: Alertmanager retries that, not a 404.
+   */
   readonly routes: RequestHandler = (req, res, next) => {
-    if (!this.running) return next();
-    this.running.router(req, res, next);
+    if (this.running) return this.running.router(req, res, next);
+    if (this.starting && req.path === WEBHOOK_PATH) {
+      res.status(503).set('Retry-After', '1').json({ error: 'the alert sink is starting: retry' });
+      return;
+    }
+    next();
   };
+
+  /** Whether a first apply is under way (no sink running yet). */
+  private starting = false;
 
   private running?: Running;
   private startedAt = 0;
@@ -84,6 +94,15 @@ export class AlertSinkService {
   async apply(config: Config): Promise<void> {
     const cfg = config.alert_sink;
     if (!cfg?.enabled) return this.stop();
+    this.starting = !this.running;
+    try {
+      await this.start(cfg);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async start(cfg: AlertSinkConfig): Promise<void> {
     this.checkExposure(cfg);
     const prev = this.running;
     const kind = this.storeKind(cfg.store);

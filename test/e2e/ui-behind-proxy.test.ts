@@ -39,7 +39,12 @@ beforeAll(async () => {
     ['/vigil/', '/'],
     ['/vigil-b/', '/vigil-b/'],
   ] as const) {
-    await waitFor(`vigil behind ${prefix}`, async () => ((await fetch(`${nginx.url}${prefix}healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000);
+    // Up, and its alert sink ready (its store opens in a thread of its own after vigil listens).
+    await waitFor(
+      `vigil behind ${prefix}`,
+      async () => ((await fetch(`${nginx.url}${prefix}api/v1/alerts`).catch(() => undefined))?.ok ? true : undefined),
+      60_000,
+    );
     void path;
   }
   browser = await launch();

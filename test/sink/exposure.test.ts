@@ -12,6 +12,7 @@ import { createLogger } from '../../src/support/logger.js';
 import { CATALOG } from '../../src/catalog.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { AlertSinkService } from '../../src/sink/service.js';
+import { storeKind } from '../../src/sink/store/open-store.js';
 import { notification, post } from '../helpers/alertmanager.js';
 
 let dir: string;
@@ -99,4 +100,31 @@ describe('isLoopbackAddress', () => {
     ['192.168.1.1:1', false],
     ['example.com:1', false],
   ])('%s → %s', (addr, expected) => expect(isLoopbackAddress(addr)).toBe(expected));
+});
+
+describe('an alert sink whose store is still opening', () => {
+  it('answers a notification 503 with Retry-After (retried by Alertmanager), not 404, then stores the next one', async () => {
+    let release!: () => void;
+    const opened = new Promise<void>((r) => (release = r));
+    sink = new AlertSinkService({
+      metrics: new SnapshotStore(CATALOG),
+      log: createLogger('error', 'json', new PassThrough()),
+      listenAddress: '127.0.0.1:9810',
+      // The real SQLite store, opened only once the test lets it: the start-up window, held open.
+      storeKind: (cfg) => {
+        const real = storeKind(cfg);
+        return { ...real, open: async (onIdleError) => (await opened, real.open(onIdleError)) };
+      },
+    });
+    const apply = sink.apply(parseConfig(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`, 'vigil.yml', {}));
+    const url = await serveSink();
+    const early = await fetch(`${url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(firing) });
+    expect(early.status).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('1');
+    // Only the webhook is held: other paths pass on to the rest of the server as before.
+    expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
+    release();
+    await apply;
+    expect((await post(url, firing)).status).toBe(200);
+  });
 });
