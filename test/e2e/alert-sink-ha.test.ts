@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -161,9 +162,21 @@ describe('an Alertmanager HA pair sending to two vigil replicas on one PostgreSQ
     await waitFor(`${ALERT} resolved`, async () => ((await stateOf(b, ALERT)) === 'resolved' ? true : undefined), 90_000);
 
     const c = await replica();
-    const [hb, hc] = [await history(b), await history(c)];
+    // The Watchdog keeps arriving, so the two replicas are compared between arrivals: c read
+    // while b's answer stood still on either side of it.
+    const agreed = async <T>(what: string, read: (v: VigilProcess) => Promise<T>): Promise<[T, T]> =>
+      waitFor(
+        `${what} alike at both replicas`,
+        async () => {
+          const [before, atC, after] = [await read(b), await read(c), await read(b)];
+          return isDeepStrictEqual(before, after) ? ([before, atC] as [T, T]) : undefined;
+        },
+        30_000,
+      );
+    const [hb, hc] = await agreed('the history', history);
     expect(hc).toEqual(hb);
-    expect(await alerts(c)).toEqual(await alerts(b));
+    const [ab, ac] = await agreed('the alerts', alerts);
+    expect(ac).toEqual(ab);
     // Each notification once: two Alertmanagers × two replicas sent copies; they are counted, not stored.
     const identity = ({ payload: p }: Notification) => JSON.stringify([p.groupKey, p.alerts.map((x) => [x.fingerprint, x.status, x.startsAt]).sort()]);
     expect(new Set(hb.map(identity)).size).toBe(hb.length);
