@@ -130,7 +130,9 @@ describe('the bcrypt thread', () => {
     delay.disable();
     const p99 = delay.percentile(99) / 1e6;
     expect(t.rounds).toBeGreaterThanOrEqual(5);
-    expect(p99, `event loop delay p99 ${p99.toFixed(1)} ms, one round ${round.toFixed(1)} ms`).toBeLessThan(round / 2);
+    // A round on the main thread holds the loop for the whole round (p99 at or above it); a busy
+    // shared machine delays the loop too, so the margin is a fifth of a round, not half.
+    expect(p99, `event loop delay p99 ${p99.toFixed(1)} ms, one round ${round.toFixed(1)} ms`).toBeLessThan(round * 0.8);
   }, 60_000);
 });
 
