@@ -36,6 +36,9 @@ export const READS = {
   watchdogLastSeen: 'vigil_alertsink_watchdog_last_seen_timestamp_seconds',
   sinkRejected: 'vigil_alertsink_rejected_total',
   sinkNotifications: 'vigil_alertsink_notifications_total',
+  shardOrdinal: 'vigil_shard_ordinal',
+  totalShards: 'vigil_total_shards',
+  shardTargets: 'vigil_shard_targets',
 } as const;
 
 // A renamed family would leave the page silently empty: refuse to start instead.

@@ -57,8 +57,18 @@ export interface AlertPathView {
   notificationsTotal: number;
 }
 
+/** Which shard of the targets this replica polls, when they are split over several. */
+export interface ShardView {
+  ordinal: number;
+  total: number;
+  /** Configured targets of this shard, and of all shards. */
+  polled: number;
+  configured: number;
+}
+
 export interface Estate {
   generatedAt: string;
+  shard: ShardView | null;
   problems: number;
   secrets: SecretsCluster[];
   replicationSets: ReplicationSet[];

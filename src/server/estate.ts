@@ -1,6 +1,6 @@
 import type { TargetView } from '../engine/collection-engine.js';
 import { READS as R, READ_NAMES, flag, of, one, sum, targetsOf, type Families } from './estate-families.js';
-import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster } from './estate-model.js';
+import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster, ShardView } from './estate-model.js';
 import { parseExposition } from './exposition.js';
 
 /**
@@ -128,6 +128,12 @@ function replicationSets(f: Families): ReplicationSet[] {
 const problemsFirst = <T extends { problems: string[] }>(xs: T[]) => xs.sort((a, b) => b.problems.length - a.problems.length);
 const targetRank = (t: TargetView) => (t.up === false ? 0 : t.up === null ? 1 : 2);
 
+function shardOf(f: Families): ShardView | null {
+  const [ordinal, total] = [one(f, R.shardOrdinal, {}), one(f, R.totalShards, {})];
+  if (ordinal === undefined || total === undefined || total <= 1) return null;
+  return { ordinal, total, polled: one(f, R.shardTargets, { shard: String(ordinal) }) ?? 0, configured: sum(of(f, R.shardTargets)) };
+}
+
 export function buildEstate(snapshotText: string, targets: readonly TargetView[], now: number): Estate {
   const f = parseExposition(snapshotText, READ_NAMES);
   const nowS = now / 1000;
@@ -156,5 +162,15 @@ export function buildEstate(snapshotText: string, targets: readonly TargetView[]
     sets.filter((s) => s.primaries > 1).length +
     targets.filter((t) => t.up === false && !explained.has(t.target)).length +
     (alertPath.watchdogHealthy === false ? 1 : 0);
-  return { generatedAt: new Date(now).toISOString(), problems, secrets, replicationSets: sets, agents, organizations: orgs, targets: sortedTargets, alertPath };
+  return {
+    generatedAt: new Date(now).toISOString(),
+    shard: shardOf(f),
+    problems,
+    secrets,
+    replicationSets: sets,
+    agents,
+    organizations: orgs,
+    targets: sortedTargets,
+    alertPath,
+  };
 }

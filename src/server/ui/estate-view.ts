@@ -152,6 +152,10 @@ function firstProblems(target: string, problems: string[], anchor: string, conse
   return rest ? [...rows, `<li><strong>${esc(target)}</strong>: <a href="#${anchor}">${rest} more</a></li>`] : rows;
 }
 
+/** Numbers only, from vigil's own series: nothing to escape. */
+const shardNote = ({ shard: s }: Estate) =>
+  s ? `; this vigil polls shard ${s.ordinal} of ${s.total}: ${s.polled} of the ${s.configured} configured targets (the other replicas poll the rest)` : '';
+
 export function renderEstate(e: Estate, clock: Clock): string {
   const all = [
     ...e.secrets.map((x) => ({ ...x, at: 'secrets' })),
@@ -170,7 +174,7 @@ export function renderEstate(e: Estate, clock: Clock): string {
   const head = problems.length
     ? `<div class="alert-box bad" role="alert"><h2 id="problems">${e.problems} problem${e.problems > 1 ? 's' : ''}</h2><ul>${problems.join('')}</ul></div>`
     : `<div class="alert-box ok"><h2 id="problems">All clear</h2><p>Every cluster, agent, organization and target is healthy.</p></div>`;
-  return `${head}<p class="muted">Collected state as of ${when(e.generatedAt, clock)}</p>${section('alertpath', 'Alert path', alertPathSummary(e, clock))}${secrets(e)}${section(
+  return `${head}<p class="muted">Collected state as of ${when(e.generatedAt, clock)}${shardNote(e)}</p>${section('alertpath', 'Alert path', alertPathSummary(e, clock))}${secrets(e)}${section(
     'agents',
     'Cluster agents',
     `<ul class="cards">${e.agents.map(agentCard).join('')}</ul>`,

@@ -127,6 +127,17 @@ describe('buildEstate', () => {
 describe('renderEstate', () => {
   const html = renderEstate(buildEstate(SNAPSHOT, TARGETS, NOW), { now: NOW });
 
+  it('says which shard this replica polls when the targets are split, and nothing when they are not', () => {
+    const sharded =
+      'vigil_shard_ordinal 1\nvigil_total_shards 3\nvigil_shard_targets{shard="0"} 9\nvigil_shard_targets{shard="1"} 11\nvigil_shard_targets{shard="2"} 10\n';
+    const e = buildEstate(sharded, [], NOW);
+    expect(e.shard).toEqual({ ordinal: 1, total: 3, polled: 11, configured: 30 });
+    expect(renderEstate(e, { now: NOW })).toContain('this vigil polls shard 1 of 3: 11 of the 30 configured targets');
+    const single = buildEstate('vigil_shard_ordinal 0\nvigil_total_shards 1\nvigil_shard_targets{shard="0"} 30\n', [], NOW);
+    expect(single.shard).toBeNull();
+    expect(renderEstate(single, { now: NOW })).not.toContain('shard');
+  });
+
   it('says the alert path waits for its first Watchdog rather than calling it healthy', () => {
     const waiting = renderEstate(buildEstate('vigil_alertsink_watchdog_healthy 1\n', [], NOW), { now: NOW });
     expect(waiting).toContain('waiting for the first Watchdog');
