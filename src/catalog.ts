@@ -1,13 +1,14 @@
 import { COLLECTION_FAMILIES } from './areas/index.js';
 import type { AnyFamily } from './metrics/family.js';
 import { httpFamilies } from './metrics/http-families.js';
+import { shardFamilies } from './metrics/shard-families.js';
 import { daemonFamilies } from './metrics/telemetry.js';
 import { sinkFamilies } from './sink/families.js';
 
 export { COLLECTION_FAMILIES };
 
 /** The families the main thread renders (the alert sink, the daemon, the HTTP server): the tail. */
-export const DAEMON_FAMILIES: readonly AnyFamily[] = [...sinkFamilies, ...daemonFamilies, ...httpFamilies] as readonly AnyFamily[];
+export const DAEMON_FAMILIES: readonly AnyFamily[] = [...sinkFamilies, ...daemonFamilies, ...shardFamilies, ...httpFamilies] as readonly AnyFamily[];
 
 /**
  * Every metric family vigil exports, in exposition order: the single source for rendering,

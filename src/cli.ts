@@ -22,6 +22,12 @@ export interface Flags {
   limits: ServerLimits;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** `--total-shards`: replicas splitting the targets (overrides sharding.total_shards). */
+  totalShards?: number;
+  /** `--shard`: the one this replica polls, from 0. */
+  shard?: number;
+  /** `--pod`: a StatefulSet pod's name; its ordinal is the shard. */
+  pod?: string;
   version: boolean;
   help: boolean;
 }
@@ -53,6 +59,11 @@ flags:
   --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
   --web.request-timeout=DURATION
                                 ... and its whole request, body included [default: 30s]
+  --total-shards=N              replicas splitting the targets by consistent hashing of their
+                                names; overrides sharding.total_shards of the config [default: 1]
+  --shard=K                     the shard this replica polls, 0 to N-1
+  --pod=NAME                    take the shard from a StatefulSet pod's name (vigil-2 polls shard 2);
+                                give it $(POD_NAME) from the downward API
   --log.level=LEVEL             debug, info, warn or error [default: info]
   --log.format=FORMAT           logfmt or json [default: logfmt]
   --version                     print the version and exit
@@ -73,6 +84,9 @@ const OPTIONS = {
   'web.max-connections': { type: 'string' },
   'web.header-timeout': { type: 'string' },
   'web.request-timeout': { type: 'string' },
+  'total-shards': { type: 'string' },
+  shard: { type: 'string' },
+  pod: { type: 'string' },
   'log.level': { type: 'string', default: 'info' },
   'log.format': { type: 'string', default: 'logfmt' },
   version: { type: 'boolean', default: false },
@@ -112,9 +126,24 @@ export function parseFlags(argv: string[]): Flags {
     limits: limitFlags(values),
     logLevel: level,
     logFormat: format,
+    ...shardFlags(values),
     version: values.version === true,
     help: values.help === true,
   };
+}
+
+function shardFlags(values: FlagValues): Pick<Flags, 'totalShards' | 'shard' | 'pod'> {
+  const count = (flag: string, min: number): number | undefined => {
+    const v = values[flag] as string | undefined;
+    if (v === undefined) return undefined;
+    if (!/^\d{1,4}$/.test(v) || Number(v) < min) throw new FlagError(`--${flag}: "${v}" is not a whole number of at least ${min}`);
+    return Number(v);
+  };
+  const totalShards = count('total-shards', 1);
+  const shard = count('shard', 0);
+  const pod = values.pod as string | undefined;
+  if (pod === '') throw new FlagError('--pod: must not be empty (give it the pod name, e.g. $(POD_NAME))');
+  return { ...(totalShards !== undefined ? { totalShards } : {}), ...(shard !== undefined ? { shard } : {}), ...(pod !== undefined ? { pod } : {}) };
 }
 
 function collectIntervalFlag(v: string | undefined): number {

@@ -4,10 +4,12 @@ import { CollectionEngine, type Engine } from './engine/collection-engine.js';
 import type { BodySource } from './engine/body.js';
 import { CollectionThread } from './engine/thread.js';
 import type { Config } from './config/schema.js';
+import { resolveShard, shardLayout, type ShardFlags, type ShardLayout } from './config/sharding.js';
 import type { LogFormat, LogLevel } from './support/logger.js';
 import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './catalog.js';
 import { renderGroup } from './metrics/render.js';
 import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
+import { shardFamilies } from './metrics/shard-families.js';
 import { daemonFamilies, type DaemonStats } from './metrics/telemetry.js';
 import { BRANCH, REVISION, VERSION } from './version.js';
 
@@ -46,6 +48,8 @@ export interface DaemonOptions {
    * process keep it in the main thread.
    */
   collectionThread?: { level: LogLevel; format: LogFormat; out?: NodeJS.WritableStream };
+  /** The shard flags; the config's `sharding:` block is the fallback. */
+  shard?: ShardFlags;
 }
 
 /**
@@ -67,11 +71,13 @@ export class Daemon {
   /** A reload asked for while another runs: later asks join it (it reads the newest file anyway). */
   private queuedReload?: Promise<void> | undefined;
   private readonly components: Component[] = [];
+  private readonly shardFlags: ShardFlags;
 
   constructor(
     private readonly log: Logger,
     opts: DaemonOptions = {},
   ) {
+    this.shardFlags = opts.shard ?? {};
     const t = opts.collectionThread;
     if (t) {
       const thread = new CollectionThread(log, { level: t.level, format: t.format }, t.out);
@@ -95,16 +101,30 @@ export class Daemon {
 
   /** Starts with a config, or replaces the running one (jobs of removed targets and their series go). */
   async apply(config: Config): Promise<void> {
+    const layout = this.layout(config);
     await this.applyComponents(config);
-    await this.applyJobs(config);
+    await this.applyJobs(config, layout);
+  }
+
+  /** This replica's shard of the config's targets; a shard that cannot be told rejects the config. */
+  private layout(config: Config): ShardLayout {
+    const layout = shardLayout(config, resolveShard(this.shardFlags, config.sharding));
+    const { ordinal, total } = layout.shard;
+    if (total > 1)
+      this.log.info(
+        { shard: ordinal, total_shards: total, targets: layout.targets[ordinal], of: layout.targets.reduce((a, b) => a + b, 0) },
+        'polling one shard of the targets',
+      );
+    return layout;
   }
 
   private async applyComponents(config: Config): Promise<void> {
     for (const c of this.components) await c.apply(config);
   }
 
-  private async applyJobs(config: Config): Promise<void> {
-    await this.engine.applyJobs(config);
+  private async applyJobs(config: Config, layout: ShardLayout): Promise<void> {
+    await this.engine.applyJobs(layout.owned);
+    this.store.replace('vigil/shard', renderGroup(shardFamilies, layout, {}));
     this.config_ = config;
     this.daemonStats.lastReloadOk = true;
     this.daemonStats.lastReloadSuccessSeconds = Date.now() / 1000;
@@ -121,8 +141,10 @@ export class Daemon {
     const next = this.reloading.then(async () => {
       this.queuedReload = undefined;
       let config: Config;
+      let layout: ShardLayout;
       try {
         config = await load();
+        layout = this.layout(config);
         await this.applyComponents(config);
       } catch (e) {
         this.daemonStats.lastReloadOk = false;
@@ -130,7 +152,7 @@ export class Daemon {
         this.log.error({ err: (e as Error).message }, 'new configuration rejected; the previous one keeps running');
         throw e;
       }
-      await this.applyJobs(config);
+      await this.applyJobs(config, layout);
     });
     this.queuedReload = next;
     this.reloading = next.catch(() => undefined);

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
+import { resolveShard } from './config/sharding.js';
 import { Daemon } from './daemon.js';
 import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
@@ -45,6 +46,11 @@ function readFlags(argv: string[]): Flags | undefined {
 
 async function readConfigs(flags: Flags): Promise<{ config: Config; web: WebConfig }> {
   const config = await loadConfig(flags.configFile).catch(failInvalid('configuration', flags.configFile));
+  try {
+    resolveShard(flags, config.sharding);
+  } catch (e) {
+    fail(`cannot start with ${flags.configFile}: ${(e as Error).message}`, 1);
+  }
   const web = flags.webConfigFile ? await loadWebConfig(flags.webConfigFile).catch(failInvalid('web configuration', flags.webConfigFile)) : NO_WEB_CONFIG;
   return { config, web };
 }
@@ -121,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
   if (!flags) return;
   const { config, web } = await readConfigs(flags);
   const log = createLogger(flags.logLevel, flags.logFormat);
-  const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat } });
+  const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat }, shard: flags });
   const address = flags.listenAddress ?? config.web.listen_address;
   const { server, reload } = await serve(flags, web, daemon, log, address);
   log.info(

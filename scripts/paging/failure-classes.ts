@@ -233,6 +233,21 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
 
   { id: 'vigil-killed', area: 'vigil and the alert path', failure: 'a vigil is killed or hangs', alert: 'VigilDown', proof: 'live' },
   { id: 'vigil-absent', area: 'vigil and the alert path', failure: 'no vigil is left in the scrape job', alert: 'VigilAbsent', proof: 'promtool' },
+  {
+    id: 'vigil-shard-missing',
+    area: 'vigil and the alert path',
+    failure: 'a sharded replica is gone, so no vigil polls its shard of the targets',
+    alert: 'VigilShardMissing',
+    proof: 'promtool',
+    note: 'also live, with three sharded replicas, in test/e2e/sharding.test.ts; VigilDown too while the replica is still a target',
+  },
+  {
+    id: 'vigil-shard-twice',
+    area: 'vigil and the alert path',
+    failure: 'two replicas are started on the same shard',
+    alert: 'VigilShardPolledTwice',
+    proof: 'promtool',
+  },
   { id: 'vigil-store-down', area: 'vigil and the alert path', failure: "the alert sink's store is unusable", alert: 'VigilAlertStoreDown', proof: 'promtool' },
   {
     id: 'vigil-reload-failed',

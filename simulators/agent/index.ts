@@ -16,6 +16,8 @@ export { AGENT_PROFILES, type AgentProfile } from './profiles.js';
 export interface SimulatedAgent {
   readonly name: string;
   readonly url: string;
+  /** API requests this agent has answered. */
+  requests(): number;
 }
 
 export interface AgentSimulator {
@@ -66,7 +68,7 @@ export async function startAgentSimulator(
     throw err;
   }
 
-  const agents = new Map<string, SimulatedAgent>(models.map((m) => [m.name, { name: m.name, url: m.url }]));
+  const agents = new Map<string, SimulatedAgent>(models.map((m, i) => [m.name, { name: m.name, url: m.url, requests: () => servers[i]!.requests() }]));
   return {
     agents,
     agent(name) {

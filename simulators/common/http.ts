@@ -6,6 +6,8 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
+  /** API requests received so far (the `/_sim/` admin routes left out): what a client costs this upstream. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,9 @@ export interface ServeTls {
  */
 export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls?: ServeTls): Promise<RunningServer> {
   const sockets = new Set<Socket>();
+  let requests = 0;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!(req.url ?? '').startsWith('/_sim')) requests += 1;
     Promise.resolve(handler(req, res)).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { errors: [`simulator error: ${String(err)}`] });
       else res.destroy();
@@ -43,6 +47,7 @@ export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls
   return {
     url: `${tls ? 'https' : 'http'}://${host}:${addr.port}`,
     port: addr.port,
+    requests: () => requests,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -19,6 +19,8 @@ export interface SimulatedCluster {
   readonly rootToken: string;
   /** A valid DR operation token for this cluster, minted if it has none. */
   drOperationToken(): string;
+  /** API requests this cluster has answered. */
+  requests(): number;
 }
 
 export interface SecretsSimulator {
@@ -37,12 +39,13 @@ export interface SecretsSimulatorOptions {
   profile?: SecretsProfile;
 }
 
-function simulated(model: ClusterModel): SimulatedCluster {
+function simulated(model: ClusterModel, server: RunningServer): SimulatedCluster {
   return {
     name: model.name,
     url: model.url,
     rootToken: model.rootToken,
     drOperationToken: () => anyOperationToken(model),
+    requests: () => server.requests(),
   };
 }
 
@@ -51,6 +54,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   const host = opts.host ?? '127.0.0.1';
   const fleet = new Fleet();
   const servers: RunningServer[] = [];
+  const serverOf = new Map<string, RunningServer>();
   const closeAll = async () => {
     fleet.stopTicking();
     await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -61,6 +65,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);
+      serverOf.set(spec.name, server);
       model.url = server.url;
       // Cluster-to-cluster traffic is modelled in memory; the address only has to be unique and look real.
       model.clusterAddr = `https://${spec.name}:8201`;
@@ -72,7 +77,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
     throw err;
   }
   fleet.startTicking(opts.walTickMs ?? 1000);
-  const clusters = new Map([...fleet.clusters].map(([name, model]) => [name, simulated(model)]));
+  const clusters = new Map([...fleet.clusters].map(([name, model]) => [name, simulated(model, serverOf.get(name)!)]));
   return {
     clusters,
     cluster(name) {

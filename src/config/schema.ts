@@ -154,12 +154,24 @@ export type AlertSinkConfig = z.output<typeof alertSink>;
 
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 
+/**
+ * Several replicas splitting the targets: each polls the targets the consistent hash of their name
+ * gives its shard. The shard usually comes from a flag (`--shard`, or `--pod` in a StatefulSet).
+ */
+const sharding = z
+  .strictObject({
+    total_shards: z.number().int().min(1).max(1000),
+    shard: z.number().int().min(0).optional(),
+  })
+  .refine((s) => s.shard === undefined || s.shard < s.total_shards, { path: ['shard'], message: 'must be below total_shards (shards are numbered from 0)' });
+
 export const configSchema = z.strictObject({
   web: z.strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') }).default({ listen_address: '0.0.0.0:9810' }),
   secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
   agents: z.array(agentTarget).default([]).superRefine(uniqueNames),
   teams: z.array(teamsTarget).default([]).superRefine(uniqueNames),
   alert_sink: alertSink.optional(),
+  sharding: sharding.optional(),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -13,6 +13,12 @@ const ROOT = new URL('../..', import.meta.url);
 export interface SpawnOptions {
   timeoutMs?: number;
   built?: { root: string };
+  /** HOST:PORT to listen on (a restart keeps its scrape target); default a free port. */
+  listen?: string;
+  /** Further flags, e.g. `--total-shards=3`. */
+  args?: string[];
+  /** The log line that says it is ready: the alert sink's (default), or `vigil listening` for a vigil without one. */
+  readyOn?: 'alert sink ready' | 'vigil listening';
 }
 
 /**
@@ -21,9 +27,9 @@ export interface SpawnOptions {
  * the child.
  */
 export function spawnVigil(configFile: string, opts: SpawnOptions | number = {}): Promise<VigilProcess> {
-  const { timeoutMs = 20_000, built } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
+  const { timeoutMs = 20_000, built, listen = '127.0.0.1:0', args = [], readyOn = 'alert sink ready' } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
   const entry = built ? [join(built.root, 'dist/main.js')] : ['--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, [...entry, `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
+  const child = spawn(process.execPath, [...entry, `--config.file=${configFile}`, `--web.listen-address=${listen}`, '--log.format=json', ...args], {
     cwd: built ? built.root : ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -39,7 +45,7 @@ export function spawnVigil(configFile: string, opts: SpawnOptions | number = {})
         return;
       }
       if (l.msg === 'vigil listening' && l.url) url = l.url;
-      if (l.msg === 'alert sink ready') {
+      if (l.msg === readyOn) {
         clearTimeout(timer);
         resolve({ child, url });
       }

@@ -78,9 +78,21 @@ describe('command-line flags', () => {
     [['--web.header-timeout=soon'], /--web\.header-timeout: "soon" is not a duration/],
     [['--web.config.file='], /--web\.config\.file: must not be empty/],
     [['--web.header-timeout=1m'], /--web\.header-timeout: must not be longer than --web\.request-timeout/],
+    [['--total-shards=0'], /--total-shards: "0" is not a whole number of at least 1/],
+    [['--shard=-1'], /--shard: "-1" is not a whole number of at least 0/],
+    [['--shard=one'], /--shard: "one"/],
+    [['--pod='], /--pod: must not be empty/],
   ])('%j is refused with a message naming it', (argv, msg) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(msg);
+  });
+});
+
+describe('shard flags', () => {
+  it('reads --total-shards, --shard and --pod', () => {
+    expect(parseFlags(['--total-shards=3', '--pod=vigil-2'])).toMatchObject({ totalShards: 3, pod: 'vigil-2' });
+    expect(parseFlags(['--total-shards=12', '--shard=11'])).toMatchObject({ totalShards: 12, shard: 11 });
+    expect(parseFlags([])).not.toHaveProperty('totalShards');
   });
 });
 
