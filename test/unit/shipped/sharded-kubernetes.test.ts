@@ -4,36 +4,49 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseFlags } from '../../../src/cli.js';
 import { parseConfig } from '../../../src/config/load.js';
+import { resolveShard } from '../../../src/config/sharding.js';
 import { kustomize, only, validateBuilt, type Built } from '../../helpers/kustomize.js';
 import { expandArgs, mountedSource, podEnv, podNames, podSpec } from '../../helpers/pod-spec.js';
 
 const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url));
 
-/**
- * The shard settings vigil takes from its command line (`--total-shards=N`, `--shard=K`,
- * `--pod=NAME`), read as src/cli.ts's parseFlags reads them; without --shard, the shard is the
- * ordinal at the end of the pod's name, as kube-state-metrics' auto-sharding takes it.
- */
-function shardOf(args: string[]): { totalShards: number; shard: number } {
-  const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const totalShards = Number(flag('total-shards') ?? 1);
-  const pod = flag('pod');
-  const ordinal = pod === undefined ? undefined : /-(\d+)$/.exec(pod)?.[1];
-  const shard = Number(flag('shard') ?? ordinal ?? 0);
-  return { totalShards, shard };
-}
-
 describe('deploy/kubernetes-sharded (the HA and sharded overlay)', () => {
   let base: Built[];
   let sharded: Built[];
+  let dir: string;
   beforeAll(() => {
     base = kustomize(deploy('kubernetes'));
     sharded = kustomize(deploy('kubernetes-sharded'));
+    dir = mkdtempSync(join(tmpdir(), 'vigil-sharded-'));
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const sts = () => only(sharded, 'StatefulSet');
   const container = () => podSpec(sts()).containers[0]!;
   const vigilYml = () => only(sharded, 'ConfigMap', 'vigil-config').data!['vigil.yml']!;
+
+  type RawConfig = { alert_sink: { bearer_token_file: string; store: { postgres: { password_file: string; tls: { ca_file: string } } } } };
+  /** Each file vigil.yml names, and the Secret and key it must be mounted from. */
+  const namedFiles = (): Record<string, string> => {
+    const raw = parse(vigilYml()) as RawConfig;
+    const pg = raw.alert_sink.store.postgres;
+    return {
+      [raw.alert_sink.bearer_token_file]: 'vigil-sink-token/token',
+      [pg.password_file]: 'vigil-postgres/password',
+      [pg.tls.ca_file]: 'vigil-postgres-ca/ca.crt',
+    };
+  };
+  /** vigil.yml through vigil's own loader, in one pod's environment, each mounted file faked under the temp dir. */
+  const loadAsMounted = (pod: string) => {
+    let text = vigilYml();
+    for (const path of Object.keys(namedFiles())) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), 'x\n');
+      text = text.replaceAll(path, join(dir, path));
+    }
+    return parseConfig(text, 'vigil.yml', podEnv(container(), pod, sharded));
+  };
 
   it('kubectl kustomize builds the base and the overlay, every object valid against its schema', () => {
     for (const o of [...base, ...sharded]) expect(() => validateBuilt(o), `${o.kind} ${o.metadata.name}`).not.toThrow();
@@ -43,14 +56,15 @@ describe('deploy/kubernetes-sharded (the HA and sharded overlay)', () => {
     expect(sharded.filter((o) => o.kind !== 'Namespace').every((o) => o.metadata.namespace === 'vigil')).toBe(true);
   });
 
-  it('runs as many replicas as --total-shards says, and each pod polls a shard of its own, 0 to N-1', () => {
+  it('gives each pod a shard of its own, 0 to N-1, of as many shards as the StatefulSet has replicas', () => {
     const set = sts();
     const shards = podNames(set).map((pod) => {
       const args = expandArgs(container().args, podEnv(container(), pod, sharded));
       expect(args.join(' '), `${pod}'s args still name a variable`).not.toMatch(/\$\(/);
-      const s = shardOf(args);
-      expect(s.totalShards, `${pod}: --total-shards against the StatefulSet's replicas`).toBe(set.spec.replicas);
-      return s.shard;
+      // As vigil resolves it at start: its flags, then the config's sharding block.
+      const shard = resolveShard(parseFlags(args), loadAsMounted(pod).sharding);
+      expect(shard.total, `${pod}: the shard count against the StatefulSet's replicas`).toBe(set.spec.replicas);
+      return shard.ordinal;
     });
     expect(shards).toEqual([...Array(set.spec.replicas as number).keys()]);
   });
@@ -64,46 +78,22 @@ describe('deploy/kubernetes-sharded (the HA and sharded overlay)', () => {
     expect(container().args).not.toContainEqual(expect.stringMatching(/^--shard=/));
   });
 
-  describe('vigil.yml, as the overlay mounts it', () => {
-    let dir: string;
-    beforeAll(() => {
-      dir = mkdtempSync(join(tmpdir(), 'vigil-sharded-'));
-    });
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-    it('is vigil.yml of the ConfigMap vigil reads, on PostgreSQL with TLS, each file where its Secret is mounted', () => {
-      const pod = podSpec(sts());
-      const c = container();
-      const configFile = c.args.find((a) => a.startsWith('--config.file='))!.slice('--config.file='.length);
-      expect(mountedSource(pod, c, configFile)).toEqual({ configMap: 'vigil-config', key: 'vigil.yml' });
-
-      const raw = parse(vigilYml()) as { alert_sink: { bearer_token_file: string; store: { postgres: { password_file: string; tls: { ca_file: string } } } } };
-      const pg = raw.alert_sink.store.postgres;
-      const files = {
-        [raw.alert_sink.bearer_token_file]: 'vigil-sink-token/token',
-        [pg.password_file]: 'vigil-postgres/password',
-        [pg.tls.ca_file]: 'vigil-postgres-ca/ca.crt',
-      };
-      for (const [path, source] of Object.entries(files)) {
-        const s = mountedSource(pod, c, path);
-        expect(s && `${s.secret}/${s.key}`, path).toBe(source);
-      }
-
-      // The real loader, with each mounted file faked under a temp dir and the pod's environment.
-      let text = vigilYml();
-      for (const path of Object.keys(files)) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), 'x\n');
-        text = text.replaceAll(path, join(dir, path));
-      }
-      const config = parseConfig(text, 'vigil.yml', podEnv(c, podNames(sts())[0]!, sharded));
-      const store = config.alert_sink!.store;
-      expect(store.path).toBeUndefined();
-      const database = sharded.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('vigil-database-'))!;
-      expect(store.postgres!.url).toMatchObject({ host: database.data!.host, user: 'vigil', database: 'vigil' });
-      expect(store.postgres!.tls).toEqual({ mode: 'verify-full', ca_file: join(dir, pg.tls.ca_file) });
-      expect(store.postgres!.password_file).toBe(join(dir, pg.password_file));
-    });
+  it('reads vigil.yml of the ConfigMap, on PostgreSQL with TLS, each file where its Secret is mounted', () => {
+    const pod = podSpec(sts());
+    const c = container();
+    const configFile = c.args.find((a) => a.startsWith('--config.file='))!.slice('--config.file='.length);
+    expect(mountedSource(pod, c, configFile)).toEqual({ configMap: 'vigil-config', key: 'vigil.yml' });
+    for (const [path, source] of Object.entries(namedFiles())) {
+      const s = mountedSource(pod, c, path);
+      expect(s && `${s.secret}/${s.key}`, path).toBe(source);
+    }
+    const store = loadAsMounted('vigil-0').alert_sink!.store;
+    const pg = (parse(vigilYml()) as RawConfig).alert_sink.store.postgres;
+    expect(store.path).toBeUndefined();
+    const database = sharded.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('vigil-database-'))!;
+    expect(store.postgres!.url).toMatchObject({ host: database.data!.host, user: 'vigil', database: 'vigil' });
+    expect(store.postgres!.tls).toEqual({ mode: 'verify-full', ca_file: join(dir, pg.tls.ca_file) });
+    expect(store.postgres!.password_file).toBe(join(dir, pg.password_file));
   });
 
   it('keeps no SQLite volume: no claim per pod, nothing mounted at the data directory', () => {
