@@ -21,15 +21,16 @@ export const DATABASE = { configMap: 'vigil-database', key: 'host', env: 'VIGIL_
 
 /**
  * Sized for the bench's 3x estate (~374,000 series, the largest agents in the field) held by 3
- * shards: ~125,000 series each, the bench's full size, with the figures of docs/performance.md on
- * this code (the plan run at 30438dd and the 3x runs):
- * - memory: RSS 282 MiB after the first collection at full size, and up to 149 MiB more under load
- *   (3x: 279 → 428 MiB), so a peak of 282 + 149 = 431 MiB: 448Mi is requested (at least the peak,
- *   as the base does) and 896Mi, twice that, is the limit;
- * - CPU: a full collection at full size costs 0.61 s (quiet machine) to 1.78 s (loaded) of CPU, and
- *   the secrets and agents are polled every 15 s by default (teams every 5 min), so 0.61 / 15 = 41m
- *   to 1.78 / 15 = 119m on average: 125m is requested. The collection runs in a thread beside the
- *   main one (measured on 2 cores): a limit of 2 cores keeps scrapes from being throttled while it runs.
+ * shards: ~125,000 series each, the bench's full size, with the figures of docs/performance.md:
+ * - memory: RSS 282 MiB after the first collection at full size (the plan run at 30438dd, the
+ *   collection in its own thread), and up to 149 MiB more under load (3x: 279 → 428 MiB), so a
+ *   peak of 282 + 149 = 431 MiB: 448Mi is requested (at least the peak, as the base does) and
+ *   896Mi, twice that, is the limit;
+ * - CPU: a full collection at full size costs 0.61 s (the first run, at 52d689a) to 1.78 s (the
+ *   plan run, a loaded machine) of CPU, and the secrets and agents are polled every 15 s by default
+ *   (teams every 5 min), so 0.61 / 15 = 41m to 1.78 / 15 = 119m on average: 125m is requested. The
+ *   collection runs in a thread beside the main one (measured on 2 cores): a limit of 2 cores keeps
+ *   scrapes from being throttled while it runs.
  */
 export const SHARD_RESOURCES = {
   requests: { cpu: '125m', memory: '448Mi' },
