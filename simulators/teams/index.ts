@@ -17,6 +17,8 @@ export interface TeamsSimulator {
   ownerToken(org: string): string;
   /** Token of a user who is a member of `team` only. */
   memberToken(org: string, team: string): string;
+  /** API requests answered, every organization's. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startTeamsSimulator(
   );
   return {
     url: server.url,
+    requests: () => server.requests(),
     ownerToken(org) {
       const found = ctx.store.organization(org);
       if (!found) throw new Error(`no organization ${org}`);
