@@ -10,18 +10,21 @@ export const namespace = () =>
     },
   });
 
-/** vigil.yml as shipped: the sink on, no targets yet. Users add theirs (README "Configuration"). */
-export const VIGIL_YML = `# vigil configuration (README "Configuration"). After a change: kubectl apply -k, then
+/**
+ * vigil.yml: the sink on, no targets yet (users add theirs, README "Configuration"). `store` is the
+ * alert_sink.store block, indented under it; `note` a comment about the file as a whole. The
+ * base and the sharded overlay differ only in these, so everything else is written once.
+ */
+export const vigilYml = (store: string, note = '') => `# vigil configuration (README "Configuration"). After a change: kubectl apply -k, then
 # kubectl -n ${NAMESPACE} rollout restart statefulset/vigil (with --web.enable-lifecycle in the
 # container's args, POST /-/reload instead).
-web:
+${note}web:
   listen_address: 0.0.0.0:${PORT}
 
 alert_sink:
   bearer_token_file: ${SINK_TOKEN.dir}/${SINK_TOKEN.key}
   store:
-    path: ${DATA_DIR}/alerts.db
-
+${store}
 # Token files come from the optional Secret ${UPSTREAM_TOKENS.secret}, mounted at ${UPSTREAM_TOKENS.dir}.
 secrets: []
 #  - name: dr-primary
@@ -30,5 +33,8 @@ secrets: []
 agents: []
 teams: []
 `;
+
+/** One replica's SQLite file, on the StatefulSet's volume. */
+export const VIGIL_YML = vigilYml(`    path: ${DATA_DIR}/alerts.db\n`);
 
 export const configMap = () => new ConfigMap({ metadata: meta('vigil-config'), data: { 'vigil.yml': VIGIL_YML } });

@@ -5,6 +5,7 @@ import { networkPolicy, podDisruptionBudget, service } from './network.js';
 import { alertmanagerConfig, prometheusRule, serviceMonitor, type RuleGroup } from './operator.js';
 import { componentKustomization, dashboardsConfigMap, exampleOverlay, releaseLabelTransformer } from './kube-prometheus-stack.js';
 import { IMAGE, NAMESPACE } from './settings.js';
+import { configMapPatch, shardedComponent, shardedOverlay, statefulSetPatch } from './sharded.js';
 import { statefulSet } from './workload.js';
 
 interface Model {
@@ -74,5 +75,10 @@ export function allFiles(groups?: RuleGroup[]): Record<string, string> {
   out['../kube-prometheus-stack/component/release-label.yaml'] = HEADER + releaseLabelTransformer();
   out['../kube-prometheus-stack/component/dashboards.yaml'] = renderManifest([dashboardsConfigMap()]);
   out['../kube-prometheus-stack/kustomization.yaml'] = HEADER + exampleOverlay();
+  // Patches, not whole objects: the test validates what kubectl kustomize builds from them.
+  out['../kubernetes-sharded/component/kustomization.yaml'] = HEADER + shardedComponent();
+  out['../kubernetes-sharded/component/statefulset.yaml'] = HEADER + yaml(statefulSetPatch());
+  out['../kubernetes-sharded/component/configmap.yaml'] = HEADER + yaml(configMapPatch());
+  out['../kubernetes-sharded/kustomization.yaml'] = HEADER + shardedOverlay();
   return out;
 }

@@ -33,8 +33,9 @@ export const networkPolicy = () =>
   });
 
 /**
- * One replica (one SQLite writer): the budget lets a node drain move vigil (maxUnavailable 1)
- * instead of blocking the drain forever, and states that nothing may take down more than that.
+ * maxUnavailable 1 fits both layouts. One replica (one SQLite writer): a node drain may move vigil
+ * instead of blocking forever. Three shards (deploy/kubernetes-sharded): a drain takes one shard
+ * at a time, and its targets go unpolled only until its pod is back.
  */
 export const podDisruptionBudget = () =>
   new PodDisruptionBudget({

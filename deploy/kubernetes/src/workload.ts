@@ -1,6 +1,9 @@
 import { StatefulSet } from 'kubernetes-models/apps/v1';
 import { CONFIG_DIR, DATA_DIR, IMAGE, LABELS, NAME, PORT, PORT_NAME, RESOURCES, SELECTOR, SINK_TOKEN, UPSTREAM_TOKENS, USER_ID, meta } from './settings.js';
 
+/** The container's arguments; the sharded overlay adds its shard flags to these. */
+export const ARGS = [`--config.file=${CONFIG_DIR}/vigil.yml`, `--web.listen-address=0.0.0.0:${PORT}`, '--log.format=json'];
+
 /**
  * A StatefulSet of one: the alert sink keeps its history in one SQLite file, which takes a single
  * writer on a ReadWriteOnce volume. The StatefulSet gives the pod its own claim and never starts
@@ -31,7 +34,7 @@ export const statefulSet = () =>
             {
               name: NAME,
               image: IMAGE,
-              args: [`--config.file=${CONFIG_DIR}/vigil.yml`, `--web.listen-address=0.0.0.0:${PORT}`, '--log.format=json'],
+              args: ARGS,
               ports: [{ name: PORT_NAME, containerPort: PORT, protocol: 'TCP' }],
               resources: RESOURCES,
               securityContext: {
