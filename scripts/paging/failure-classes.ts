@@ -239,7 +239,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'a sharded replica is gone, so no vigil polls its shard of the targets',
     alert: 'VigilShardMissing',
     proof: 'promtool',
-    note: 'also live, with three sharded replicas, in test/e2e/sharding.test.ts; VigilDown too while the replica is still a target',
+    note: 'also paged live through the shipped routing by three sharded replicas in test/e2e/sharding.test.ts; VigilDown too while the replica is still a target',
   },
   {
     id: 'vigil-shard-twice',

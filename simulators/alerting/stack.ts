@@ -32,7 +32,11 @@ export function missingForAlerting(): string[] {
     .map(([, pkg]) => pkg!);
 }
 
-export async function startAlertingStack(opts: { dir: string; vigil: string; onPage?: (p: Page) => void }): Promise<AlertingStack> {
+/**
+ * `vigil` takes the webhooks (any replica takes any notification) and is scraped; `replicas`, when
+ * given, are scraped instead: every replica of a sharded vigil, `vigil` among them.
+ */
+export async function startAlertingStack(opts: { dir: string; vigil: string; replicas?: string[]; onPage?: (p: Page) => void }): Promise<AlertingStack> {
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
     const pager = await startStandInPager({ title: 'Stand-in pager', ...(opts.onPage ? { onPage: opts.onPage } : {}) });
@@ -58,7 +62,12 @@ export async function startAlertingStack(opts: { dir: string; vigil: string; onP
     const interval = `${INTERVAL_SECONDS}s`;
     // A URL Prometheus puts in every alert's generatorURL: vigil's pages link to its graph.
     const prometheus = await startPrometheus(
-      deployedPrometheus({ targets: [opts.vigil], ruleGlob: writeScaledRules(rules, FACTOR), alertmanager: new URL(alertmanager.url).host, interval }),
+      deployedPrometheus({
+        targets: opts.replicas ?? [opts.vigil],
+        ruleGlob: writeScaledRules(rules, FACTOR),
+        alertmanager: new URL(alertmanager.url).host,
+        interval,
+      }),
       ['--rules.alert.resend-delay=2s'],
       { parentDir: opts.dir },
     );

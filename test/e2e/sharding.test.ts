@@ -1,28 +1,27 @@
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { freePort, startPrometheus, type Service } from '../helpers/processes.js';
+import { startAlertingStack, type AlertingStack } from '../../simulators/alerting/stack.js';
+import { freePort } from '../helpers/processes.js';
 import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
- * Three vigil replicas sharding 30 simulated secrets clusters, scraped by a real Prometheus running
- * the shipped alerts/vigil.rules.yml (`for` shortened). Each cluster counts the requests it gets:
- * each is polled by one replica only. One replica is SIGKILLed: VigilShardMissing fires for its
- * shard; started again on the same address, the alert resolves and its targets are polled again.
+ * Three vigil replicas sharding 30 simulated secrets clusters, scraped by a real Prometheus with the
+ * shipped rules and scrape job, paging through a real Alertmanager with the shipped routing (the
+ * demo's alerting stack: durations divided by 10). Each cluster counts the requests it gets: each
+ * is polled by one replica only. One replica is SIGKILLed: VigilShardMissing pages for its shard;
+ * started again on the same address, the alert resolves and its targets are polled again.
  */
 const TARGETS = 30;
 const SHARDS = 3;
-const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 let secrets: SecretsSimulator;
 let dir: string;
 let configFile: string;
-let prometheus: Service | undefined;
+let stack: AlertingStack | undefined;
 const listen: string[] = [];
 const replicas: Array<VigilProcess | undefined> = [];
 
@@ -44,7 +43,7 @@ const polledBy = async (v: VigilProcess) =>
   new Set(((await (await fetch(`${v.url}/api/v1/targets`)).json()) as { targets: Array<{ target: string }> }).targets.map((t) => t.target));
 const collect = async (v: VigilProcess) => expect((await fetch(`${v.url}/-/collect`, { method: 'POST' })).status).toBe(200);
 const firing = async (): Promise<Array<Record<string, string>>> => {
-  const body = (await (await fetch(`${prometheus!.url}/api/v1/alerts`)).json()) as {
+  const body = (await (await fetch(`${stack!.prometheus.url}/api/v1/alerts`)).json()) as {
     data: { alerts: Array<{ state: string; labels: Record<string, string> }> };
   };
   return body.data.alerts.filter((a) => a.state === 'firing' && a.labels.alertname === 'VigilShardMissing').map((a) => a.labels);
@@ -61,19 +60,11 @@ beforeAll(async () => {
   for (let i = 0; i < SHARDS; i++) listen.push(`127.0.0.1:${await freePort()}`);
   for (let i = 0; i < SHARDS; i++) await startReplica(i);
 
-  const rules = join(dir, 'vigil.rules.yml');
-  const doc = parse(readFileSync(repo('alerts/vigil.rules.yml'), 'utf8')) as { groups: Array<{ rules: Array<Record<string, unknown>> }> };
-  for (const g of doc.groups) for (const r of g.rules) if (r.for) r.for = '2s';
-  writeFileSync(rules, stringify(doc));
-  prometheus = await startPrometheus({
-    global: { scrape_interval: '1s', evaluation_interval: '1s' },
-    rule_files: [rules],
-    scrape_configs: [{ job_name: 'vigil', static_configs: [{ targets: listen }] }],
-  });
+  stack = await startAlertingStack({ dir, vigil: listen[0]!, replicas: listen });
 }, 180_000);
 
 afterAll(async () => {
-  await prometheus?.stop();
+  await stack?.stop();
   for (const r of replicas) if (r && r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
   await secrets?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -96,7 +87,7 @@ describe('three sharded replicas', () => {
 
     const query = async (q: string) =>
       (
-        (await (await fetch(`${prometheus!.url}/api/v1/query?query=${encodeURIComponent(q)}`)).json()) as {
+        (await (await fetch(`${stack!.prometheus.url}/api/v1/query?query=${encodeURIComponent(q)}`)).json()) as {
           data: { result: Array<{ value: [number, string] }> };
         }
       ).data.result;
@@ -111,6 +102,11 @@ describe('three sharded replicas', () => {
     await exited(live[lost]!);
     const page = await waitFor('VigilShardMissing firing', async () => ((await firing()).length > 0 ? await firing() : undefined), 60_000);
     expect(page).toEqual([expect.objectContaining({ alertname: 'VigilShardMissing', severity: 'critical', job: 'vigil', shard: String(lost) })]);
+    const paged = (status: string) =>
+      stack!.pager
+        .pages()
+        .some((p) => p.alerts.some((a) => a.status === status && a.labels.alertname === 'VigilShardMissing' && a.labels.shard === String(lost)));
+    await waitFor('the page at the stand-in pager', async () => (paged('firing') ? true : undefined), 60_000);
 
     // Nobody polls the lost shard meanwhile: its clusters' counts stand still while the others' move.
     for (const i of [0, 2]) await collect(live[i]!);
@@ -119,6 +115,7 @@ describe('three sharded replicas', () => {
 
     await startReplica(lost);
     await waitFor('VigilShardMissing resolved', async () => ((await firing()).length === 0 ? true : undefined), 60_000);
+    await waitFor('the resolved page at the stand-in pager', async () => (paged('resolved') ? true : undefined), 60_000);
     expect(await polledBy(replicas[lost]!)).toEqual(owned[lost]);
     const back = counts();
     for (const n of back.values()) expect(n).toBe(perPoll * 3);
