@@ -11,17 +11,19 @@
  * by PID, also on failure. Numbers are printed as tables and written to bench/results/scale-*.json;
  * only something breaking (a process that does not start, a failed job, an error answer) fails it.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
+import { runBench } from './scale/run-bench.js';
 import { startCeiling } from './scale/start-ceiling.js';
+import { startEstate } from './scale/start-estate.js';
+import { http, startVigil, until, type Vigil } from './scale/start-vigil.js';
 import { load, type LoadResult } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,90 +65,8 @@ const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function http(url: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
-  return res;
-}
-
-/** The bytes as sent (fetch would decompress them). */
-function rawGet(url: string, gzip: boolean): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': gzip ? 'gzip' : 'identity' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${url}: HTTP ${res.statusCode}`))));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const setFaults = (e: Estate, faults: object | undefined) =>
   Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
-
-/** vigil's own process, with the benchmark-only GC probe preloaded. */
-interface Vigil {
-  child: Child;
-  url: string;
-  /** Forces a full GC in vigil and returns the heap left. */
-  heapAfterGc(): Promise<number>;
-  collect(): Promise<CollectSummary>;
-  metrics(gzip?: boolean): Promise<Buffer>;
-}
-
-async function startVigil(estate: Estate): Promise<Vigil> {
-  const port = await freePort();
-  const listen = `127.0.0.1:${port}`;
-  const config = join(scratch, 'vigil.yml');
-  writeFileSync(config, vigilConfig(estate, listen));
-  const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
-  // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=4' tries V8 settings on vigil alone.
-  const nodeFlags = (process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = children.start(
-    'vigil',
-    process.execPath,
-    [
-      ...nodeFlags,
-      '--expose-gc',
-      '--import',
-      probe,
-      'dist/main.js',
-      `--config.file=${config}`,
-      '--log.level=warn',
-      '--web.enable-lifecycle',
-      '--web.collect-min-interval=0s',
-    ],
-    {
-      cwd: ROOT,
-    },
-  );
-  const url = `http://${listen}`;
-  await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);
-  return {
-    child,
-    url,
-    heapAfterGc: async () => {
-      const from = child.output().length;
-      process.kill(child.pid, 'SIGUSR2');
-      const m = await child.waitFor(/gc-probe (\{.*\})/, 30_000, from);
-      return (JSON.parse(m[1] ?? '{}') as { heapUsed: number }).heapUsed;
-    },
-    collect: async () => {
-      const summary = (await (await http(`${url}/-/collect`, { method: 'POST' })).json()) as CollectSummary;
-      if (summary.failed_jobs) throw new Error(`${summary.failed_jobs} of ${summary.jobs} jobs failed:\n${child.output().slice(-3000)}`);
-      return summary;
-    },
-    metrics: (gzip = false) => rawGet(`${url}/metrics`, gzip),
-  };
-}
 
 /** Runs `work` while collections run back to back; returns it with the collections' summaries. */
 async function whileCollecting<T>(vigil: Vigil, work: () => Promise<T>): Promise<{ result: T; collections: CollectSummary[] }> {
@@ -217,10 +137,7 @@ const encodings = [
 
 async function measure(size: Size): Promise<SizeResult> {
   const dir = mkdtempSync(join(scratch, 'estate-'));
-  const sim = children.start('simulators', process.execPath, ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${size.scale}`, `--dir=${dir}`], {
-    cwd: ROOT,
-  });
-  const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
+  const { child: sim, estate } = await startEstate(children, size.scale, dir);
   const s = estate.shape;
   say(
     `\n== ${size.label}: ${s.pairs * 2} secrets clusters, ${s.servers} servers x ${s.members} members, ${s.clients} clients, ` +
@@ -229,7 +146,7 @@ async function measure(size: Size): Promise<SizeResult> {
 
   // Hold the upstreams back while vigil starts, so "after start" is before any data arrived.
   await setFaults(estate, { delay_ms: 2_000 });
-  const vigil = await startVigil(estate);
+  const vigil = await startVigil(children, scratch, (listen) => vigilConfig(estate, listen));
   await new Promise((r) => setTimeout(r, 500));
   const rssStart = rssBytes(vigil.child.pid);
   const heapStart = await vigil.heapAfterGc();
@@ -446,24 +363,10 @@ function preflight(): void {
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: npm run build');
 }
 
-let failed = false;
-const interrupted = () => {
-  failed = true;
-  void children.stopAll().then(() => process.exit(130));
-};
-process.once('SIGINT', interrupted);
-process.once('SIGTERM', interrupted);
-try {
+await runBench('bench', children, scratch, async () => {
   preflight();
   const results: SizeResult[] = [];
   // --size=full runs one size of the plan (when working on one number)
   for (const size of PLAN.filter((p) => !flags.size || p.label === flags.size)) results.push(await measure(size));
   report(results);
-} catch (e) {
-  failed = true;
-  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
-} finally {
-  await children.stopAll();
-  rmSync(scratch, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+});

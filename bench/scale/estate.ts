@@ -43,19 +43,20 @@ const NEVER = '0 0 0 1 1 *';
 
 /**
  * vigil watching the whole estate with the defaults an operator would keep, except: schedules are
- * the benchmark's (POST /-/collect), and the teams service's rate limit is raised so a listing
- * measures vigil, not the limit.
+ * the benchmark's (by default never, collections driven by POST /-/collect; the soak gives every
+ * target one that fires), and the teams service's rate limit is raised so a listing measures
+ * vigil, not the limit.
  */
-export function vigilConfig(e: Estate, listen: string): string {
+export function vigilConfig(e: Estate, listen: string, schedule = NEVER): string {
   const lines = [`web:\n  listen_address: ${listen}`, 'secrets:'];
-  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
+  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`);
   lines.push('agents:');
   for (const a of e.agents)
-    lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${NEVER}"\n    timeout: ${TIMEOUT}`);
+    lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`);
   lines.push('teams:');
   for (const o of e.organizations) {
     lines.push(
-      `  - name: ${o.name}\n    address: ${e.teamsUrl}\n    organization: ${o.name}\n    token_file: ${o.tokenFile}\n    schedule: "${NEVER}"\n    requests_per_second: 1000`,
+      `  - name: ${o.name}\n    address: ${e.teamsUrl}\n    organization: ${o.name}\n    token_file: ${o.tokenFile}\n    schedule: "${schedule}"\n    requests_per_second: 1000`,
     );
   }
   return `${lines.join('\n')}\n`;
