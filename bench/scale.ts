@@ -63,6 +63,8 @@ const PLAN: readonly Size[] = flags.smoke
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;
+/** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`). */
+const VIGIL_NODE_FLAGS = ['--single-threaded-gc'];
 const LOAD_CONNECTIONS = 4;
 
 const children = new Children();
@@ -117,7 +119,7 @@ async function startVigil(estate: Estate): Promise<Vigil> {
   writeFileSync(config, vigilConfig(estate, listen));
   const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
   // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=4' tries V8 settings on vigil alone.
-  const nodeFlags = (process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const nodeFlags = [...VIGIL_NODE_FLAGS, ...(process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = children.start(
     'vigil',
     process.execPath,
