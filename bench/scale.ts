@@ -3,7 +3,8 @@
  * physical ceiling (a bare Node `http` server answering the same bytes from memory) and a Go peer
  * (Debian's prometheus-pushgateway holding the same series), all in one run on this machine.
  *
- *   npm run bench         # 1/10, 1/3 and full size (~120k series); a few minutes
+ *   npm run bench         # 1/10, 1/3, full (~125k series), 3x, 8x and 1M (~1,000,000 series); half an hour
+ *   npm run bench -- --size=1M       # one size of the plan (or several: --size=full,3x,8x,1M)
  *   npm run bench:smoke   # 1/100 size, seconds: keeps the harness from rotting (CI)
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
@@ -19,6 +20,7 @@ import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
+import { prometheusScrape, type PrometheusScrape } from './scale/prometheus-scrape.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { startCeiling } from './scale/start-ceiling.js';
@@ -43,6 +45,8 @@ interface Size {
   delayMs?: number;
   /** Leave the pushgateway out: at 40 MB it answers no scrape within a wrk run. */
   noPeer?: boolean;
+  /** Parts of the estate's shape that do not follow the scale. */
+  shape?: Partial<EstateShape>;
 }
 
 const PLAN: readonly Size[] = flags.smoke
@@ -54,6 +58,10 @@ const PLAN: readonly Size[] = flags.smoke
       { label: 'full', scale: 1, seconds: 10, delayMs: 250 },
       // The largest agents in the field: 5 servers of 15,000 members each (issue 16)
       { label: '3x', scale: 3, seconds: 10, noPeer: true },
+      // Pools of 40,000 members, of which the default member cap keeps 20,000: ~535,000 series (issue 26)
+      { label: '8x', scale: 8, seconds: 10, noPeer: true },
+      // A million series: 11 servers with pools at the member cap, the rest of the estate at 10x (issue 26)
+      { label: '1M', scale: 10, seconds: 10, noPeer: true, shape: { servers: 11, members: 20_000 } },
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;
@@ -127,6 +135,8 @@ interface SizeResult {
   collections: CollectSummary[];
   load: LoadRow[];
   latency: LatencyRow[];
+  prometheus: PrometheusScrape & { collections: number };
+  rss_peak_bytes: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -137,7 +147,7 @@ const encodings = [
 
 async function measure(size: Size): Promise<SizeResult> {
   const dir = mkdtempSync(join(scratch, 'estate-'));
-  const { child: sim, estate } = await startEstate(children, size.scale, dir);
+  const { child: sim, estate } = await startEstate(children, size.scale, dir, size.shape);
   const s = estate.shape;
   say(
     `\n== ${size.label}: ${s.pairs * 2} secrets clusters, ${s.servers} servers x ${s.members} members, ${s.clients} clients, ` +
@@ -241,10 +251,29 @@ async function measure(size: Size): Promise<SizeResult> {
     await setFaults(estate, undefined);
   }
 
+  // A real Prometheus scraping (gzip) while collections run back to back: the scrape a user's server makes
+  const scraped = await whileCollecting(vigil, () => prometheusScrape(`${vigil.url}/metrics`, flags.smoke ? 1 : 3));
+  const prometheus = { ...scraped.result, collections: scraped.collections.length };
+  say(`  prometheus: ${prometheus.scrapes} scrapes, up ${prometheus.up_min}, scrape_duration max ${prometheus.scrape_duration_max_s} s`);
+
   memory.rss_after_load_mib = mib(rssBytes(vigil.child.pid));
+  const rssPeak = rssBytes(vigil.child.pid, true);
+  memory.rss_peak_mib = mib(rssPeak);
   await children.stop(vigil.child);
   await children.stop(sim);
-  return { size: size.label, shape: s, series, bytes: text.length, gzip_bytes: gzipBytes, memory, collections, load: loadRows, latency };
+  return {
+    size: size.label,
+    shape: s,
+    series,
+    bytes: text.length,
+    gzip_bytes: gzipBytes,
+    memory,
+    collections,
+    load: loadRows,
+    latency,
+    prometheus,
+    rss_peak_bytes: rssPeak,
+  };
 }
 
 const latencies = (l: LoadResult): Row => ({ 'p50 ms': l.p50_ms, 'p99 ms': l.p99_ms });
@@ -353,20 +382,57 @@ function report(results: SizeResult[]): void {
   });
   printTable('5. gzip (vigil, under load)', gzip);
   writeResult(OUT, 'scale-gzip', about, gzip);
+
+  const perSeries = results.map((r) =>
+    perSeriesRow(r, ratio(find(r, 'vigil', 'identity')?.requests_per_second, find(r, 'ceiling', 'identity')?.requests_per_second)),
+  );
+  printTable('6. per series as the estate grows (issue 26)', perSeries);
+  writeResult(OUT, 'scale-per-series', about, perSeries);
   say(`\nwritten to ${OUT}/scale-*.json`);
+}
+
+/**
+ * The figures issue 26 asks of each size: a collection's CPU (median of the quiet ones) per series,
+ * RSS per series (after the first collection, and the peak of the whole run), the longest stall of
+ * any collection (quiet or under load), throughput against the bare server, and a real
+ * Prometheus's gzip scrapes while collections run.
+ */
+function perSeriesRow(r: SizeResult, identityRatio: number | undefined): Row {
+  const cpu = median(r.collections.map((x) => x.cpu_seconds));
+  const rssFirst = Number(r.memory.rss_after_first_mib) * 2 ** 20;
+  const stalls = [...r.collections.map((c) => ms(c.event_loop_delay_max_seconds)), ...r.latency.map((l) => l.loop_delay_max_ms ?? 0)];
+  return {
+    size: r.size,
+    series: r.series,
+    'collection CPU s': cpu.toFixed(2),
+    'us/series': Math.round((cpu / r.series) * 1e6 * 10) / 10,
+    'RSS MiB': r.memory.rss_after_first_mib,
+    'RSS B/series': Math.round(rssFirst / r.series),
+    'RSS peak MiB': mib(r.rss_peak_bytes),
+    'peak B/series': Math.round(r.rss_peak_bytes / r.series),
+    'stall max ms': Math.max(...stalls),
+    'stall median ms': ms(median(r.collections.map((x) => x.event_loop_delay_max_seconds))),
+    'identity vigil/ceiling': identityRatio,
+    'prometheus up min': r.prometheus.up_min,
+    'prometheus scrapes': r.prometheus.scrapes,
+    'prometheus scrape max s': r.prometheus.scrape_duration_max_s,
+  };
 }
 
 /** The tools the benchmark drives; missing ones are named with the command that installs them. */
 function preflight(): void {
-  const missing = ['/usr/bin/wrk', '/usr/bin/prometheus-pushgateway'].filter((p) => !existsSync(p));
-  if (missing.length) throw new Error(`missing ${missing.join(', ')}: apt-get install wrk prometheus-pushgateway`);
+  const missing = ['/usr/bin/wrk', '/usr/bin/prometheus-pushgateway', '/usr/bin/prometheus'].filter((p) => !existsSync(p));
+  if (missing.length) throw new Error(`missing ${missing.join(', ')}: apt-get install wrk prometheus-pushgateway prometheus`);
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: npm run build');
 }
 
 await runBench('bench', children, scratch, async () => {
   preflight();
   const results: SizeResult[] = [];
-  // --size=full runs one size of the plan (when working on one number)
-  for (const size of PLAN.filter((p) => !flags.size || p.label === flags.size)) results.push(await measure(size));
+  // --size=full runs one size of the plan (when working on one number), --size=full,3x those two
+  const chosen = flags.size?.split(',');
+  const plan = PLAN.filter((p) => !chosen || chosen.includes(p.label));
+  if (!plan.length) throw new Error(`no size ${flags.size} in the plan: ${PLAN.map((p) => p.label).join(', ')}`);
+  for (const size of plan) results.push(await measure(size));
   report(results);
 });

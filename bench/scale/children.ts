@@ -113,9 +113,10 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
-/** Resident set size of a process, from /proc. */
-export function rssBytes(pid: number): number {
-  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kb === undefined) throw new Error(`no VmRSS for ${pid}`);
+/** Resident set size of a process (`peak`: the most it has had), from /proc. */
+export function rssBytes(pid: number, peak = false): number {
+  const field = peak ? 'VmHWM' : 'VmRSS';
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kb === undefined) throw new Error(`no ${field} for ${pid}`);
   return Number(kb) * 1024;
 }

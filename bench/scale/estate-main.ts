@@ -2,7 +2,7 @@
  * Runs every simulator of the benchmark's estate in this process, on 127.0.0.1, and prints one line
  * `estate <json>` (an `Estate`) once all listen. SIGTERM closes them.
  *
- *   node --import tsx bench/scale/estate-main.ts --scale=0.1 --dir=/tmp/somewhere
+ *   node --import tsx bench/scale/estate-main.ts --scale=0.1 --dir=/tmp/somewhere [--shape='{"servers":10}']
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +10,10 @@ import { parseArgs } from 'node:util';
 import { startAgentSimulator, type AgentSpec } from '../../simulators/agent/index.js';
 import { startSecretsSimulator, type ReplicationLink } from '../../simulators/secrets/index.js';
 import { startTeamsSimulator } from '../../simulators/teams/index.js';
-import { shapeAt, type Estate } from './estate.js';
+import { shapeAt, type Estate, type EstateShape } from './estate.js';
 
-const { values } = parseArgs({ options: { scale: { type: 'string' }, dir: { type: 'string' } }, strict: true });
-const shape = shapeAt(Number(values.scale));
+const { values } = parseArgs({ options: { scale: { type: 'string' }, dir: { type: 'string' }, shape: { type: 'string' } }, strict: true });
+const shape = shapeAt(Number(values.scale), JSON.parse(values.shape ?? '{}') as Partial<EstateShape>);
 const dir = values.dir ?? '.';
 const host = '127.0.0.1';
 const pad = (i: number) => String(i + 1).padStart(2, '0');

@@ -14,9 +14,9 @@ export interface EstateShape {
   teams: number;
 }
 
-export function shapeAt(scale: number): EstateShape {
+export function shapeAt(scale: number, override: Partial<EstateShape> = {}): EstateShape {
   const of = (full: number) => Math.max(1, Math.round(full * scale));
-  return { pairs: of(10), servers: 5, members: of(5000), clients: of(20), organizations: 5, teams: of(2000) };
+  return { pairs: of(10), servers: 5, members: of(5000), clients: of(20), organizations: 5, teams: of(2000), ...override };
 }
 
 /** What the estate child prints once every simulator listens. */

@@ -6,6 +6,8 @@ import type { CollectSummary } from '../../src/daemon.js';
 import { freePort, type Child, type Children } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`). */
+export const VIGIL_NODE_FLAGS = ['--single-threaded-gc'];
 
 export async function http(url: string, init: RequestInit = {}): Promise<Response> {
   const res = await fetch(url, init);
@@ -54,7 +56,7 @@ export async function startVigil(children: Children, dir: string, config: (liste
   writeFileSync(file, config(listen));
   const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
   // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=4' tries V8 settings on vigil alone.
-  const nodeFlags = (process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const nodeFlags = [...VIGIL_NODE_FLAGS, ...(process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = children.start(
     'vigil',
     process.execPath,

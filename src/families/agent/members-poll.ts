@@ -1,7 +1,7 @@
 import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
 import type { Labels } from '../../metrics/family.js';
 import { renderGroup } from '../../metrics/render.js';
-import { agentMembersResponse } from '../../upstream/agent/members.js';
+import { agentMember, agentMembersEssentials, agentMembersResponse } from '../../upstream/agent/members.js';
 import { decode } from '../../upstream/decode.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
 import { limitMembers, memberPollFamilies } from './members.js';
@@ -31,8 +31,16 @@ const ENDPOINT = 'agent/members';
  * on a worker thread and a small one on the main thread with the same result.
  */
 export function membersPoll(input: MembersPollInput): MembersPoll {
-  const m = parseBody(agentMembersResponse, decode(textOf(input.body), ENDPOINT), ENDPOINT);
+  const body = decode(textOf(input.body), ENDPOINT);
+  const sent = (body as { Members?: unknown } | undefined)?.Members;
+  if (!Array.isArray(sent) || sent.length <= input.max) {
+    const m = parseBody(agentMembersResponse, body, ENDPOINT);
+    const group = renderGroup(memberPollFamilies, { members: m.Members, kept: m.Members, droppedTotal: 0 }, input.context);
+    return { group: encodeGroup(group), members: m.Members.length, dropped: 0 };
+  }
+  // Over the cap: every member is counted, only those kept are read whole (each can no longer fail).
+  const m = parseBody(agentMembersEssentials, body, ENDPOINT);
   const { kept, dropped } = limitMembers(m.Members, input.max);
-  const group = renderGroup(memberPollFamilies, { members: m.Members, kept, droppedTotal: 0 }, input.context);
+  const group = renderGroup(memberPollFamilies, { members: m.Members, kept: kept.map((k) => agentMember.parse(k)), droppedTotal: 0 }, input.context);
   return { group: encodeGroup(group), members: m.Members.length, dropped };
 }

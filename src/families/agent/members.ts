@@ -12,7 +12,8 @@ export const KNOWN_MEMBER_STATUSES = ['alive', 'failed', 'left'] as const;
 
 /** One poll's members, those of them that get per-member series, and the target's running count of the others. */
 export interface MembersView {
-  readonly members: readonly AgentMember[];
+  /** Every member, for the counts by status (a pool over the cap is not read further). */
+  readonly members: readonly Pick<AgentMember, 'Status'>[];
   readonly kept: readonly AgentMember[];
   readonly droppedTotal: number;
 }
@@ -21,9 +22,9 @@ export interface MembersView {
  * Picks at most `max` members for per-member series: those that are not alive first (the ones an
  * operator pages on), then alive ones, each in the agent's order.
  */
-export function limitMembers(members: readonly AgentMember[], max: number): { kept: readonly AgentMember[]; dropped: number } {
+export function limitMembers<M extends Pick<AgentMember, 'Status'>>(members: readonly M[], max: number): { kept: readonly M[]; dropped: number } {
   if (members.length <= max) return { kept: members, dropped: 0 };
-  const kept: AgentMember[] = [];
+  const kept: M[] = [];
   for (const m of members) if (m.Status !== 'alive' && kept.length < max) kept.push(m);
   for (const m of members) if (m.Status === 'alive' && kept.length < max) kept.push(m);
   return { kept, dropped: members.length - kept.length };
@@ -42,7 +43,7 @@ export function memberLimiter(max: number): (m: AgentMembers) => MembersView {
   };
 }
 
-function countByStatus(members: readonly AgentMember[]): Sample[] {
+function countByStatus(members: readonly Pick<AgentMember, 'Status'>[]): Sample[] {
   const counts = new Map<string, number>(KNOWN_MEMBER_STATUSES.map((s) => [s, 0]));
   for (const m of members) counts.set(m.Status, (counts.get(m.Status) ?? 0) + 1);
   return [...counts].map(([status, value]) => ({ labels: { status }, value }));

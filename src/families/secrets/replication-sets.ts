@@ -33,7 +33,7 @@ export interface ReplicationSet {
   primaries: readonly string[];
 }
 
-const origin = (url: string): string => {
+export const origin = (url: string): string => {
   try {
     return new URL(url).origin;
   } catch {
@@ -63,11 +63,16 @@ function linkBy(members: readonly SetMember[], parent: number[], keys: (m: SetMe
  * operator picked ("dr", "secondary-1"): when two primaries list the same one, it proves nothing.
  */
 function linkKnownSecondaries(members: readonly SetMember[], parent: number[]): void {
+  // Each id's primaries, found once: the sets are derived again after every poll's commit
+  const knowing = new Map<string, Set<number>>();
+  members.forEach((p, j) => {
+    if (p.status.mode !== 'primary') return;
+    for (const id of p.status.known_secondaries) knowing.set(id, (knowing.get(id) ?? new Set()).add(j));
+  });
   members.forEach((s, i) => {
     const id = s.status.mode === 'secondary' ? s.status.secondary_id : undefined;
-    if (!id) return;
-    const knowing = members.flatMap((p, j) => (p.status.mode === 'primary' && p.status.known_secondaries.includes(id) ? [j] : []));
-    if (knowing.length === 1) union(parent, i, knowing[0]!);
+    const primaries = id ? knowing.get(id) : undefined;
+    if (primaries?.size === 1) union(parent, i, [...primaries][0]!);
   });
 }
 
@@ -82,7 +87,11 @@ function setName(members: readonly SetMember[]): string {
   return ids(members.filter((m) => m.status.mode === 'primary'))[0] ?? ids(members)[0] ?? [...members.map((m) => m.target)].sort()[0]!;
 }
 
-export function replicationSets(all: readonly SetMember[]): ReplicationSet[] {
+/**
+ * `originOf` may remember what it parsed: the sets are derived after every poll's commit, and
+ * parsing every address again each time grew with the square of the estate.
+ */
+export function replicationSets(all: readonly SetMember[], originOf: (url: string) => string = origin): ReplicationSet[] {
   const sets: ReplicationSet[] = [];
   for (const kind of ['performance', 'dr'] as const) {
     const members = all.filter((m) => m.kind === kind && (m.status.mode === 'primary' || m.status.mode === 'secondary'));
@@ -92,8 +101,8 @@ export function replicationSets(all: readonly SetMember[]): ReplicationSet[] {
     linkKnownSecondaries(members, parent);
     linkBy(members, parent, (m) =>
       m.status.mode === 'secondary'
-        ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${origin(p.api_address)}`] : []))
-        : [`address:${origin(m.address)}`],
+        ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${originOf(p.api_address)}`] : []))
+        : [`address:${originOf(m.address)}`],
     );
     const groups = new Map<number, SetMember[]>();
     const root = (i: number): number => (parent[i] === i ? i : root(parent[i]!));

@@ -20,16 +20,28 @@ export interface WalLagPair {
   lag: number;
 }
 
+/**
+ * Every (primary, secondary) pair of the latest statuses, primaries in their order and each one's
+ * secondaries in theirs. Recomputed after every poll's commit, so it looks secondaries up by
+ * (kind, id) rather than scanning them per primary: with hundreds of clusters, a scan per primary
+ * per commit grew with the cube of the estate.
+ */
 export function walLagPairs(latest: Iterable<LatestStatus>): WalLagPair[] {
   const all = [...latest];
-  const secondaries = all.filter((l) => l.status.mode === 'secondary' && l.status.secondary_id !== undefined);
+  const byId = new Map<string, number[]>();
+  all.forEach((s, i) => {
+    if (s.status.mode !== 'secondary' || s.status.secondary_id === undefined) return;
+    const key = `${s.kind}\0${s.status.secondary_id}`;
+    byId.set(key, [...(byId.get(key) ?? []), i]);
+  });
   const pairs: WalLagPair[] = [];
   for (const p of all) {
     if (p.status.mode !== 'primary' || p.status.last_wal === undefined) continue;
-    const known = new Set(p.status.known_secondaries);
-    for (const s of secondaries) {
-      if (s.kind !== p.kind || !known.has(s.status.secondary_id as string) || s.status.last_remote_wal === undefined) continue;
-      pairs.push({ kind: p.kind, primary: p.target, secondary: s.target, lag: p.status.last_wal - s.status.last_remote_wal });
+    const lastWal = p.status.last_wal;
+    const known = [...new Set(p.status.known_secondaries.flatMap((id) => byId.get(`${p.kind}\0${id}`) ?? []))].sort((a, b) => a - b);
+    for (const s of known.map((i) => all[i]!)) {
+      if (s.status.last_remote_wal === undefined) continue;
+      pairs.push({ kind: p.kind, primary: p.target, secondary: s.target, lag: lastWal - s.status.last_remote_wal });
     }
   }
   return pairs;

@@ -13,15 +13,31 @@ const member = z.object({
   Status: z.string(),
 });
 
+const server = { ServerName: lenient(z.string()), ServerRegion: lenient(z.string()), ServerDC: lenient(z.string()) };
+
 export const agentMembersResponse = z.object({
-  ServerName: lenient(z.string()),
-  ServerRegion: lenient(z.string()),
-  ServerDC: lenient(z.string()),
+  ...server,
   Members: z
     .array(member)
     .nullish()
     .transform((v) => v ?? []),
 });
+
+/**
+ * The same answer with only what every member must carry checked (its name and status: the rest of
+ * a member is lenient, so only these can fail it), and each member kept as sent. For a pool larger
+ * than the member cap: the members left out are counted by status and never read further, and only
+ * those kept are read with `agentMember`.
+ */
+export const agentMembersEssentials = z.object({
+  ...server,
+  Members: z
+    .array(z.looseObject({ Name: z.string(), Status: z.string() }))
+    .nullish()
+    .transform((v) => v ?? []),
+});
+
+export const agentMember = member;
 
 export type AgentMembers = z.output<typeof agentMembersResponse>;
 export type AgentMember = z.output<typeof member>;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { memberLimiter, membersFamilies } from '../../../../src/families/agent/members.js';
+import { limitMembers, memberLimiter, memberPollFamilies, membersFamilies } from '../../../../src/families/agent/members.js';
+import { membersPoll } from '../../../../src/families/agent/members-poll.js';
+import { linesText } from '../../../../src/metrics/encoded-lines.js';
+import { renderGroup } from '../../../../src/metrics/render.js';
 import { membersNotApplicable } from '../../../../src/upstream/agent/api.js';
 import { agentMembersResponse } from '../../../../src/upstream/agent/members.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
@@ -143,5 +146,36 @@ describe('members bodies that do not fit', () => {
     const err = parseFailure(() => parse(body));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain(`agent/members: unexpected response: ${field}`);
+  });
+});
+
+describe('a pool over the cap, read by the worker', () => {
+  const pool = {
+    ServerName: 's1',
+    Members: [
+      { Name: 'a', Addr: '10.0.0.1', Status: 'alive', Tags: { region: 'r', dc: 'dc1', build: '1', port: 4647 } },
+      { Name: 'b', Addr: 7, Status: 'failed', Tags: 'none' },
+      { Name: 'c', Status: 'left', Tags: { dc: 'dc2' } },
+      { Name: 'd', Addr: '10.0.0.4', Status: 'alive', Tags: null },
+    ],
+  };
+  const poll = (body: unknown, max: number) => membersPoll({ body: Buffer.from(JSON.stringify(body)), max, context: T });
+  const text = (p: ReturnType<typeof membersPoll>) => p.group.map(([name, l]) => `${name}\n${linesText(l)}`).join('');
+
+  it('renders the same lines as reading every member whole', () => {
+    for (const max of [0, 1, 2, 3]) {
+      const m = parse(pool);
+      const whole = renderGroup(memberPollFamilies, { members: m.Members, kept: limitMembers(m.Members, max).kept, droppedTotal: 0 }, T);
+      const p = poll(pool, max);
+      expect(text(p)).toBe([...whole].map(([name, l]) => `${name}\n${linesText(l)}`).join(''));
+      expect(p).toMatchObject({ members: 4, dropped: 4 - max });
+    }
+  });
+
+  it('still fails on a member without a status, kept or not', () => {
+    const body = { Members: [...pool.Members, { Name: 'e' }] };
+    const err = parseFailure(() => poll(body, 1));
+    expect(err.reason).toBe('schema');
+    expect(err.message).toContain('agent/members: unexpected response: Members.4.Status');
   });
 });
