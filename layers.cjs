@@ -13,15 +13,14 @@ const LAYERS = [
   ['config', ['^src/config/'], 'the config file: zod schemas whose errors name the key, loading, units, schedules'],
   ['upstream', ['^src/upstream/'], 'the HTTP client and its failure reasons, and each upstream API: its endpoints and their schemas'],
   ['metrics', ['^src/metrics/'], "metric families as data, the snapshot store, rendering (text and OpenMetrics), vigil's own telemetry families"],
-  ['families', ['^src/families/'], 'one folder per upstream: pure mappings from a parsed answer to its metric families'],
   ['offload', ['^src/offload/'], 'the worker pool that decodes and renders large answers off the collection thread'],
-  ['jobs', ['^src/jobs/'], 'what a job is made of: parts, the build context (pooled clients, turns), secret files, derived parts'],
-  ['areas', ['^src/areas/'], 'one registry per upstream: the endpoints it polls, the families it exports, the jobs its targets become'],
+  ['jobs', ['^src/jobs/'], 'what a job is made of: parts, the build context (pooled clients, turns), secret files'],
+  ['collectors', ['^src/collectors/'], 'one collector per upstream: the endpoints it polls, the families they feed, the jobs its targets become'],
   ['engine', ['^src/engine/'], 'what runs the jobs: the cron runner, run commits, the collection engine and its thread, the body it sends'],
   ['sink', ['^src/sink/'], 'the alert sink: webhook, stores (SQLite, PostgreSQL), history API, its families'],
   ['catalog', ['^src/catalog\\.ts$'], 'every metric family vigil exports, in exposition order'],
   ['daemon', ['^src/daemon\\.ts$'], "the daemon: the collection engine (in its thread), the main thread's own series, the body served"],
-  ['server', ['^src/server/'], 'the HTTP surface: TLS, auth, limits, /metrics, lifecycle, the status pages'],
+  ['server', ['^src/server/', '^src/server\\.ts$'], 'the HTTP surface: TLS, auth, limits, /metrics, lifecycle, the status pages'],
   ['entry', ['^src/(cli|healthcheck|main)\\.ts$'], 'the command line and the programs: vigil and its health check'],
 ];
 

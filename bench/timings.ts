@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/timings.ts
  */
-import { memberLimiter, membersFamilies } from '../src/families/agent/members.js';
+import { memberLimiter, membersFamilies } from '../src/collectors/agent/members.js';
 import { renderGroup } from '../src/metrics/render.js';
 import { agentMembersResponse } from '../src/upstream/agent/members.js';
 import { parseBody } from '../src/upstream/parse.js';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { AREAS } from '../src/areas/index.js';
+import { AREAS } from '../src/collectors/index.js';
 
 type Layer = [name: string, paths: string[], holds: string];
 const { LAYERS, SIMULATOR_LAYERS } = createRequire(import.meta.url)('../layers.cjs') as { LAYERS: Layer[]; SIMULATOR_LAYERS: Layer[] };
@@ -29,7 +29,7 @@ export function renderLayersTable(): string {
 export function renderAreasTable(): string {
   const rows = AREAS.map(
     (a) =>
-      `| \`${a.kind}\` | \`src/areas/${a.kind === 'agents' ? 'agent' : a.kind}.ts\` | ${a.endpoints.map((e) => `${e.method} \`${e.path}\``).join('<br>')} | ${a.families.length} |`,
+      `| \`${a.kind}\` | \`src/collectors/${a.kind === 'agents' ? 'agent' : a.kind}/collector.ts\` | ${a.endpoints.map((e) => `${e.method} \`${e.path}\``).join('<br>')} | ${a.families.length} |`,
   );
   return ['| targets (config) | registry | endpoints polled | families |', '|---|---|---|---|', ...rows].join('\n');
 }

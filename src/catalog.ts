@@ -1,4 +1,4 @@
-import { COLLECTION_FAMILIES } from './areas/index.js';
+import { COLLECTION_FAMILIES } from './collectors/index.js';
 import type { AnyFamily } from './metrics/family.js';
 import { httpFamilies } from './metrics/http-families.js';
 import { shardFamilies } from './metrics/shard-families.js';

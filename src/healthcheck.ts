@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { resolve } from 'node:path';
 import { parseFlags } from './cli.js';
 import { loadConfig } from './config/load.js';
-import { parseListenAddress } from './server/app.js';
+import { parseListenAddress } from './server.js';
 import { loadWebConfig } from './server/web-config.js';
 
 export interface VigilProcess {

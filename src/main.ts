@@ -9,7 +9,7 @@ import { resolveShard } from './config/sharding.js';
 import { Daemon } from './daemon.js';
 import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
-import { createApp, linkBase, listen, type RunningHttp } from './server/app.js';
+import { createApp, linkBase, listen, type RunningHttp } from './server.js';
 import { HttpGuard } from './server/guard.js';
 import { HttpTelemetry } from './server/telemetry.js';
 import { loadWebConfig, NO_WEB_CONFIG, type TlsSettings, type WebConfig } from './server/web-config.js';

@@ -1,19 +1,19 @@
 import type { Logger } from 'pino';
 import type { Job } from '../jobs/part.js';
-import { WalLagTracker, walLagFamily } from '../families/secrets/wal-lag.js';
+import { WalLagTracker, walLagFamily } from '../collectors/secrets/wal-lag.js';
 import type { Config } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
 import type { GroupWriter } from '../metrics/render.js';
 import { jobFamilies, newJobStats, type JobStats, type UpstreamStats } from '../metrics/telemetry.js';
-import { OffloadPool } from '../offload/pool.js';
 import { makeExecute } from './commit-run.js';
 import { runsAtReload, runsOnDemand } from './run-policy.js';
 import { CronRunner } from './cron.js';
 import { scheduleIntervalSeconds } from '../config/schedule.js';
 import { Turns } from '../support/turns.js';
-import { buildJobs, targetConfigs } from '../areas/index.js';
+import { buildJobs, targetConfigs } from '../collectors/index.js';
+import { collectionOffloadPool } from '../collectors/offload.js';
 import { publishUpstreamStats, type BuildContext } from '../jobs/context.js';
-import { WAL_LAG_GROUP } from '../areas/secrets.js';
+import { WAL_LAG_GROUP } from '../collectors/secrets/collector.js';
 import type { UpstreamClient } from '../upstream/client.js';
 
 const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
@@ -68,7 +68,7 @@ export class CollectionEngine implements Engine {
   private readonly walLag = new WalLagTracker();
   private readonly turns = new Turns();
   /** Worker threads for big answers; started on first use, kept across reloads. */
-  private readonly offload = new OffloadPool();
+  private readonly offload = collectionOffloadPool();
   private readonly ranOnce = new Set<string>();
   private loaded?: Loaded;
   private targetConfigs = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { createLogger } from '../support/logger.js';
-import { COLLECTION_FAMILIES } from '../areas/index.js';
+import { COLLECTION_FAMILIES } from '../collectors/index.js';
 import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../offload/start-thread.js';
 import { BodyPublisher } from './body.js';

@@ -8,7 +8,7 @@ import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import type { Turns } from '../support/turns.js';
-import type { OffloadPool } from '../offload/pool.js';
+import type { Offload } from '../offload/pool.js';
 
 /** The fields every target kind shares, after config parsing. */
 export interface TargetBase {
@@ -34,7 +34,7 @@ export interface BuildContext {
   /** Turns of the event loop for decoding and mapping answers, shared by every target. */
   turns: Turns;
   /** Worker threads that decode and map answers too big for one turn of the event loop. */
-  offload: OffloadPool;
+  offload: Offload;
   /** Upstream stats groups observed since they were last published, with how to publish each. */
   unpublished: Map<string, () => void>;
 }

@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { UpstreamError, type Reason } from '../upstream/errors.js';
 import { startThread } from './start-thread.js';
-import type { TaskName, TaskInput, TaskOutput } from './tasks.js';
 
 /**
  * A small pool of worker threads for the CPU-heavy steps of big upstream answers (decoding,
@@ -25,14 +24,26 @@ interface Reply {
   error?: { reason: Reason; message: string; status?: number };
 }
 
-const startWorker = () => startThread(import.meta.url, 'worker');
+/** Pure functions from a structured-cloneable input to a structured-cloneable output, by name. */
+export type TaskTable = Readonly<Record<string, (input: never) => unknown>>;
+
+/** The module a pool's threads start from (`serveTasks` with its table): a sibling `name` of `base`, an `import.meta.url`. */
+export interface WorkerEntry {
+  base: string;
+  name: string;
+}
+
+/** What a job sees of a pool: a task run by name, off the thread that asks. */
+export interface Offload {
+  run(name: string, input: unknown, transfer?: ArrayBuffer[]): Promise<unknown>;
+}
 
 class Thread {
   readonly pending = new Map<number, Pending>();
   private readonly worker: Worker;
 
-  constructor(onExit: (t: Thread) => void) {
-    this.worker = startWorker();
+  constructor(entry: WorkerEntry, onExit: (t: Thread) => void) {
+    this.worker = startThread(entry.base, entry.name);
     // An idle pool must not keep the process alive.
     this.worker.unref();
     this.worker.on('message', (m: Reply) => {
@@ -69,17 +80,20 @@ class Thread {
   }
 }
 
-export class OffloadPool {
+export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
   private readonly threads: Thread[] = [];
   private nextId = 0;
 
-  constructor(private readonly size = defaultPoolSize()) {}
+  constructor(
+    private readonly entry: WorkerEntry,
+    private readonly size = defaultPoolSize(),
+  ) {}
 
   /**
    * Runs a task on the least busy thread (threads start on first use). `transfer` moves buffers to
    * the worker instead of copying them; they are unusable here afterwards.
    */
-  run<N extends TaskName>(name: N, input: TaskInput<N>, transfer: ArrayBuffer[] = []): Promise<TaskOutput<N>> {
+  run<N extends keyof T & string>(name: N, input: Parameters<T[N]>[0], transfer: ArrayBuffer[] = []): Promise<ReturnType<T[N]>> {
     const thread = this.pick();
     return new Promise((resolve, reject) => {
       thread.post(this.nextId++, name, input, transfer, { resolve: resolve as (v: unknown) => void, reject });
@@ -93,7 +107,7 @@ export class OffloadPool {
 
   private pick(): Thread {
     if (this.threads.length < this.size) {
-      const t = new Thread((dead) => {
+      const t = new Thread(this.entry, (dead) => {
         const i = this.threads.indexOf(dead);
         if (i !== -1) this.threads.splice(i, 1);
       });

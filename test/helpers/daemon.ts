@@ -6,7 +6,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/support/logger.js';
 import { createProcessMetrics } from '../../src/metrics/process-metrics.js';
-import { createApp, listen } from '../../src/server/app.js';
+import { createApp, listen } from '../../src/server.js';
 import { alertPages } from '../../src/server/ui-routes.js';
 import { AlertSinkService, type AlertSinkDeps } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listen } from '../../src/server/app.js';
+import { listen } from '../../src/server.js';
 
 /** Stopping answers the requests in flight instead of cutting them (SIGTERM under load, issue 17). */
 

@@ -5,7 +5,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/support/logger.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
-import { createApp, listen, type RunningHttp } from '../../src/server/app.js';
+import { createApp, listen, type RunningHttp } from '../../src/server.js';
 import { COLLECT_MIN_INTERVAL_MS, lifecycleRouter } from '../../src/server/lifecycle.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FlagError, parseFlags } from '../../src/cli.js';
-import { parseListenAddress } from '../../src/server/app.js';
+import { parseListenAddress } from '../../src/server.js';
 
 describe('command-line flags', () => {
   it('has Prometheus-style defaults', () => {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { membersPoll } from '../../../src/families/agent/members-poll.js';
-import { OffloadPool } from '../../../src/offload/pool.js';
+import { membersPoll } from '../../../src/collectors/agent/members-poll.js';
+import { collectionOffloadPool } from '../../../src/collectors/offload.js';
 import { ownedBuffers, transferable } from '../../../src/support/transfer.js';
 import { UpstreamError } from '../../../src/upstream/errors.js';
-import { memberPollFamilies } from '../../../src/families/agent/members.js';
+import { memberPollFamilies } from '../../../src/collectors/agent/members.js';
 import { encodeGroup, type EncodedLines } from '../../../src/metrics/encoded-lines.js';
 import { renderGroup } from '../../../src/metrics/render.js';
 import { holds } from '../../../src/upstream/teams/team-resource.js';
@@ -12,7 +12,7 @@ import { decodeTeamsPage } from '../../../src/upstream/teams/teams-page.js';
 import { parseExposition } from '../../helpers/exposition.js';
 import { fixture } from '../../helpers/fixtures.js';
 
-const pool = new OffloadPool(2);
+const pool = collectionOffloadPool(2);
 afterAll(() => pool.close());
 
 const body = (n: number) =>

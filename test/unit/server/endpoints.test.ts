@@ -6,7 +6,7 @@ import type { Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/support/logger.js';
 import { ENDPOINTS, renderEndpointsTable } from '../../../src/server/endpoints.js';
 import { alertPages } from '../../../src/server/ui-routes.js';
-import { createExpressApp } from '../../../src/server/app.js';
+import { createExpressApp } from '../../../src/server.js';
 import { sinkRouter, type SinkRouteDeps } from '../../../src/sink/routes.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { hostFamilies } from '../../../src/families/agent/host.js';
-import { selfFamilies } from '../../../src/families/agent/self.js';
-import { merkleFamilies } from '../../../src/families/secrets/merkle.js';
-import { replicationFamilies } from '../../../src/families/secrets/replication.js';
+import { hostFamilies } from '../../../src/collectors/agent/host.js';
+import { selfFamilies } from '../../../src/collectors/agent/self.js';
+import { merkleFamilies } from '../../../src/collectors/secrets/merkle.js';
+import { replicationFamilies } from '../../../src/collectors/secrets/replication.js';
 import { agentHostResponse } from '../../../src/upstream/agent/host.js';
 import { agentSelfResponse } from '../../../src/upstream/agent/self.js';
 import { parseBody } from '../../../src/upstream/parse.js';

@@ -1,0 +1,195 @@
+import type http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import express, { type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Daemon } from './daemon.js';
+import { CONTENT_TYPE } from './metrics/render.js';
+import { EOF_LINE, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './metrics/openmetrics.js';
+import { negotiateFormat } from './server/negotiate.js';
+import { lifecycleRouter } from './server/lifecycle.js';
+import { uiRoutes } from './server/ui-routes.js';
+import { VERSION } from './version.js';
+
+export interface ServerDeps {
+  daemon: Pick<Daemon, 'snapshot' | 'readiness' | 'targets' | 'collectNow'>;
+  /** Reloads the config from its file; rejects with the reason when the new one is bad. */
+  reload: () => Promise<void>;
+  processMetrics: () => Promise<string>;
+  log: Logger;
+  /** `--web.enable-lifecycle`: POST /-/reload and /-/collect work only with it (else 403). */
+  enableLifecycle?: boolean;
+  /** `--web.collect-min-interval` (ms): see lifecycle.ts. */
+  collectMinInterval?: number;
+  /** More routes (the alert sink's), tried after vigil's own and before the 404. */
+  routes?: RequestHandler;
+  /** `--web.telemetry-path`: where the metrics are served [default: /metrics]. */
+  telemetryPath?: string;
+  /** `--web.route-prefix`: every endpoint is served under it ("/" or "/vigil") [default: /]. */
+  routePrefix?: string;
+  /** The path the pages' links start from (`--web.external-url`'s, ending in "/") [default: the route prefix]. */
+  linkBase?: string;
+}
+
+/** No inline script or style, nothing from elsewhere, no framing. */
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * Whether to answer with the gzip body: its pieces are gzip members joined as they are, which
+ * Prometheus, curl and every zlib reader take whole, but a browser decodes only the first member
+ * of. A browser opening the page (it asks for text/html) gets the plain body.
+ */
+function acceptsGzip(req: http.IncomingMessage): boolean {
+  return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && !/\btext\/html\b/.test(String(req.headers.accept ?? ''));
+}
+
+/** How stale the runtime metrics may be: under any scrape rate they are rendered at most this often. */
+const RUNTIME_MAX_AGE_MS = 1000;
+
+interface Encoded {
+  identity: Buffer;
+  gzip: Buffer;
+}
+
+const encoded = (text: string): Encoded => {
+  const identity = Buffer.from(text);
+  return { identity, gzip: gzipSync(identity) };
+};
+
+/** The runtime metrics in both formats (OpenMetrics with its `# EOF`), plain and gzip. */
+interface RuntimeBody {
+  text: Encoded;
+  openmetrics: Encoded;
+}
+
+/** The runtime metrics as sent, plain and gzip, shared by the scrapes of one second. */
+function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> {
+  let cached: { at: number; body: Promise<RuntimeBody> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!cached || now - cached.at >= RUNTIME_MAX_AGE_MS) {
+      const body = render().then((text) => ({ text: encoded(text), openmetrics: encoded(toOpenMetrics(text) + EOF_LINE) }));
+      cached = { at: now, body };
+      body.catch(() => (cached = undefined));
+    }
+    return cached.body;
+  };
+}
+
+/**
+ * `/metrics` answers from the snapshot assembled when collections finished (no upstream I/O, no
+ * re-rendering), written as the snapshot's buffers; the gzip body is the snapshot's cached gzip
+ * members and the runtime metrics' own, which every gzip reader joins.
+ */
+function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
+  const runtime = runtimeBody(deps.processMetrics);
+  return async (req, res) => {
+    // Both formats are assembled when a collection commits: choosing one renders nothing.
+    const format = negotiateFormat(req.headers.accept);
+    const snap = deps.daemon.snapshot(format);
+    const gzip = acceptsGzip(req);
+    const tail = (await runtime())[format];
+    const body = gzip ? [await snap.gzipped(), tail.gzip] : [...snap.buffers(), tail.identity];
+    res.writeHead(200, {
+      'content-type': format === 'openmetrics' ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE,
+      vary: 'Accept, Accept-Encoding',
+      'content-length': body.reduce((n, b) => n + b.length, 0),
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    // One writev for all pieces rather than a copy of the whole body.
+    res.cork();
+    for (const b of body) res.write(b);
+    res.end();
+  };
+}
+
+const isMetrics = (req: http.IncomingMessage, path: string) =>
+  (req.method === 'GET' || req.method === 'HEAD') && (req.url === path || req.url?.startsWith(`${path}?`) === true);
+
+/**
+ * The HTTP face of vigil. A scrape of `/metrics`, the one path under load, is answered by Node's
+ * `http` directly: at 120k series a router's work per request costs more than serving the cached
+ * gzip body. Everything else (and `/metrics` spelled otherwise) goes through express.
+ */
+export function createApp(deps: ServerDeps): http.RequestListener {
+  const { app, metrics, telemetryPath } = createExpressApp(deps);
+  const prefix = deps.routePrefix ?? '/';
+  const served = prefix === '/' ? app : underPrefix(prefix, app);
+  const metricsPath = prefix === '/' ? telemetryPath : `${prefix}${telemetryPath}`;
+  return (req, res) => {
+    if (!isMetrics(req, metricsPath)) return void served(req, res);
+    metrics(req, res).catch((e: unknown) => {
+      deps.log.error({ err: (e as Error).message }, 'cannot answer /metrics');
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'content-type': 'text/plain' }).end('cannot render metrics\n');
+    });
+  };
+}
+
+/** vigil's routes (every endpoint but the sink's, which `deps.routes` brings), in one express app. */
+export function createExpressApp(deps: ServerDeps): { app: express.Express; metrics: ReturnType<typeof metricsHandler>; telemetryPath: string } {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const metrics = metricsHandler(deps);
+  app.use((_req, res, next) => {
+    // The pages load only their own script and stylesheet; a web config's own policy wins.
+    if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
+
+  const telemetryPath = deps.telemetryPath ?? '/metrics';
+  app.get(telemetryPath, (req, res) => metrics(req, res));
+
+  // /-/healthy and /-/ready as every Prometheus component serves them; /healthz and /readyz as Kubernetes probes know them.
+  app.get(['/healthz', '/-/healthy'], (_req, res) => {
+    res.type('text/plain').send('OK\n');
+  });
+
+  app.get(['/readyz', '/-/ready'], (_req, res) => {
+    const r = deps.daemon.readiness();
+    res.status(r.ready ? 200 : 503).json(r);
+  });
+
+  app.get('/api/v1/targets', (_req, res) => {
+    res.json({ targets: deps.daemon.targets() });
+  });
+
+  app.use(
+    lifecycleRouter({
+      enabled: deps.enableLifecycle ?? false,
+      reload: deps.reload,
+      collectNow: () => deps.daemon.collectNow(),
+      ...(deps.collectMinInterval !== undefined ? { collectMinIntervalMs: deps.collectMinInterval } : {}),
+    }),
+  );
+
+  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath, base: linkBase(deps) }));
+
+  if (deps.routes) app.use(deps.routes);
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' });
+  });
+  return { app, metrics, telemetryPath };
+}
+
+/** The path the pages' links start from: the external URL's, else the route prefix, ending in "/". */
+export function linkBase(deps: Pick<ServerDeps, 'routePrefix' | 'linkBase'>): string {
+  const base = deps.linkBase ?? deps.routePrefix ?? '/';
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/** Every route under `prefix`; `/` sends browsers there, as Prometheus does; anything else is 404. */
+function underPrefix(prefix: string, app: express.Express): express.Express {
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.get('/', (_req, res) => res.redirect(302, `${prefix}/`));
+  outer.use(prefix, app);
+  outer.use((_req, res) => void res.status(404).json({ error: 'not found' }));
+  return outer;
+}
+
+export { DRAIN_MS, listen, type RunningHttp } from './server/http-server.js';
+export { parseListenAddress } from './config/listen-address.js';

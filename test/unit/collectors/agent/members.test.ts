@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { limitMembers, memberLimiter, memberPollFamilies, membersFamilies } from '../../../../src/collectors/agent/members.js';
+import { membersPoll } from '../../../../src/collectors/agent/members-poll.js';
+import { linesText } from '../../../../src/metrics/encoded-lines.js';
+import { renderGroup } from '../../../../src/metrics/render.js';
+import { membersNotApplicable } from '../../../../src/upstream/agent/api.js';
+import { agentMembersResponse } from '../../../../src/upstream/agent/members.js';
+import { UpstreamError } from '../../../../src/upstream/errors.js';
+import { parseBody } from '../../../../src/upstream/parse.js';
+import { series, seriesOf } from '../../../helpers/exposition.js';
+import { fixture } from '../../../helpers/fixtures.js';
+import { parseFailure, renderSamples } from '../../../helpers/render.js';
+
+const parse = (body: unknown) => parseBody(agentMembersResponse, body, 'agent/members');
+const T = { target: 's1' };
+/** Renders polls of one target in order, through one limiter (as one job does); returns the last. */
+function polls(max: number, ...bodies: unknown[]): Map<string, number> {
+  const limit = memberLimiter(max);
+  let last = new Map<string, number>();
+  for (const b of bodies) last = renderSamples(membersFamilies, limit(parse(b)), T);
+  return last;
+}
+const count = (status: string) => series('scheduler_agent_members', { ...T, status });
+const state = (member: string, status: string) => series('scheduler_agent_member_status', { ...T, member, status });
+const dropped = series('vigil_agent_member_series_dropped_total', T);
+const membersOf = (s: Map<string, number>, family: string) => new Set([...seriesOf(s, family).keys()].map((k) => /member="([^"]*)"/.exec(k)?.[1]));
+
+describe('GET /v1/agent/members on a server', () => {
+  const s = polls(10_000, fixture('agent/members-server.json'));
+
+  it('counts members per status: alive, failed and left always, plus any other status seen', () => {
+    expect(s.get(count('alive'))).toBe(3);
+    expect(s.get(count('failed'))).toBe(1);
+    expect(s.get(count('left'))).toBe(1);
+    expect(s.get(count('leaving'))).toBe(1);
+    expect(seriesOf(s, 'scheduler_agent_members').size).toBe(4);
+  });
+
+  it('exports each member as a state set over alive/failed/left', () => {
+    expect(s.get(state('nomad-server-3.global', 'failed'))).toBe(1);
+    expect(s.get(state('nomad-server-3.global', 'alive'))).toBe(0);
+    expect(s.get(state('nomad-server-3.global', 'left'))).toBe(0);
+    expect(s.get(state('nomad-server-4.global', 'left'))).toBe(1);
+    expect(s.get(state('nomad-server-1.global', 'alive'))).toBe(1);
+  });
+
+  it('adds an unknown status to that member’s state set only', () => {
+    expect(s.get(state('nomad-server-5.global', 'leaving'))).toBe(1);
+    expect(s.get(state('nomad-server-5.global', 'alive'))).toBe(0);
+    expect(s.has(state('nomad-server-1.global', 'leaving'))).toBe(false);
+    expect(seriesOf(s, 'scheduler_agent_member_status').size).toBe(19);
+  });
+
+  it('exports member identity from Addr and the region, dc and build tags', () => {
+    const info = (member: string, address: string, datacenter: string, build: string) =>
+      series('scheduler_agent_member_info', { ...T, member, address, region: 'global', datacenter, build });
+    expect(s.get(info('nomad-server-3.global', '10.0.1.12', 'dc2', '1.9.3'))).toBe(1);
+    expect(s.get(info('nomad-server-2.global', '10.0.1.11', 'dc1', '1.9.2'))).toBe(1);
+    expect(seriesOf(s, 'scheduler_agent_member_info').size).toBe(6);
+  });
+
+  it('drops nothing under the cap, and says so with a 0 counter', () => {
+    expect(s.get(dropped)).toBe(0);
+  });
+
+  it('accepts a member without tags and an empty pool', () => {
+    const bare = polls(10, { Members: [{ Name: 'n1', Addr: '10.0.0.1', Tags: null, Status: 'alive' }] });
+    expect(bare.get(series('scheduler_agent_member_info', { ...T, member: 'n1', address: '10.0.0.1', region: '', datacenter: '', build: '' }))).toBe(1);
+    const empty = polls(10, { Members: null });
+    expect(empty.get(count('alive'))).toBe(0);
+    expect(seriesOf(empty, 'scheduler_agent_member_status').size).toBe(0);
+  });
+});
+
+describe('max_members', () => {
+  it('keeps the members that are not alive first, drops the rest and counts them', () => {
+    const s = polls(2, fixture('agent/members-server.json'));
+    expect(membersOf(s, 'scheduler_agent_member_status')).toEqual(new Set(['nomad-server-3.global', 'nomad-server-4.global']));
+    expect(membersOf(s, 'scheduler_agent_member_info')).toEqual(new Set(['nomad-server-3.global', 'nomad-server-4.global']));
+    expect(s.get(dropped)).toBe(4);
+  });
+
+  it('keeps the per-status counts complete', () => {
+    const s = polls(2, fixture('agent/members-server.json'));
+    expect(s.get(count('alive'))).toBe(3);
+    expect(s.get(count('leaving'))).toBe(1);
+  });
+
+  it('counts dropped members cumulatively across the polls of one target', () => {
+    const body = fixture('agent/members-server.json');
+    expect(polls(2, body, body).get(dropped)).toBe(8);
+    expect(polls(0, body, body, body).get(dropped)).toBe(18);
+  });
+
+  it('keeps a separate count per target (per limiter)', () => {
+    const body = fixture('agent/members-server.json');
+    polls(2, body, body);
+    expect(polls(2, body).get(dropped)).toBe(4);
+  });
+});
+
+describe('a pool of thousands', () => {
+  const big = (n: number) => ({
+    Members: Array.from({ length: n }, (_, i) => ({
+      Name: `server-${i}.global`,
+      Addr: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      Port: 4648,
+      Tags: { region: 'global', dc: 'dc1', build: '1.9.3' },
+      Status: i % 100 === 0 ? 'failed' : 'alive',
+    })),
+  });
+
+  // How long this takes is measured by bench/timings.ts, not asserted here.
+  it('parses and renders 50,000 members, keeping the failed ones within the cap', () => {
+    const s = polls(10_000, big(50_000));
+    expect(s.get(count('alive'))).toBe(49_500);
+    expect(s.get(count('failed'))).toBe(500);
+    expect(s.get(dropped)).toBe(40_000);
+    expect(seriesOf(s, 'scheduler_agent_member_info').size).toBe(10_000);
+    expect(s.get(state('server-49900.global', 'failed'))).toBe(1);
+  });
+});
+
+describe('not applicable', () => {
+  it('is what a client-only agent answers (500 "not a server", or 501); other errors are failures', () => {
+    const err = (status: number, text: string) => new UpstreamError(status >= 500 ? 'http_5xx' : 'http_4xx', `agent/members: HTTP ${status}: ${text}`, status);
+    expect(membersNotApplicable(err(500, 'Unexpected request: client agent is not a server'))).toBe(true);
+    expect(membersNotApplicable(err(501, 'Invalid method'))).toBe(true);
+    expect(membersNotApplicable(err(500, 'rpc error: No cluster leader'))).toBe(false);
+    expect(membersNotApplicable(err(403, 'Permission denied'))).toBe(false);
+  });
+});
+
+describe('member fields that cannot be read', () => {
+  it('a tag that is not a string is dropped alone', () => {
+    const m = parseBody(agentMembersResponse, { Members: [{ Name: 'a', Status: 'alive', Tags: { port: 4647, dc: 'dc1' } }] }, 'agent/members');
+    expect(m.Members[0]?.Tags).toEqual({ dc: 'dc1' });
+  });
+});
+
+describe('members bodies that do not fit', () => {
+  it.each([
+    ['a member without a status', { Members: [{ Name: 'a', Status: 'alive' }, { Name: 'b' }] }, 'Members.1.Status'],
+    ['Members that is not a list', { Members: 'a,b' }, 'Members'],
+  ])('%s is a schema failure naming the field', (_what, body, field) => {
+    const err = parseFailure(() => parse(body));
+    expect(err.reason).toBe('schema');
+    expect(err.message).toContain(`agent/members: unexpected response: ${field}`);
+  });
+});
+
+describe('a pool over the cap, read by the worker', () => {
+  const pool = {
+    ServerName: 's1',
+    Members: [
+      { Name: 'a', Addr: '10.0.0.1', Status: 'alive', Tags: { region: 'r', dc: 'dc1', build: '1', port: 4647 } },
+      { Name: 'b', Addr: 7, Status: 'failed', Tags: 'none' },
+      { Name: 'c', Status: 'left', Tags: { dc: 'dc2' } },
+      { Name: 'd', Addr: '10.0.0.4', Status: 'alive', Tags: null },
+    ],
+  };
+  const poll = (body: unknown, max: number) => membersPoll({ body: Buffer.from(JSON.stringify(body)), max, context: T });
+  const text = (p: ReturnType<typeof membersPoll>) => p.group.map(([name, l]) => `${name}\n${linesText(l)}`).join('');
+
+  it('renders the same lines as reading every member whole', () => {
+    for (const max of [0, 1, 2, 3]) {
+      const m = parse(pool);
+      const whole = renderGroup(memberPollFamilies, { members: m.Members, kept: limitMembers(m.Members, max).kept, droppedTotal: 0 }, T);
+      const p = poll(pool, max);
+      expect(text(p)).toBe([...whole].map(([name, l]) => `${name}\n${linesText(l)}`).join(''));
+      expect(p).toMatchObject({ members: 4, dropped: 4 - max });
+    }
+  });
+
+  it('still fails on a member without a status, kept or not', () => {
+    const body = { Members: [...pool.Members, { Name: 'e' }] };
+    const err = parseFailure(() => poll(body, 1));
+    expect(err.reason).toBe('schema');
+    expect(err.message).toContain('agent/members: unexpected response: Members.4.Status');
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { OffloadPool } from '../../../src/offload/pool.js';
+import { Turns } from '../../../src/support/turns.js';
+import { OFFLOAD_BYTES, TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from '../../../src/collectors/offload.js';
+import { fixture } from '../../helpers/fixtures.js';
+
+/** A pool that records what it is handed and answers with a marker instead of running anything. */
+function recordingPool() {
+  const runs: Array<{ name: string; transfer: ArrayBuffer[] }> = [];
+  const offload = { run: async (name: string, _input: unknown, transfer: ArrayBuffer[] = []) => (runs.push({ name, transfer }), 'from the worker') };
+  return { runs, offload: offload as unknown as OffloadPool };
+}
+
+const page = (padTo = 0) => {
+  const doc = fixture('teams/page-1-of-3.json') as Record<string, unknown>;
+  const text = JSON.stringify({ ...doc, padding: 'x'.repeat(Math.max(0, padTo)) });
+  const owned = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  owned.write(text);
+  return owned;
+};
+
+describe('which answers leave the main thread', () => {
+  it('decodes a page of the size the service sends on the main thread, with the same task', async () => {
+    const { runs, offload } = recordingPool();
+    const body = page(300 * 1024);
+    expect(body.length).toBeGreaterThan(OFFLOAD_BYTES);
+    const decoded = await decodeBody({ offload, turns: new Turns() }, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    expect(runs).toEqual([]);
+    expect(decoded).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]) });
+  });
+
+  it('moves a body over its threshold to the worker, its buffer in the transfer list', async () => {
+    const { runs, offload } = recordingPool();
+    const body = page(TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeBody({ offload, turns: new Turns() }, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    expect(decoded).toBe('from the worker');
+    expect(runs).toEqual([{ name: 'teams-page', transfer: [body.buffer] }]);
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { brokenRules, teamsFamilies, type TeamsListing } from '../../../../src/collectors/teams/listing.js';
+import { renderGroup } from '../../../../src/metrics/render.js';
+import { UpstreamError } from '../../../../src/upstream/errors.js';
+import { parseBody } from '../../../../src/upstream/parse.js';
+import { listTeamsResponse } from '../../../../src/upstream/teams/list-teams.js';
+import { showTeamResponse } from '../../../../src/upstream/teams/show-team.js';
+import { ORGANIZATION_ACCESS, accessFlags, carries, toTeam, type Team } from '../../../../src/upstream/teams/team-resource.js';
+import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
+import { fixture } from '../../../helpers/fixtures.js';
+
+const teamsOf = (...pages: string[]): Team[] =>
+  pages.flatMap((p) => parseBody(listTeamsResponse, fixture(`teams/${p}`), 'organizations/teams').data.map(toTeam));
+const samples = (teams: Team[], extra: Partial<TeamsListing> = {}) =>
+  parseExposition(
+    [...renderGroup(teamsFamilies, { teams, pages: 3, requests: 4, maxTeams: 10_000, ...extra }, { target: 't1', organization: 'acme' }).values()].join(''),
+  );
+const L = (extra: Record<string, string> = {}) => ({ target: 't1', organization: 'acme', ...extra });
+const ALL = ['page-1-of-3.json', 'page-2-of-3.json', 'page-3-of-3.json'];
+
+describe('GET organizations/<org>/teams: a three-page listing', () => {
+  const s = samples(teamsOf(...ALL));
+
+  it('counts the teams of every page by visibility', () => {
+    expect(s.get(series('teams_organization_teams', L({ visibility: 'secret' })))).toBe(3);
+    expect(s.get(series('teams_organization_teams', L({ visibility: 'organization' })))).toBe(2);
+    expect(seriesOf(s, 'teams_organization_teams').size).toBe(2);
+  });
+
+  it("exports each team's users-count under its name", () => {
+    expect(Object.fromEntries([...seriesOf(s, 'teams_team_users')].map(([k, v]) => [/team="([^"]+)"/.exec(k)?.[1], v]))).toEqual({
+      owners: 3,
+      platform: 12,
+      auditors: 0,
+      'legacy-ops': 5,
+      readers: 7,
+    });
+  });
+
+  it('exports identity as an info metric; an unmapped team has an empty sso_team_id', () => {
+    expect(
+      s.get(series('teams_team_info', L({ team: 'platform', team_id: 'team-Rk2tVjyMe8LHnB9q', visibility: 'organization', sso_team_id: 'a1b2c3d4e5f6' }))),
+    ).toBe(1);
+    expect(s.get(series('teams_team_info', L({ team: 'owners', team_id: 'team-6p5jTwJQXwqZBncC', visibility: 'secret', sso_team_id: '' })))).toBe(1);
+    expect(seriesOf(s, 'teams_team_info').size).toBe(5);
+  });
+
+  it('counts the holders of each of the 14 organization-access permissions, zeros included', () => {
+    const held = Object.fromEntries([...seriesOf(s, 'teams_organization_access_teams')].map(([k, v]) => [/permission="([^"]+)"/.exec(k)?.[1], v]));
+    expect(held).toEqual({
+      'manage-policies': 1,
+      'manage-policy-overrides': 1,
+      'manage-run-tasks': 1,
+      'manage-workspaces': 2,
+      'manage-vcs-settings': 2,
+      'manage-agent-pools': 1,
+      'manage-providers': 1,
+      'manage-modules': 1,
+      'manage-projects': 3,
+      'read-projects': 4,
+      'read-workspaces': 3,
+      'manage-membership': 1,
+      'manage-teams': 1,
+      'manage-organization-access': 1,
+    });
+    expect(s.get(series('teams_organization_access_reported_teams', L({ permission: 'manage-projects' })))).toBe(5);
+  });
+
+  it('marks the teams that break a consistency rule, and only those', () => {
+    expect([...seriesOf(s, 'teams_team_access_inconsistent')]).toEqual([
+      [series('teams_team_access_inconsistent', L({ team: 'legacy-ops', rule: 'manage-projects-without-manage-workspaces' })), 1],
+      [series('teams_team_access_inconsistent', L({ team: 'readers', rule: 'read-projects-without-read-workspaces' })), 1],
+    ]);
+  });
+
+  it('exports the pages and requests of the listing', () => {
+    expect(s.get(series('teams_listing_pages', L()))).toBe(3);
+    expect(s.get(series('teams_listing_requests', L()))).toBe(4);
+    expect(s.get(series('teams_untracked_teams', L()))).toBe(0);
+  });
+});
+
+describe('an older release: missing and extra attributes', () => {
+  const teams = teamsOf('older-release.json');
+  const s = samples(teams);
+
+  it('parses teams without sso-team-id and allow-member-token-management, ignoring attributes the spec does not list', () => {
+    expect(teams.map((t) => [t.name, t.ssoTeamId, t.usersCount, t.visibility])).toEqual([
+      ['devs', '', 4, 'organization'],
+      ['sec', '', 2, 'secret'],
+    ]);
+    expect(s.get(series('teams_team_info', L({ team: 'sec', team_id: 'team-Sc9kPm1ZxH7bVr3A', visibility: 'secret', sso_team_id: '' })))).toBe(1);
+  });
+
+  it('counts a flag the answer left out as not held, and ignores flags the spec does not list', () => {
+    expect(s.get(series('teams_organization_access_teams', L({ permission: 'manage-policies' })))).toBe(1);
+    expect(s.get(series('teams_organization_access_teams', L({ permission: 'manage-workspaces' })))).toBe(1);
+    expect(s.get(series('teams_organization_access_teams', L({ permission: 'manage-projects' })))).toBe(0);
+    expect(seriesOf(s, 'teams_organization_access_teams').size).toBe(14);
+    expect([...seriesOf(s, 'teams_organization_access_teams').keys()].join()).not.toContain('manage-audit-trails');
+  });
+
+  it('says how many teams carried each flag, so a left-out flag is told apart from one nobody holds', () => {
+    expect(s.get(series('teams_organization_access_reported_teams', L({ permission: 'manage-workspaces' })))).toBe(1);
+    expect(s.get(series('teams_organization_access_reported_teams', L({ permission: 'manage-policies' })))).toBe(2);
+    expect(s.get(series('teams_organization_access_reported_teams', L({ permission: 'manage-projects' })))).toBe(0);
+  });
+
+  it('keeps both visibilities present when one has no teams', () => {
+    const onlyDevs = samples(teams.slice(0, 1));
+    expect(onlyDevs.get(series('teams_organization_teams', L({ visibility: 'secret' })))).toBe(0);
+    expect(onlyDevs.get(series('teams_organization_teams', L({ visibility: 'organization' })))).toBe(1);
+  });
+});
+
+describe('GET teams/<id>', () => {
+  it('reads every flag of a show answer', () => {
+    const t = toTeam(parseBody(showTeamResponse, fixture('teams/show-team.json'), 'teams/show').data);
+    expect(ORGANIZATION_ACCESS.filter((k) => carries(t, k))).toHaveLength(14);
+    expect(t.ssoTeamId).toBe('0ff1ce');
+    expect(brokenRules(t)).toEqual(['manage-projects-without-manage-workspaces']);
+  });
+});
+
+describe('consistency rules', () => {
+  const team = (flags: Record<string, boolean>): Team => ({
+    id: 'team-x',
+    name: 'x',
+    ssoTeamId: '',
+    usersCount: 1,
+    visibility: 'secret',
+    access: accessFlags(flags),
+  });
+
+  it.each([
+    [{ 'manage-projects': true, 'manage-workspaces': false }, ['manage-projects-without-manage-workspaces']],
+    [{ 'manage-projects': true }, ['manage-projects-without-manage-workspaces']],
+    [{ 'manage-projects': true, 'manage-workspaces': true }, []],
+    [{ 'manage-projects': false, 'manage-workspaces': false }, []],
+    [{ 'read-projects': true, 'read-workspaces': false }, ['read-projects-without-read-workspaces']],
+    [{ 'read-projects': true, 'read-workspaces': true }, []],
+    [{ 'read-workspaces': true }, []],
+    [{ 'manage-projects': true, 'read-projects': true }, ['manage-projects-without-manage-workspaces', 'read-projects-without-read-workspaces']],
+  ])('%j breaks %j', (flags, rules) => {
+    expect(brokenRules(team(flags))).toEqual(rules);
+  });
+});
+
+describe('max_teams', () => {
+  const s = samples(teamsOf(...ALL), { maxTeams: 2 });
+
+  it('keeps per-team series for the first max_teams teams and counts the rest', () => {
+    expect(seriesOf(s, 'teams_team_users').size).toBe(2);
+    expect(seriesOf(s, 'teams_team_info').size).toBe(2);
+    expect(s.get(series('teams_untracked_teams', L()))).toBe(3);
+  });
+
+  it('still counts every team in the organization totals and marks every rule breaker', () => {
+    expect(s.get(series('teams_organization_teams', L({ visibility: 'secret' })))).toBe(3);
+    expect(s.get(series('teams_organization_access_teams', L({ permission: 'manage-projects' })))).toBe(3);
+    expect(seriesOf(s, 'teams_team_access_inconsistent').size).toBe(2);
+  });
+});
+
+describe('what the schema refuses, and what it reads without', () => {
+  const withTeam = (patch: (t: Record<string, unknown>) => void) => {
+    const doc = structuredClone(fixture('teams/page-3-of-3.json')) as { data: { attributes: Record<string, unknown> }[] };
+    patch(doc.data[0]!.attributes);
+    return () => parseBody(listTeamsResponse, doc, 'organizations/teams');
+  };
+
+  it('reads a team without users-count, without its count', () => {
+    expect(withTeam((a) => delete a['users-count'])().data[0]?.attributes['users-count']).toBeUndefined();
+  });
+
+  it('names the field of a team without a name', () => {
+    expect(withTeam((a) => delete a.name)).toThrow(UpstreamError);
+    expect(withTeam((a) => delete a.name)).toThrow(/data\.0\.attributes\.name/);
+  });
+
+  it('takes a flag that is not a boolean as not sent', () => {
+    const access = withTeam((a) => ((a['organization-access'] as Record<string, unknown>)['manage-teams'] = 'yes'))().data[0]?.attributes[
+      'organization-access'
+    ];
+    expect(access).toBeDefined();
+    expect(carries({ access } as Team, 'manage-teams')).toBe(false);
+  });
+
+  it('accepts a users-count sent as a string', () => {
+    const doc = withTeam((a) => (a['users-count'] = '7'))();
+    expect(doc.data[0]?.attributes['users-count']).toBe(7);
+  });
+});
