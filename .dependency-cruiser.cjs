@@ -1,21 +1,24 @@
 // Import rules of vigil's code, checked by `npm test` (test/unit/shipped/layers.test.ts): no import
-// circle (type-only imports included), and no import from a layer above (the layers: layers.cjs).
+// circle (type-only imports included), and no import from a layer that a layer may not import (the
+// layers and what each may import: layers.cjs).
 const { LAYERS, SIMULATOR_LAYERS } = require('./layers.cjs');
 
 const any = (paths) => `(${paths.join('|')})`;
 
-/** For each layer, a rule forbidding imports from every layer above it. */
-function upwardRules(layers) {
-  return layers.slice(0, -1).map(([name, paths], i) => ({
-    name: `layer-${name.replace('/', '-')}`,
-    comment: `${name} may not import from a layer above it (${layers
-      .slice(i + 1)
-      .map(([n]) => n)
-      .join(', ')})`,
-    severity: 'error',
-    from: { path: any(paths) },
-    to: { path: any(layers.slice(i + 1).flatMap(([, p]) => p)) },
-  }));
+/** For each layer, a rule forbidding imports from every other layer it does not name as allowed. */
+function layerRules(layers) {
+  return layers
+    .map(([name, paths, , may]) => {
+      const others = layers.filter(([other]) => other !== name && !may.includes(other));
+      return {
+        name: `layer-${name.replace('/', '-')}`,
+        comment: `${name} may import only from itself${may.length ? ` and ${may.join(', ')}` : ''}`,
+        severity: 'error',
+        from: { path: any(paths) },
+        to: { path: any(others.flatMap(([, p]) => p)) },
+      };
+    })
+    .filter((rule) => rule.to.path !== '()');
 }
 
 /** The simulators' services do not import each other. */
@@ -45,13 +48,13 @@ module.exports = {
     },
     {
       name: 'unlayered-file',
-      comment: 'every file of src/ belongs to a layer: add its folder to LAYERS in .dependency-cruiser.cjs',
+      comment: 'every file of src/ belongs to a layer: add its path to LAYERS in layers.cjs',
       severity: 'error',
-      from: { path: '^src/', pathNot: any(LAYERS.flatMap(([, p]) => p)) },
-      to: {},
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: any(LAYERS.flatMap(([, p]) => p)) },
     },
-    ...upwardRules(LAYERS),
-    ...upwardRules(SIMULATOR_LAYERS),
+    ...layerRules(LAYERS),
+    ...layerRules(SIMULATOR_LAYERS),
     ...servicesApart,
   ],
   options: {

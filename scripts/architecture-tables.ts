@@ -1,12 +1,14 @@
 import { createRequire } from 'node:module';
-import { AREAS } from '../src/collectors/index.js';
+import { COLLECTORS } from '../src/collectors/index.js';
+import { feedsOf } from '../src/collectors/endpoint.js';
 
-type Layer = [name: string, paths: string[], holds: string];
+type Layer = [name: string, paths: string[], holds: string, may: string[]];
 const { LAYERS, SIMULATOR_LAYERS } = createRequire(import.meta.url)('../layers.cjs') as { LAYERS: Layer[]; SIMULATOR_LAYERS: Layer[] };
 
-/** `^src/support/` → `src/support/`; `^src/(cli|main)\.ts$` → `src/{cli,main}.ts`. */
+/** `^src/support/` → `src/support/`; `^src/(cli|main)\.ts$` → `src/{cli,main}.ts`; `^src/config/(?!(a|b)\.ts$)` → `src/config/ but {a,b}.ts`. */
 const shown = (re: string) =>
   re
+    .replace(/\(\?!(.*)\)$/, ' but $1')
     .replace(/^\^/, '')
     .replace(/\$$/, '')
     .replace(/\\\./g, '.')
@@ -16,8 +18,11 @@ const shown = (re: string) =>
 function table(layers: Layer[]): string {
   const rows = [...layers]
     .reverse()
-    .map(([name, paths, holds], i) => `| ${layers.length - i} | ${name} | ${paths.map((p) => `\`${shown(p)}\``).join(' ')} | ${holds} |`);
-  return ['| # | layer | files | what it holds |', '|---|---|---|---|', ...rows].join('\n');
+    .map(
+      ([name, paths, holds, may], i) =>
+        `| ${layers.length - i} | ${name} | ${paths.map((p) => `\`${shown(p)}\``).join(' ')} | ${holds} | ${may.length ? may.join(', ') : '—'} |`,
+    );
+  return ['| # | layer | files | what it holds | may import |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** The layers of src/ and simulators/, highest first, as layers.cjs declares them. */
@@ -25,11 +30,23 @@ export function renderLayersTable(): string {
   return `${table(LAYERS)}\n\n${table(SIMULATOR_LAYERS)}`;
 }
 
-/** Each area's endpoints and how many families it exports, from src/areas/. */
-export function renderAreasTable(): string {
-  const rows = AREAS.map(
-    (a) =>
-      `| \`${a.kind}\` | \`src/collectors/${a.kind === 'agents' ? 'agent' : a.kind}/collector.ts\` | ${a.endpoints.map((e) => `${e.method} \`${e.path}\``).join('<br>')} | ${a.families.length} |`,
+const folder = (kind: string) => (kind === 'agents' ? 'agent' : kind);
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** Every endpoint of every collector, from its declaration (`src/collectors/<upstream>/endpoints.ts`). */
+export function renderEndpointDeclarationsTable(): string {
+  const rows = COLLECTORS.flatMap((c) =>
+    c.endpoints.map((e) => {
+      const sw = e.switch ? `\`${e.switch.key}\` (default ${e.switch.default}): ${cell(e.switch.help)}` : '—';
+      const na = e.notApplicable ? cell(e.notApplicable.means) : '—';
+      return `| \`${c.kind}\` | \`${e.id}\` | ${e.method} \`${e.path}\` | ${cell(e.when)} | ${sw} | ${e.up ? `\`${e.up.name}\`` : '—'} | ${na} | ${feedsOf(e).length} |`;
+    }),
   );
-  return ['| targets (config) | registry | endpoints polled | families |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| targets (config) | endpoint | call | when | switch | `_up` | not applicable when | families fed |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Declared in ${COLLECTORS.map((c) => `\`src/collectors/${folder(c.kind)}/endpoints.ts\``).join(', ')}.`,
+  ].join('\n');
 }

@@ -2,14 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOG } from '../src/catalog.js';
 import { renderMetricsDoc } from '../src/metrics/docs.js';
 import { renderEndpointsTable } from '../src/server/endpoints.js';
-import { renderAreasTable, renderLayersTable } from './architecture-tables.js';
+import { renderEndpointDeclarationsTable, renderLayersTable } from './architecture-tables.js';
 import { withSection } from './doc-sections.js';
 import { renderPagingDoc } from './paging/render.js';
 
 /**
  * Regenerates docs/metrics.md from the metric catalog, docs/paging.md from the shipped alerting
  * files, the README's endpoint table from src/server/endpoints.ts, and docs/architecture.md's
- * tables of layers (layers.cjs) and areas (src/areas/).
+ * tables of layers (layers.cjs) and endpoints (the collectors' declarations).
  */
 function write(file: string, text: string): void {
   writeFileSync(new URL(`../${file}`, import.meta.url), text);
@@ -24,4 +24,4 @@ function update(file: string, sections: Record<string, string>): void {
 write('docs/metrics.md', renderMetricsDoc(CATALOG));
 write('docs/paging.md', renderPagingDoc());
 update('README.md', { endpoints: renderEndpointsTable() });
-update('docs/architecture.md', { layers: renderLayersTable(), areas: renderAreasTable() });
+update('docs/architecture.md', { layers: renderLayersTable(), endpoints: renderEndpointDeclarationsTable() });

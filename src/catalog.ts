@@ -2,7 +2,7 @@ import { COLLECTION_FAMILIES } from './collectors/index.js';
 import type { AnyFamily } from './metrics/family.js';
 import { httpFamilies } from './metrics/http-families.js';
 import { shardFamilies } from './metrics/shard-families.js';
-import { daemonFamilies } from './metrics/telemetry.js';
+import { daemonFamilies } from './metrics/daemon-families.js';
 import { sinkFamilies } from './sink/families.js';
 
 export { COLLECTION_FAMILIES };

@@ -10,7 +10,7 @@ import { COLLECTION_FAMILIES, DAEMON_FAMILIES } from './catalog.js';
 import { renderGroup } from './metrics/render.js';
 import { SnapshotStore, type ExpositionFormat, type Snapshot } from './metrics/snapshot-store.js';
 import { shardFamilies } from './metrics/shard-families.js';
-import { daemonFamilies, type DaemonStats } from './metrics/telemetry.js';
+import { daemonFamilies, type DaemonStats } from './metrics/daemon-families.js';
 import { BRANCH, REVISION, VERSION } from './version.js';
 
 export type { TargetView } from './engine/collection-engine.js';

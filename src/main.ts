@@ -3,7 +3,8 @@
 import { stopSignals } from './support/early-stop.js';
 import type { Logger } from 'pino';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
-import { ConfigError, loadConfig } from './config/load.js';
+import { ConfigError } from './config/errors.js';
+import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { resolveShard } from './config/sharding.js';
 import { Daemon } from './daemon.js';

@@ -7,3 +7,6 @@ export function scheduleIntervalSeconds(schedule: string): number {
   void task.destroy();
   return a && b ? (b.getTime() - a.getTime()) / 1000 : 0;
 }
+
+/** What a status endpoint is polled at unless the target says otherwise. */
+export const EVERY_15_SECONDS = '*/15 * * * * *';

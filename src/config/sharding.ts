@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Config, SecretsTarget } from './schema.js';
+import type { TargetKind } from '../collectors/collector.js';
+import type { SecretsTarget } from '../collectors/secrets/target.js';
+import type { Config } from './schema.js';
 
 /**
  * Where the shard comes from besides the config: `--total-shards`, `--shard`, and `--pod` (a
@@ -122,8 +124,8 @@ export interface ShardLayout {
 export function shardLayout(config: Config, shard: Shard): ShardLayout {
   const keys = secretsShardKeys(config.secrets);
   const targets = new Array<number>(shard.total).fill(0);
-  const ownedBy = (area: 'secrets' | 'agents' | 'teams') => (t: { name: string }) => {
-    const s = shardOf(area === 'secrets' ? (keys.get(t.name) ?? t.name) : t.name, shard.total);
+  const ownedBy = (kind: TargetKind) => (t: { name: string }) => {
+    const s = shardOf(kind === 'secrets' ? (keys.get(t.name) ?? t.name) : t.name, shard.total);
     targets[s]! += 1;
     return s === shard.ordinal;
   };

@@ -1,19 +1,17 @@
 import type { Logger } from 'pino';
 import type { Job } from '../jobs/part.js';
-import { WalLagTracker, walLagFamily } from '../collectors/secrets/wal-lag.js';
 import type { Config } from '../config/schema.js';
 import { renderGroup } from '../metrics/render.js';
 import type { GroupWriter } from '../metrics/render.js';
-import { jobFamilies, newJobStats, type JobStats, type UpstreamStats } from '../metrics/telemetry.js';
+import { jobFamilies, newJobStats, type JobStats, type UpstreamStats } from '../jobs/telemetry.js';
 import { makeExecute } from './commit-run.js';
 import { runsAtReload, runsOnDemand } from './run-policy.js';
 import { CronRunner } from './cron.js';
 import { scheduleIntervalSeconds } from '../config/schedule.js';
 import { Turns } from '../support/turns.js';
-import { buildJobs, targetConfigs } from '../collectors/index.js';
+import { buildJobs, collectorStates, settleStates, targetConfigs } from '../collectors/index.js';
 import { collectionOffloadPool } from '../collectors/offload.js';
 import { publishUpstreamStats, type BuildContext } from '../jobs/context.js';
-import { WAL_LAG_GROUP } from '../collectors/secrets/collector.js';
 import type { UpstreamClient } from '../upstream/client.js';
 
 const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
@@ -65,7 +63,8 @@ interface Loaded {
 export class CollectionEngine implements Engine {
   private readonly jobStats = new Map<string, JobStats>();
   private readonly upstreamStats = new Map<string, UpstreamStats>();
-  private readonly walLag = new WalLagTracker();
+  /** What each collector derives across its targets, kept across reloads. */
+  private readonly states = collectorStates();
   private readonly turns = new Turns();
   /** Worker threads for big answers; started on first use, kept across reloads. */
   private readonly offload = collectionOffloadPool();
@@ -92,13 +91,14 @@ export class CollectionEngine implements Engine {
       offload: this.offload,
     };
 
-    const jobs = buildJobs(config, ctx, { walLag: this.walLag });
+    const jobs = buildJobs(config, ctx, this.states);
     const previous = this.loaded;
     if (previous) {
       await previous.cron.stop();
       await Promise.all(previous.clients.map((c) => c.close()));
     }
     this.forgetRemoved(jobs, ctx.upstreamKeys);
+    settleStates(config, this.store, this.states);
     for (const job of jobs) {
       const key = jobKey(job);
       const interval = scheduleIntervalSeconds(job.schedule);
@@ -206,7 +206,7 @@ export class CollectionEngine implements Engine {
     this.onChange(jobKey(job));
   }
 
-  /** Drops series, stats and derived state of jobs and targets the new config no longer has. */
+  /** Drops series and stats of jobs and targets the new config no longer has. */
   private forgetRemoved(jobs: readonly Job[], liveUpstream: ReadonlySet<string>): void {
     const keep = new Set(jobs.map(jobKey));
     for (const key of [...this.jobStats.keys()]) {
@@ -221,7 +221,5 @@ export class CollectionEngine implements Engine {
       this.upstreamStats.delete(key);
       this.store.removePrefix(key);
     }
-    this.walLag.forgetTargetsExcept(new Set(jobs.filter((j) => j.collector === 'secrets_replication').map((j) => j.target)));
-    this.store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], this.walLag.pairs(), {}));
   }
 }

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { createLogger } from '../support/logger.js';
 import { COLLECTION_FAMILIES } from '../collectors/index.js';
 import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
-import { yieldToMainThread } from '../offload/start-thread.js';
+import { yieldToMainThread } from '../support/threads.js';
 import { BodyPublisher } from './body.js';
 import { CollectionEngine } from './collection-engine.js';
 import type { GroupWriter } from '../metrics/render.js';

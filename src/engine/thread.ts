@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import { startThread } from '../offload/start-thread.js';
+import { startThread } from '../support/threads.js';
 import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
 import { BodyMirror, type BodyNote, type BodySource } from './body.js';
 import type { Engine, EngineCollect, TargetView } from './collection-engine.js';

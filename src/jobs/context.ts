@@ -1,9 +1,9 @@
 import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
 import type { Logger } from 'pino';
 import type { GroupWriter } from '../metrics/render.js';
-import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../metrics/telemetry.js';
+import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from './telemetry.js';
 import { renderGroup } from '../metrics/render.js';
-import { tlsFamilies } from '../metrics/tls-families.js';
+import { tlsFamilies } from './tls-families.js';
 import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';

@@ -1,8 +1,8 @@
-import type { AnyFamily, Area } from './family.js';
+import type { AnyFamily, Section } from './family.js';
 
-const AREA_TITLES: Record<Area, string> = {
+const SECTION_TITLES: Record<Section, string> = {
   secrets: 'Secrets service (replication and merkle check)',
-  scheduler: 'Cluster agents',
+  agent: 'Cluster agents',
   teams: 'Team management',
   alertsink: 'Alert sink',
   vigil: "vigil's own collections and upstream requests",
@@ -22,10 +22,10 @@ export function renderMetricsDoc(catalog: readonly AnyFamily[]): string {
     'prom-client are served too and are not listed here.',
     '',
   ];
-  const areas = [...new Set(catalog.map((f) => f.area))];
-  for (const area of areas) {
-    lines.push(`## ${AREA_TITLES[area]}`, '', '| metric | type | labels | meaning |', '|---|---|---|---|');
-    for (const f of catalog.filter((x) => x.area === area)) {
+  const sections = [...new Set(catalog.map((f) => f.section))];
+  for (const section of sections) {
+    lines.push(`## ${SECTION_TITLES[section]}`, '', '| metric | type | labels | meaning |', '|---|---|---|---|');
+    for (const f of catalog.filter((x) => x.section === section)) {
       const labels = f.labels.length ? f.labels.map((l) => `\`${l}\``).join(', ') : '—';
       lines.push(`| \`${f.name}\` | ${f.type} | ${labels} | ${f.help.replace(/\|/g, '\\|')} |`);
     }

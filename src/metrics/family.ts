@@ -24,8 +24,8 @@ interface FamilyBase {
   readonly help: string;
   /** Every label of the family, in exposition order, context labels included. */
   readonly labels: readonly string[];
-  /** What a reader of docs/metrics.md should know about the values (origin, units, absence). */
-  readonly area: Area;
+  /** The section of docs/metrics.md the family is listed in. */
+  readonly section: Section;
   /**
    * Labels of RESERVED this family carries on purpose, because they are the upstream's own identity
    * (an agent's region). A scrape whose target labels hold the same name renames it `exported_<name>`.
@@ -33,7 +33,7 @@ interface FamilyBase {
   readonly reservedLabelsAllowed?: readonly string[];
 }
 
-export type Area = 'secrets' | 'scheduler' | 'teams' | 'vigil' | 'alertsink';
+export type Section = 'secrets' | 'agent' | 'teams' | 'vigil' | 'alertsink';
 
 export interface ScalarFamily<I> extends FamilyBase {
   readonly type: 'gauge' | 'counter';
@@ -78,7 +78,7 @@ export function single<I>(value: (input: I) => number | boolean | undefined): (i
 }
 
 /** A part's `_up` gauge: 1 when its last fetch succeeded and parsed, else 0 (input: did it). */
-export function upFamily(def: Pick<ScalarFamily<boolean>, 'name' | 'help' | 'area' | 'labels'>): Family<boolean> {
+export function upFamily(def: Pick<ScalarFamily<boolean>, 'name' | 'help' | 'section' | 'labels'>): Family<boolean> {
   return family<boolean>({ ...def, type: 'gauge', samples: single((ok) => ok) });
 }
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { UpstreamError, type Reason } from '../upstream/errors.js';
-import { startThread } from './start-thread.js';
+import { startThread } from '../support/threads.js';
 
 /**
  * A small pool of worker threads for the CPU-heavy steps of big upstream answers (decoding,

@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { toUpstreamError } from '../upstream/errors.js';
 import { ownedBuffers } from '../support/transfer.js';
 import type { TaskTable } from './pool.js';
-import { yieldToMainThread } from './start-thread.js';
+import { yieldToMainThread } from '../support/threads.js';
 
 /**
  * The body of an offload worker thread's entry module: runs each task of `tasks` it is sent and

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../offload/start-thread.js';
+import { startThread } from '../support/threads.js';
 
 /**
  * bcrypt comparisons in a worker thread of their own, so a round (~80 ms of CPU at cost 10) never

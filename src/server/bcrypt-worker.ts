@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import bcrypt from 'bcryptjs';
-import { yieldToMainThread } from '../offload/start-thread.js';
+import { yieldToMainThread } from '../support/threads.js';
 import type { BcryptReply, BcryptRequest } from './bcrypt-thread.js';
 
 /** Entry of the bcrypt thread: one comparison at a time, each answered true or false. */

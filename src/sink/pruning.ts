@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AlertStoreConfig } from '../config/schema.js';
+import type { AlertStoreConfig } from '../config/alert-sink.js';
 import { timerMs } from '../config/units.js';
 import type { AlertStore } from './store/alert-store.js';
 

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
 import { isLoopbackAddress } from '../config/listen-address.js';
-import type { AlertSinkConfig, Config } from '../config/schema.js';
+import type { AlertSinkConfig } from '../config/alert-sink.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { capText } from '../support/cap-text.js';
 import { InFlight } from '../support/request-body.js';
@@ -91,7 +91,7 @@ export class AlertSinkService {
    * Applies a config. A store that cannot be opened at start leaves the sink up but unavailable
    * (503, /readyz says why) while it retries; on a reload, it rejects and keeps the running sink.
    */
-  async apply(config: Config): Promise<void> {
+  async apply(config: { alert_sink?: AlertSinkConfig | undefined }): Promise<void> {
     const cfg = config.alert_sink;
     if (!cfg?.enabled) return this.stop();
     this.starting = !this.running;

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { ConfigError } from '../../src/config/errors.js';
+import { parseConfig } from '../../src/config/load.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 
 /** The UpstreamError a call rejects with; fails the test when it succeeds or throws anything else. */

@@ -1,97 +1,55 @@
-import { defineArea } from '../collector.js';
-import { membersFamilies } from './members.js';
+import { clientFor, type BuildContext } from '../../jobs/context.js';
+import type { Job, PartOutcome } from '../../jobs/part.js';
+import { optionalSecretFile } from '../../jobs/secret-file.js';
+import { renderGroup } from '../../metrics/render.js';
+import type { AgentAuth } from '../../upstream/agent/api.js';
+import { defineCollector } from '../collector.js';
+import { collectEndpoint, switchedOn } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
+import { AGENT_ENDPOINTS, type AgentCall } from './endpoints.js';
 import { expectedServersFamily } from './expected-servers.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
-import { memberSeriesDropped } from './members.js';
+import { membersFamilies } from './members.js';
+import { membersPoller } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
-import { collectPart, type Job, type PartOutcome } from '../../jobs/part.js';
-import type { AgentTarget } from '../../config/schema.js';
-import type { Family } from '../../metrics/family.js';
-import { renderGroup, type RenderedGroup } from '../../metrics/render.js';
-import { fetchHealth, fetchHost, fetchSelf, fetchServers, membersNotApplicable, serversNotApplicable, type AgentAuth } from '../../upstream/agent/api.js';
-import type { UpstreamError } from '../../upstream/errors.js';
-import { clientFor, type BuildContext } from '../../jobs/context.js';
-import { membersPoller, type MembersResult } from './members-poller.js';
-import { optionalSecretFile } from '../../jobs/secret-file.js';
+import { agentTarget, type AgentTarget } from './target.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
 
 /**
- * One job per agent target: every enabled endpoint fetched concurrently, one part each, so a failing
- * endpoint fails only its own series. Health is always polled, without the token (it needs no ACL),
- * so `scheduler_agent_up` says whether the agent answers whatever the token is worth.
+ * One job per agent target: every endpoint it switches on fetched concurrently, one part each, so a
+ * failing endpoint fails only its own series. Health is always polled.
  */
-export function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
+function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
   const client = clientFor('agents', t, ctx);
   const pollMembers = membersPoller(t, ctx);
+  const endpoints = switchedOn(AGENT_ENDPOINTS, t);
 
   const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
     // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
     let auth: Promise<AgentAuth> | undefined;
-    const token = () => (auth ??= optionalSecretFile(t.token_file, 'token_file').then((token) => ({ token })));
-
-    const optional = <T>(
-      name: 'members' | 'servers' | 'self' | 'host',
-      fetch: (auth: AgentAuth) => Promise<T>,
-      families: readonly Family<T>[],
-      notApplicable?: (err: UpstreamError) => boolean,
-      rendered?: (value: T) => RenderedGroup,
-    ): Array<Promise<PartOutcome>> =>
-      t[name]
-        ? [
-            collectPart({
-              part: name,
-              context: { target: t.name, endpoint: name },
-              fetch: async () => fetch(await token()),
-              families,
-              up: agentEndpointUp,
-              notApplicable,
-              rendered,
-              turns: ctx.turns,
-            }),
-          ]
-        : [];
-
+    const call: AgentCall = {
+      client,
+      signal,
+      pollMembers,
+      auth: () => (auth ??= optionalSecretFile(t.token_file, 'token_file').then((token) => ({ token }))),
+    };
     const expected: PartOutcome = { part: 'expected', group: renderGroup([expectedServersFamily], t.expected_servers, { target: t.name }) };
-    return Promise.all([
-      expected,
-      collectPart({
-        part: 'health',
-        context: { target: t.name },
-        fetch: () => fetchHealth(client, {}, signal),
-        families: healthFamilies,
-        up: agentUp,
-        turns: ctx.turns,
-      }),
-      ...optional<MembersResult>(
-        'members',
-        (a) => pollMembers(client, a, signal),
-        [memberSeriesDropped],
-        membersNotApplicable,
-        (v) => v.group,
-      ),
-      ...optional('servers', (a) => fetchServers(client, a, signal), serversFamilies, serversNotApplicable),
-      ...optional('self', (a) => fetchSelf(client, a, signal), selfFamilies),
-      ...optional('host', (a) => fetchHost(client, a, signal), hostFamilies),
-    ]);
+    return Promise.all([expected, ...endpoints.map((e) => collectEndpoint(e, call, { context: { target: t.name }, turns: ctx.turns }))]);
   };
 
   return [{ collector: AGENT_COLLECTOR, target: t.name, schedule: t.schedule, run }];
 }
 
-/** The cluster agent: its health (always), and the gossip members, known servers, self stats and host each enabled. */
-export const agentArea = defineArea({
+/** The cluster agent: its health (always), and the gossip members, known servers, self stats and host each switched on. */
+export const agentCollector = defineCollector({
   kind: 'agents',
-  endpoints: [
-    { method: 'GET', path: '/v1/agent/health', feeds: [agentUp, ...healthFamilies] },
-    { method: 'GET', path: '/v1/agent/members', feeds: [agentEndpointUp, ...membersFamilies] },
-    { method: 'GET', path: '/v1/agent/servers', feeds: [agentEndpointUp, ...serversFamilies] },
-    { method: 'GET', path: '/v1/agent/self', feeds: [agentEndpointUp, ...selfFamilies] },
-    { method: 'GET', path: '/v1/agent/host', feeds: [agentEndpointUp, ...hostFamilies] },
-  ],
+  target: agentTarget,
+  endpoints: AGENT_ENDPOINTS,
   families: [agentUp, ...healthFamilies, agentEndpointUp, ...selfFamilies, ...membersFamilies, ...serversFamilies, ...hostFamilies, expectedServersFamily],
+  derived: [expectedServersFamily],
+  state: () => undefined,
   jobs: (targets, ctx) => targets.flatMap((t) => agentJobs(t, ctx)),
 });

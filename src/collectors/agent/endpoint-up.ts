@@ -8,6 +8,6 @@ export const fromPoll = (endpoint: string): string => `from a scheduled poll of 
 export const agentEndpointUp = upFamily({
   name: 'scheduler_agent_endpoint_up',
   help: '1 when the last scheduled poll of this optional agent endpoint (members, servers, self, host) succeeded and parsed, else 0; absent when the endpoint is off in the config or does not apply to the agent (members on a client, servers on a server).',
-  area: 'scheduler',
+  section: 'agent',
   labels: ['target', 'endpoint'],
 });

@@ -8,7 +8,7 @@ export const expectedServersFamily: Family<number | undefined> = family<number |
   name: 'scheduler_agent_expected_servers',
   help: 'Servers the target is expected to know (a client) or to have in its raft cluster (a server), from expected_servers in the config; absent when not set.',
   type: 'gauge',
-  area: 'scheduler',
+  section: 'agent',
   labels: ['target'],
   samples: single((n) => n),
 });

@@ -7,7 +7,7 @@ import { fromPoll } from './endpoint-up.js';
 export const agentUp = upFamily({
   name: 'scheduler_agent_up',
   help: `1 when the agent answered /v1/agent/health with a health body (200, or 500 when unhealthy), else 0; ${fromPoll('health')}.`,
-  area: 'scheduler',
+  section: 'agent',
   labels: ['target'],
 });
 
@@ -16,7 +16,7 @@ export const healthFamilies: readonly Family<AgentHealth>[] = [
     name: 'scheduler_agent_health_ok',
     help: `1 when the agent reports this part (role) healthy, else 0; absent for a role the agent does not run or whose ok it does not say; ${fromPoll('health')}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target', 'role'],
     samples: (h) =>
       HEALTH_ROLES.flatMap((role) => {

@@ -1,4 +1,3 @@
-import type { AgentTarget } from '../../config/schema.js';
 import type { RenderedGroup } from '../../metrics/render.js';
 import { fetchMembersBytes, type AgentAuth } from '../../upstream/agent/api.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -15,7 +14,7 @@ export interface MembersResult {
  * Polls one target's gossip pool. Keeps what must outlive a poll: the dropped-members counter, and
  * whether the cap was already reported (once per target and config, so a log is not flooded).
  */
-export function membersPoller(t: AgentTarget, ctx: Pick<BuildContext, 'offload' | 'turns' | 'log'>) {
+export function membersPoller(t: { name: string; max_members: number }, ctx: Pick<BuildContext, 'offload' | 'turns' | 'log'>) {
   let droppedTotal = 0;
   let reported = false;
   const context = { target: t.name, endpoint: 'members' };

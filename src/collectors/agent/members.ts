@@ -55,7 +55,7 @@ export const memberPollFamilies: readonly Family<MembersView>[] = [
     name: 'scheduler_agent_members',
     help: `Gossip members by status (alive, failed and left always, plus any other status seen); ${FROM_MEMBERS}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target', 'status'],
     samples: (v) => countByStatus(v.members),
   }),
@@ -63,7 +63,7 @@ export const memberPollFamilies: readonly Family<MembersView>[] = [
     name: 'scheduler_agent_member_status',
     help: `Status of each gossip member, one series per status (alive, failed, left, plus its own if other), 1 for the current one; at most max_members members, those not alive first; ${FROM_MEMBERS}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target', 'member', 'status'],
     samples: (v) =>
       v.kept.flatMap((m) => stateSet('status', KNOWN_MEMBER_STATUSES, m.Status).map((s) => ({ labels: { member: m.Name, ...s.labels }, value: s.value }))),
@@ -72,7 +72,7 @@ export const memberPollFamilies: readonly Family<MembersView>[] = [
     name: 'scheduler_agent_member_info',
     help: `Identity of each gossip member (always 1): address, and the region, datacenter and build of its tags; at most max_members members; ${FROM_MEMBERS}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target', 'member', 'address', 'region', 'datacenter', 'build'],
     // The member's own region tag is its identity, named as the agent names it.
     reservedLabelsAllowed: ['region'],
@@ -89,7 +89,7 @@ export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = fa
   name: 'vigil_agent_member_series_dropped_total',
   help: `Members whose per-member series (member_status, member_info) were left out because the pool exceeded max_members, summed over the scheduled polls of /v1/agent/members since vigil loaded its config.`,
   type: 'counter',
-  area: 'scheduler',
+  section: 'agent',
   labels: ['target'],
   samples: single((v) => v.droppedTotal),
 });

@@ -11,14 +11,14 @@ const FROM_SELF = fromPoll('self');
 
 /** A single-series gauge per target; `value` returns undefined for "absent". */
 const statGauge = (name: string, help: string, value: (s: AgentSelf) => number | boolean | undefined): Family<AgentSelf> =>
-  family<AgentSelf>({ name, help: `${help}; ${FROM_SELF}.`, type: 'gauge', area: 'scheduler', labels: ['target'], samples: single(value) });
+  family<AgentSelf>({ name, help: `${help}; ${FROM_SELF}.`, type: 'gauge', section: 'agent', labels: ['target'], samples: single(value) });
 
 export const selfFamilies: readonly Family<AgentSelf>[] = [
   family<AgentSelf>({
     name: 'scheduler_agent_info',
     help: `Identity of the agent (always 1): node name, region, datacenter, version, and whether it runs a server part; ${FROM_SELF}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target', 'name', 'region', 'datacenter', 'version', 'server'],
     // The agent's own region is its identity, named as the agent names it.
     reservedLabelsAllowed: ['region'],

@@ -9,7 +9,7 @@ export const serversFamilies: readonly Family<AgentServers>[] = [
     name: 'scheduler_agent_known_servers',
     help: `Number of servers the agent's client part knows; ${fromPoll('servers')}.`,
     type: 'gauge',
-    area: 'scheduler',
+    section: 'agent',
     labels: ['target'],
     samples: single((s) => s.length),
   }),

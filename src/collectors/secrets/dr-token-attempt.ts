@@ -34,12 +34,12 @@ const FROM_POLL = 'from a scheduled poll of sys/replication/dr/secondary/generat
 export const attemptUp = upFamily({
   name: 'secrets_dr_operation_token_attempt_up',
   help: `1 when the last scheduled poll of the DR operation token generation attempt succeeded and parsed, else 0; absent on clusters that are not DR secondaries.`,
-  area: 'secrets',
+  section: 'secrets',
   labels: ['target'],
 });
 
 const gauge = (name: string, help: string, value: (v: AttemptView) => number | boolean | undefined): Family<AttemptView> =>
-  family<AttemptView>({ name, help: `${help}; ${FROM_POLL}.`, type: 'gauge', area: 'secrets', labels: ['target'], samples: single(value) });
+  family<AttemptView>({ name, help: `${help}; ${FROM_POLL}.`, type: 'gauge', section: 'secrets', labels: ['target'], samples: single(value) });
 
 export const attemptFamilies: readonly Family<AttemptView>[] = [
   gauge(

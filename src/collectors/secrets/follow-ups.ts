@@ -1,13 +1,13 @@
-import { collectPart, type PartOutcome } from '../../jobs/part.js';
-import { attemptClock, attemptFamilies, attemptUp } from './dr-token-attempt.js';
+import type { PartOutcome } from '../../jobs/part.js';
+import { attemptClock } from './dr-token-attempt.js';
 import { primaryChangeCounter, primaryChangesFamily } from './primary-changes.js';
 import { sealedFamily } from './seal.js';
 import { renderGroup } from '../../metrics/render.js';
 import type { UpstreamClient } from '../../upstream/client.js';
-import { withSecretsReasons } from '../../upstream/secrets/availability.js';
-import { fetchOperationTokenAttempt } from '../../upstream/secrets/operation-token-attempt.js';
 import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 import type { BuildContext } from '../../jobs/context.js';
+import { collectEndpoint } from '../endpoint.js';
+import { operationTokenAttemptEndpoint } from './endpoints.js';
 
 /**
  * Parts a secrets target's replication job derives from its status polls: whether it is sealed, how
@@ -24,14 +24,7 @@ export function statusFollowUps(target: string, client: UpstreamClient, ctx: Pic
     const changes: PartOutcome = { part: 'primary_changes', group: renderGroup([primaryChangesFamily], countChanges(statuses), { target }) };
     const dr = statuses.get('dr');
     if (dr?.mode !== 'secondary') return [seal, changes];
-    const attempt = await collectPart({
-      part: 'dr_token_attempt',
-      context: { target },
-      fetch: async () => clock(await withSecretsReasons(fetchOperationTokenAttempt(client, signal))),
-      families: attemptFamilies,
-      up: attemptUp,
-      turns: ctx.turns,
-    });
+    const attempt = await collectEndpoint(operationTokenAttemptEndpoint, { client, signal, clock }, { context: { target }, turns: ctx.turns });
     return [seal, changes, attempt];
   };
 }

@@ -20,7 +20,7 @@ const perTree = (count: (t: MerkleTree) => number) => (r: MerkleReport) =>
 export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
   help: '1 when the last scheduled merkle-check succeeded and parsed, else 0.',
-  area: 'secrets',
+  section: 'secrets',
   labels: ['target'],
 });
 
@@ -29,7 +29,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     name: 'secrets_merkle_corrupted_root',
     help: `1 when the merkle root is corrupted, else 0; ${FROM_CHECK}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target'],
     samples: single((r) => r.corrupted_root),
   }),
@@ -37,7 +37,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     name: 'secrets_merkle_corrupted_trees',
     help: `Number of merkle trees whose subtree root, any page or any subpage is corrupted, by tree type; absent when the report carries no readable tree map; ${FROM_CHECK}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target', 'tree_type'],
     samples: (r) => {
       if (r.corrupted_tree_map === undefined) return [];
@@ -53,7 +53,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     name: 'secrets_merkle_corrupted_pages',
     help: `Number of pages marked corrupted in each merkle tree the report lists; ${FROM_CHECK}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target', 'tree', 'tree_type'],
     samples: perTree(corruptedPages),
   }),
@@ -61,7 +61,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     name: 'secrets_merkle_corrupted_subpages',
     help: `Number of corrupted subpages listed in each merkle tree the report lists (a page not itself marked corrupted may hold some); ${FROM_CHECK}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target', 'tree', 'tree_type'],
     samples: perTree(corruptedSubpages),
   }),
@@ -69,7 +69,7 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     name: 'secrets_merkle_last_check_timestamp_seconds',
     help: `When the reported merkle check ran, as Unix time; ${FROM_CHECK}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target'],
     samples: single((r) => r.last_corruption_check_epoch),
   }),

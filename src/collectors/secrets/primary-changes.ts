@@ -33,7 +33,7 @@ export const primaryChangesFamily: Family<PrimaryChanges> = family<PrimaryChange
   name: 'secrets_replication_primary_changes_total',
   help: "Times a secondary's assigned primary (primary_cluster_addr) changed between two scheduled status polls since vigil loaded its config; present once the cluster was seen as a secondary.",
   type: 'counter',
-  area: 'secrets',
+  section: 'secrets',
   labels: ['target', 'kind'],
   samples: (changes) => [...changes].map(([kind, value]) => ({ labels: { kind }, value })),
 });

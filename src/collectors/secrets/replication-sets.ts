@@ -1,4 +1,4 @@
-import type { ReplicationKind } from '../../config/schema.js';
+import type { ReplicationKind } from '../../upstream/secrets/api.js';
 import { family, type Family } from '../../metrics/family.js';
 import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 
@@ -129,7 +129,7 @@ export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[
     name: 'secrets_replication_set_primaries',
     help: `Configured clusters reporting themselves primary in one replication set (more than 1 can lose data); sets are linked by cluster_id, known secondaries, primaries' api_address, or replication_set in the config; ${FROM_POLLS}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['kind', 'replication_set'],
     samples: (sets) => sets.map((s) => ({ labels: { kind: s.kind, replication_set: s.name }, value: s.primaries.length })),
   }),
@@ -137,7 +137,7 @@ export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[
     name: 'secrets_replication_set_member_info',
     help: `Membership of each configured cluster in a replication set, with its mode (always 1); ${FROM_POLLS}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['kind', 'replication_set', 'target', 'mode'],
     samples: (sets) =>
       sets.flatMap((s) => s.members.map((m) => ({ labels: { kind: s.kind, replication_set: s.name, target: m.target, mode: m.status.mode }, value: 1 }))),
@@ -146,7 +146,7 @@ export const replicationSetFamilies: readonly Family<readonly ReplicationSet[]>[
     name: 'secrets_replication_secondary_primary_watched',
     help: `1 when a secondary's replication set holds a configured cluster that reports itself primary, 0 when its primary is none of the configured clusters; ${FROM_POLLS}.`,
     type: 'gauge',
-    area: 'secrets',
+    section: 'secrets',
     labels: ['target', 'kind'],
     samples: (sets) =>
       sets.flatMap((s) =>

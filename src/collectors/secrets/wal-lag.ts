@@ -1,5 +1,5 @@
 import { family, type Family } from '../../metrics/family.js';
-import type { ReplicationKind } from '../../config/schema.js';
+import type { ReplicationKind } from '../../upstream/secrets/api.js';
 import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 
 /**
@@ -51,7 +51,7 @@ export const walLagFamily: Family<WalLagPair[]> = family<WalLagPair[]>({
   name: 'secrets_replication_wal_lag_entries',
   help: 'WAL entries a configured secondary is behind its configured primary (primary last_wal minus secondary last_remote_wal); from the latest scheduled polls of both.',
   type: 'gauge',
-  area: 'secrets',
+  section: 'secrets',
   labels: ['kind', 'primary', 'secondary'],
   samples: (pairs) => pairs.map((p) => ({ labels: { kind: p.kind, primary: p.primary, secondary: p.secondary }, value: p.lag })),
 });

@@ -12,7 +12,7 @@ export const ownersTeamFamily: Family<TeamsListing> = family<TeamsListing>({
   name: 'teams_owners_team_users',
   help: 'users-count of the owners team (owners_team in the config, "owners" by default, matched without case); absent when the listing holds no such team; from a scheduled poll of organizations/<organization>/teams.',
   type: 'gauge',
-  area: 'teams',
+  section: 'teams',
   labels: TO,
   samples: single((l) => {
     const name = l.ownersTeam?.toLowerCase();
@@ -24,7 +24,7 @@ export const lossFractionFamily: Family<number> = family<number>({
   name: 'teams_loss_alert_ratio',
   help: 'Share of the teams, or of the owners team users, that may disappear within an hour before TeamsCountDropped or TeamsOwnersDropped fires (loss_alert_fraction in the config).',
   type: 'gauge',
-  area: 'teams',
+  section: 'teams',
   labels: TO,
   samples: single((f) => f),
 });

@@ -1,16 +1,16 @@
+import { clientFor, spacerFor, type BuildContext } from '../../jobs/context.js';
 import type { Job } from '../../jobs/part.js';
-import { defineArea } from '../collector.js';
-import { collectPart } from '../../jobs/part.js';
-import { teamsFamilies, teamsUp, type TeamsListing } from './listing.js';
-import { lossFractionFamily, ownersTeamFamily } from './access-holders.js';
-import type { TeamsTarget } from '../../config/schema.js';
+import { readSecretFile } from '../../jobs/secret-file.js';
 import { renderGroup } from '../../metrics/render.js';
 import { MAX_RATE_LIMIT_WAIT_MS } from '../../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../../upstream/retry.js';
-import { completeAccess, listTeams } from '../../upstream/teams/api.js';
-import { clientFor, spacerFor, type BuildContext } from '../../jobs/context.js';
+import { defineCollector } from '../collector.js';
+import { collectEndpoint } from '../endpoint.js';
 import { TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from '../offload.js';
-import { readSecretFile } from '../../jobs/secret-file.js';
+import { lossFractionFamily, ownersTeamFamily } from './access-holders.js';
+import { TEAMS_ENDPOINTS, listEndpoint } from './endpoints.js';
+import { teamsFamilies, teamsUp } from './listing.js';
+import { teamsTarget, type TeamsTarget } from './target.js';
 
 /**
  * The service answers 429 beyond its per-token rate: wait what it advertises, a bounded number of
@@ -22,7 +22,7 @@ const teamsRetry = firstOf(
 );
 
 /** One job per teams target: list every team of the organization, then render. */
-export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
+function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
   // The service's limit is per token: targets spending the same token file at one service share a budget.
   const budget = spacerFor(ctx, `${new URL(t.address).origin} ${t.token_file}`, t.requests_per_second);
   let requests = 0;
@@ -34,21 +34,7 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
       budget.observe(status, headers);
     },
   });
-
-  const fetch = async (signal: AbortSignal): Promise<TeamsListing> => {
-    const before = requests;
-    const token = await readSecretFile(t.token_file, 'token_file');
-    const listing = await listTeams(client, {
-      organization: t.organization,
-      token,
-      pageSize: t.page_size,
-      maxPages: t.max_pages,
-      signal,
-      decodePage: (body) => decodeBody(ctx, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES),
-    });
-    const teams = t.complete_access ? await completeAccess(client, listing.teams, token, signal) : listing.teams;
-    return { teams, pages: listing.pages, requests: requests - before, maxTeams: t.max_teams, ownersTeam: t.owners_team };
-  };
+  const context = { target: t.name, organization: t.organization };
 
   return [
     {
@@ -56,27 +42,36 @@ export function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
       target: t.name,
       schedule: t.schedule,
       run: async (signal) => [
-        await collectPart({
-          part: 'teams',
-          context: { target: t.name, organization: t.organization },
-          fetch: () => fetch(signal),
-          families: [...teamsFamilies, ownersTeamFamily],
-          up: teamsUp,
-          turns: ctx.turns,
-        }),
-        { part: 'loss_fraction', group: renderGroup([lossFractionFamily], t.loss_alert_fraction, { target: t.name, organization: t.organization }) },
+        await collectEndpoint(
+          listEndpoint,
+          {
+            client,
+            signal,
+            token: () => readSecretFile(t.token_file, 'token_file'),
+            organization: t.organization,
+            pageSize: t.page_size,
+            maxPages: t.max_pages,
+            maxTeams: t.max_teams,
+            ownersTeam: t.owners_team,
+            completeAccess: t.complete_access,
+            decodePage: (body) => decodeBody(ctx, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES),
+            requests: () => requests,
+          },
+          { context, turns: ctx.turns },
+        ),
+        { part: 'loss_fraction', group: renderGroup([lossFractionFamily], t.loss_alert_fraction, context) },
       ],
     },
   ];
 }
 
 /** The team-management service: every team of an organization, its members and its access. */
-export const teamsArea = defineArea({
+export const teamsCollector = defineCollector({
   kind: 'teams',
-  endpoints: [
-    { method: 'GET', path: '/api/v2/organizations/{organization}/teams', feeds: [teamsUp, ...teamsFamilies, ownersTeamFamily] },
-    { method: 'GET', path: '/api/v2/teams/{id}', feeds: [teamsUp, ...teamsFamilies] },
-  ],
+  target: teamsTarget,
+  endpoints: TEAMS_ENDPOINTS,
   families: [teamsUp, ...teamsFamilies, ownersTeamFamily, lossFractionFamily],
+  derived: [lossFractionFamily],
+  state: () => undefined,
   jobs: (targets, ctx) => targets.flatMap((t) => teamsJobs(t, ctx)),
 });

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { startThread } from '../../offload/start-thread.js';
+import { startThread } from '../../support/threads.js';
 import { ALERTS_PER_TURN } from '../payload-schema.js';
 import { StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
 import type { SqliteStoreOptions } from './sqlite-connection.js';

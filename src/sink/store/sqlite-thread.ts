@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { yieldToMainThread } from '../../offload/start-thread.js';
+import { yieldToMainThread } from '../../support/threads.js';
 import type { IncomingNotification } from './alert-store.js';
 import { SqliteAlertStore, type SqliteStoreOptions } from './sqlite-store.js';
 import { toWire, type ReadCall, type StoreReply, type StoreRequest } from './sqlite-thread-protocol.js';

@@ -1,8 +1,11 @@
-import type { ReplicationKind } from '../../config/schema.js';
 import type { UpstreamClient } from '../client.js';
 import { parseBody } from '../parse.js';
 import { merkleCheckResponse, type MerkleReport } from './merkle-check.js';
 import { replicationStatusResponse, type ReplicationStatus } from './replication-status.js';
+
+/** The kinds of replication, each with its own `sys/replication/<kind>/status`. */
+export const REPLICATION_KINDS = ['performance', 'dr'] as const;
+export type ReplicationKind = (typeof REPLICATION_KINDS)[number];
 
 /** The secrets service's replication endpoints vigil calls, each returning a typed, validated value. */
 export interface SecretsAuth {

@@ -5,6 +5,9 @@ import { showTeamResponse } from './show-team.js';
 import { ORGANIZATION_ACCESS, carries, toTeam, type Team } from './team-resource.js';
 import { LIST, decodeTeamsPage, type TeamsPage } from './teams-page.js';
 
+/** The service's largest page: it clamps larger ones. */
+export const TEAMS_MAX_PAGE_SIZE = 100;
+
 /** The team-management endpoints vigil calls, each returning typed, validated values. */
 export interface ListingRequest {
   organization: string;
@@ -126,17 +129,17 @@ const lacksAccessFlags = (t: Team) => ORGANIZATION_ACCESS.some((k) => !carries(t
 
 /**
  * List answers leave out the newest organization-access flags; a show answer has them. Shows each
- * team whose list entry lacks any (a few at a time: the request spacer sets the pace) and takes
- * its flags from there. Any failed show fails the whole completion, as a failed page does.
+ * team whose list entry lacks any (a few at a time: the request spacer sets the pace) with `show`
+ * and takes its flags from there. Any failed show fails the whole completion, as a failed page does.
  */
-export async function completeAccess(client: UpstreamClient, teams: readonly Team[], token: string, signal: AbortSignal, concurrency = 4): Promise<Team[]> {
+export async function completeAccess(teams: readonly Team[], show: (id: string) => Promise<Team>, concurrency = 4): Promise<Team[]> {
   const out = [...teams];
   const todo = out.flatMap((t, i) => (lacksAccessFlags(t) ? [i] : []));
   const worker = async () => {
     for (let i = todo.shift(); i !== undefined; i = todo.shift()) {
       const listed = out[i] as Team;
       try {
-        out[i] = { ...listed, access: (await showTeam(client, listed.id, token, signal)).access };
+        out[i] = { ...listed, access: (await show(listed.id)).access };
       } catch (e) {
         todo.length = 0; // the result is lost anyway: stop the other workers spending the budget
         throw e;

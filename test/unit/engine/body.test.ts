@@ -7,8 +7,8 @@ import { renderGroup, type RenderedGroup } from '../../../src/metrics/render.js'
 import { RUN_BYTES } from '../../../src/metrics/runs.js';
 import { FORMATS, SnapshotStore } from '../../../src/metrics/snapshot-store.js';
 
-const g = family<number>({ name: 'x_value', help: 'A value.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
-const m = family<number>({ name: 'x_member_up', help: 'Members.', type: 'gauge', area: 'vigil', labels: ['target', 'member'], samples: () => [] });
+const g = family<number>({ name: 'x_value', help: 'A value.', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((n) => n) });
+const m = family<number>({ name: 'x_member_up', help: 'Members.', type: 'gauge', section: 'vigil', labels: ['target', 'member'], samples: () => [] });
 
 /** A group with a large family (a gossip pool's members), encoded in one buffer as a worker hands it over. */
 function pool(target: string, members: number, up: number): RenderedGroup {

@@ -3,8 +3,8 @@ import { collectPart } from '../../../src/jobs/part.js';
 import { family, single } from '../../../src/metrics/family.js';
 import { UpstreamError } from '../../../src/upstream/errors.js';
 
-const up = family<boolean>({ name: 'x_up', help: 'h', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((ok) => ok) });
-const value = family<number>({ name: 'x_value', help: 'h', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
+const up = family<boolean>({ name: 'x_up', help: 'h', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((ok) => ok) });
+const value = family<number>({ name: 'x_value', help: 'h', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((n) => n) });
 const onlyServers = (err: UpstreamError) => err.status === 501;
 const spec = (fetch: () => Promise<number>) => ({ part: 'p', context: { target: 't' }, fetch, families: [value], up, notApplicable: onlyServers });
 /** A part whose fetch fails with this HTTP status. */

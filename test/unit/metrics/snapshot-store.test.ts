@@ -5,12 +5,19 @@ import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
 import { header, renderGroup } from '../../../src/metrics/render.js';
 import { SnapshotStore, gzipMember } from '../../../src/metrics/snapshot-store.js';
 
-const g = family<number>({ name: 'x_value', help: 'A "value"\\ with\nnewline.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) });
+const g = family<number>({
+  name: 'x_value',
+  help: 'A "value"\\ with\nnewline.',
+  type: 'gauge',
+  section: 'vigil',
+  labels: ['target'],
+  samples: single((n) => n),
+});
 const c = family<number>({
   name: 'x_events_total',
   help: 'Events.',
   type: 'counter',
-  area: 'vigil',
+  section: 'vigil',
   labels: ['target', 'path'],
   samples: (n) => [{ labels: { path: 'a"b\\c\nd' }, value: n }],
 });
@@ -91,7 +98,7 @@ describe('snapshot store', () => {
       name: 'x_member',
       help: 'Many series.',
       type: 'gauge',
-      area: 'vigil',
+      section: 'vigil',
       labels: ['target', 'member'],
       samples: (n) => Array.from({ length: 5000 }, (_, i) => ({ labels: { member: `m${i}` }, value: n })),
     });
@@ -133,7 +140,11 @@ describe('snapshot store', () => {
   });
 
   describe('assembled family by family, a body is the same as assembled in one piece', () => {
-    const families = [g, c, family<number>({ name: 'x_other', help: 'Other.', type: 'gauge', area: 'vigil', labels: ['target'], samples: single((n) => n) })];
+    const families = [
+      g,
+      c,
+      family<number>({ name: 'x_other', help: 'Other.', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((n) => n) }),
+    ];
     const groupOf = (t: string, n: number) => renderGroup(n % 3 === 0 ? families.slice(0, 2) : families, n, { target: t });
 
     it('after many small changes, each assembled in between, plain, OpenMetrics and gzip', async () => {
@@ -212,7 +223,7 @@ describe('snapshot store', () => {
 });
 
 describe('family declarations follow the exporter naming rules', () => {
-  const base = { help: 'h', area: 'vigil' as const, samples: () => [] };
+  const base = { help: 'h', section: 'vigil' as const, samples: () => [] };
   it.each([
     [{ name: 'x_total', type: 'gauge' as const, labels: [] }, /only counters end in _total/],
     [{ name: 'x_count', type: 'counter' as const, labels: [] }, /only counters end in _total/],

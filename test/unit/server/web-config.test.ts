@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/load.js';
+import { ConfigError } from '../../../src/config/errors.js';
 import { parseWebConfig } from '../../../src/server/web-config.js';
 
 const HASH = '$2y$10$0/VqmfyHlhe3lzMUbZHZlupg/6TB2UPInTgbfu4LQKaRJlbAE9EeO';

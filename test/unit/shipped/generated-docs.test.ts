@@ -6,7 +6,7 @@ import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
 import { pagingMatrix } from '../../../scripts/paging/matrix.js';
 import { renderPagingDoc } from '../../../scripts/paging/render.js';
 import { alertRules } from '../../helpers/rules.js';
-import { renderAreasTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
+import { renderEndpointDeclarationsTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
 import { sectionOf } from '../../../scripts/doc-sections.js';
 
 describe('docs/metrics.md', () => {
@@ -54,8 +54,8 @@ describe('docs/architecture.md', () => {
   it('shows the layers as layers.cjs declares them (run `npm run docs` after changing them)', () => {
     expect(sectionOf(doc, 'layers', 'docs/architecture.md')).toBe(renderLayersTable());
   });
-  it("shows each area's endpoints as src/areas/ declares them", () => {
-    expect(sectionOf(doc, 'areas', 'docs/architecture.md')).toBe(renderAreasTable());
+  it('shows every endpoint as the collectors declare them', () => {
+    expect(sectionOf(doc, 'endpoints', 'docs/architecture.md')).toBe(renderEndpointDeclarationsTable());
   });
 });
 

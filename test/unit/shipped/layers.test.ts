@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,8 +40,39 @@ function tree(files: Record<string, string>): string {
   return dir;
 }
 
+type Layer = [name: string, paths: string[], holds: string, may: string[]];
+const { LAYERS } = createRequire(import.meta.url)(join(root, 'layers.cjs')) as { LAYERS: Layer[] };
+
+/** Each file of `files` that is in no layer, or in more than one, with the layers it is in. */
+function misplaced(files: readonly string[]): string[] {
+  return files.flatMap((f) => {
+    const inLayers = LAYERS.filter(([, paths]) => paths.some((p) => new RegExp(p).test(f))).map(([name]) => name);
+    return inLayers.length === 1 ? [] : [`${f}: ${inLayers.length ? inLayers.join(', ') : 'no layer'}`];
+  });
+}
+
 describe('the layers (layers.cjs, checked by dependency-cruiser)', () => {
-  it('src/ and simulators/ have no import circle and no import from a layer above', async () => {
+  it('hold every file of src/, each in exactly one layer, whether it imports anything or not', () => {
+    const files = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `src/${f}`);
+    expect(files.length).toBeGreaterThan(100);
+    expect(misplaced(files)).toEqual([]);
+  });
+
+  it('would name a planted file in no layer, one that imports nothing', () => {
+    expect(misplaced(['src/misc/alone.ts', 'src/support/logger.ts'])).toEqual(['src/misc/alone.ts: no layer']);
+  });
+
+  it('name only layers they declare, and no layer may import one above it', () => {
+    const names = LAYERS.map(([name]) => name);
+    for (const [i, [name, , , may]] of LAYERS.entries()) {
+      for (const m of may) expect(names.indexOf(m), `${name} may import ${m}`).toBeGreaterThanOrEqual(0);
+      for (const m of may) expect(names.indexOf(m), `${name} may import ${m}, a layer above it`).toBeLessThan(i);
+    }
+  });
+
+  it('src/ and simulators/ have no import circle and no import a layer may not make', async () => {
     const found = await violations(root, ['src', 'simulators']);
     expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });
@@ -54,6 +86,20 @@ describe('the layers (layers.cjs, checked by dependency-cruiser)', () => {
     expect(found.map((v) => [v.rule.name, v.from, v.to])).toEqual([['layer-support', 'src/support/low.ts', 'src/server/high.ts']]);
   });
 
+  it('a planted sideways import, from a layer to one below it that it may not import, is caught', async () => {
+    const dir = tree({
+      'src/engine/runner.ts': "import { store } from '../sink/store.js';\nexport const runner = store;\n",
+      'src/sink/store.ts': 'export const store = 1;\n',
+      'src/metrics/render.ts': "import { kinds } from '../config/schema.js';\nexport const render = kinds;\n",
+      'src/config/schema.ts': 'export const kinds = 1;\n',
+    });
+    const found = await violations(dir, ['src']);
+    expect(found.map((v) => [v.rule.name, v.from, v.to]).sort()).toEqual([
+      ['layer-engine', 'src/engine/runner.ts', 'src/sink/store.ts'],
+      ['layer-metrics', 'src/metrics/render.ts', 'src/config/schema.ts'],
+    ]);
+  });
+
   it('a planted circle, of type imports only, is caught', async () => {
     const dir = tree({
       'src/jobs/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n",
@@ -64,9 +110,9 @@ describe('the layers (layers.cjs, checked by dependency-cruiser)', () => {
     expect(new Set(found.map((v) => v.rule.name))).toEqual(new Set(['no-circular']));
   });
 
-  it('a file outside every layer is caught', async () => {
-    const dir = tree({ 'src/misc/stray.ts': "import { x } from './x.js';\nexport const y = x;\n", 'src/misc/x.ts': 'export const x = 1;\n' });
+  it('an import of a file outside every layer names both files', async () => {
+    const dir = tree({ 'src/support/user.ts': "import { x } from '../misc/x.js';\nexport const y = x;\n", 'src/misc/x.ts': 'export const x = 1;\n' });
     const found = await violations(dir, ['src']);
-    expect(found.map((v) => [v.rule.name, v.from])).toEqual([['unlayered-file', 'src/misc/stray.ts']]);
+    expect(found.map((v) => [v.rule.name, v.from, v.to])).toEqual([['unlayered-file', 'src/support/user.ts', 'src/misc/x.ts']]);
   });
 });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../../../src/upstream/client.js';
-import { completeAccess, listTeams, type ListingRequest } from '../../../../src/upstream/teams/api.js';
+import { completeAccess, listTeams, showTeam, type ListingRequest } from '../../../../src/upstream/teams/api.js';
 import { upstreamFailure } from '../../../helpers/failures.js';
 import { fixture } from '../../../helpers/fixtures.js';
 
@@ -222,7 +222,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
       r.url === '/api/v2/teams/team-Sc9kPm1ZxH7bVr3A'
         ? { body: fixture('teams/show-team.json') }
         : { status: 404, body: fixture('teams/error-404-numeric-status.json') };
-    const completed = await completeAccess(client, teams, 'tok-123', new AbortController().signal);
+    const completed = await completeAccess(teams, (id) => showTeam(client, id, 'tok-123', new AbortController().signal));
     expect(requests.map((r) => r.url)).toEqual(['/api/v2/teams/team-Sc9kPm1ZxH7bVr3A']);
     expect(requests[0]?.headers.authorization).toBe('Bearer tok-123');
     expect(completed.map((t) => [t.name, ORGANIZATION_ACCESS.filter((k) => carries(t, k)).length, holds(t, 'manage-projects')])).toEqual([
@@ -234,7 +234,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
   it('fails as a whole when one show fails', async () => {
     const teams = await listed();
     answer = () => ({ status: 404, body: fixture('teams/error-404-numeric-status.json') });
-    const err = await upstreamFailure(completeAccess(client, teams, 'tok-123', new AbortController().signal));
+    const err = await upstreamFailure(completeAccess(teams, (id) => showTeam(client, id, 'tok-123', new AbortController().signal)));
     expect(err.message).toBe('teams/show: HTTP 404: not found');
   });
 });

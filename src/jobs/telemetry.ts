@@ -1,6 +1,6 @@
 import { REASONS, type Reason } from '../upstream/errors.js';
-import { family, single, type Family } from './family.js';
-import { HistogramData } from './histogram.js';
+import { family, single, type Family } from '../metrics/family.js';
+import { HistogramData } from '../metrics/histogram.js';
 
 /** vigil's own view of its collections and upstream requests: what the vigil_* families render. */
 
@@ -53,7 +53,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_up',
     help: '1 when the last run of this collector for this target succeeded in every part, else 0.',
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.up),
   }),
@@ -61,7 +61,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_duration_seconds',
     help: 'Wall time of the last run of this collector for this target.',
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.lastDurationSeconds),
   }),
@@ -69,7 +69,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_last_run_timestamp_seconds',
     help: 'When the last run of this collector for this target finished, as Unix time.',
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.lastRunSeconds),
   }),
@@ -77,7 +77,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_last_success_timestamp_seconds',
     help: 'When this collector last succeeded for this target, as Unix time; absent before the first success.',
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.lastSuccessSeconds),
   }),
@@ -85,7 +85,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_schedule_interval_seconds',
     help: 'Seconds between two scheduled runs of this collector for this target (from its cron schedule).',
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.intervalSeconds),
   }),
@@ -93,7 +93,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_runs_total',
     help: 'Runs of this collector for this target.',
     type: 'counter',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.runs),
   }),
@@ -101,7 +101,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_failures_total',
     help: 'Failed parts of runs of this collector for this target, by reason.',
     type: 'counter',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB, 'reason'],
     samples: (s) => [...s.failures].map(([reason, value]) => ({ labels: { reason }, value })),
   }),
@@ -109,7 +109,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_failing',
     help: "1 for each reason a part of this collector's last run for this target failed with; absent while the last run succeeded. What the upstream-down alerts read.",
     type: 'gauge',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB, 'reason'],
     samples: (s) => [...s.failing].map((reason) => ({ labels: { reason }, value: 1 })),
   }),
@@ -117,7 +117,7 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     name: 'vigil_collector_skipped_runs_total',
     help: 'Scheduled runs skipped because the previous run of the same job was still going.',
     type: 'counter',
-    area: 'vigil',
+    section: 'vigil',
     labels: [...JOB],
     samples: single((s) => s.skipped),
   }),
@@ -128,7 +128,7 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     name: 'vigil_upstream_request_duration_seconds',
     help: "Duration of requests to upstream targets, by logical endpoint and HTTP status ('none' when no response arrived).",
     type: 'histogram',
-    area: 'vigil',
+    section: 'vigil',
     labels: ['target', 'endpoint', 'code'],
     bounds: LATENCY_BOUNDS,
     samples: (s) =>
@@ -141,7 +141,7 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     name: 'vigil_upstream_retries_total',
     help: 'Upstream requests retried (412 backoff, 429 waits), by logical endpoint.',
     type: 'counter',
-    area: 'vigil',
+    section: 'vigil',
     labels: ['target', 'endpoint'],
     samples: (s) => [...s.retries].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
   }),
@@ -149,43 +149,8 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     name: 'vigil_upstream_rate_limited_total',
     help: '429 (rate limited) answers received from this upstream target.',
     type: 'counter',
-    area: 'vigil',
+    section: 'vigil',
     labels: ['target'],
     samples: single((s) => s.rateLimited),
-  }),
-];
-
-export interface DaemonStats {
-  version: string;
-  revision: string;
-  branch: string;
-  lastReloadOk: boolean;
-  lastReloadSuccessSeconds: number;
-}
-
-export const daemonFamilies: readonly Family<DaemonStats>[] = [
-  family<DaemonStats>({
-    name: 'vigil_build_info',
-    help: 'Version, revision and branch vigil was built from, and the Node.js runtime it runs on (always 1).',
-    type: 'gauge',
-    area: 'vigil',
-    labels: ['version', 'revision', 'branch', 'nodejs_version'],
-    samples: (d) => [{ labels: { version: d.version, revision: d.revision, branch: d.branch, nodejs_version: process.versions.node }, value: 1 }],
-  }),
-  family<DaemonStats>({
-    name: 'vigil_config_last_reload_successful',
-    help: '1 when the last configuration (re)load succeeded, 0 when the last attempt was rejected and the previous config runs on.',
-    type: 'gauge',
-    area: 'vigil',
-    labels: [],
-    samples: single((d) => d.lastReloadOk),
-  }),
-  family<DaemonStats>({
-    name: 'vigil_config_last_reload_success_timestamp_seconds',
-    help: 'When the configuration was last loaded successfully, as Unix time.',
-    type: 'gauge',
-    area: 'vigil',
-    labels: [],
-    samples: single((d) => d.lastReloadSuccessSeconds),
   }),
 ];

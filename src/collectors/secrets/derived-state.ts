@@ -1,0 +1,53 @@
+import type { GroupWriter } from '../../metrics/render.js';
+import { renderGroup } from '../../metrics/render.js';
+import { origin, replicationSetFamilies, replicationSets } from './replication-sets.js';
+import type { SecretsTarget } from './target.js';
+import { WalLagTracker, walLagFamily } from './wal-lag.js';
+
+export const WAL_LAG_GROUP = 'secrets_wal_lag';
+export const REPLICATION_SETS_GROUP = 'secrets_replication_sets';
+/** Addresses kept parsed: far more than an estate names, and a bound on what answers could add. */
+const ORIGINS_KEPT = 10_000;
+
+/**
+ * What the secrets collector derives across its targets, kept across reloads: the latest status of
+ * each target and kind (for the WAL lag between a primary and its secondaries, and the replication
+ * sets), and the addresses seen, parsed once (the configured ones and the primaries' the answers name).
+ */
+export class SecretsState {
+  readonly latest = new WalLagTracker();
+  private readonly origins = new Map<string, string>();
+
+  originOf(url: string): string {
+    let o = this.origins.get(url);
+    if (o === undefined) {
+      if (this.origins.size > ORIGINS_KEPT) this.origins.clear();
+      this.origins.set(url, (o = origin(url)));
+    }
+    return o;
+  }
+
+  /** Renders the WAL lag and the replication sets of `targets` from their latest statuses. */
+  publish(targets: readonly SecretsTarget[], store: GroupWriter): void {
+    store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], this.latest.pairs(), {}));
+    const byName = new Map(targets.map((t) => [t.name, t]));
+    const members = this.latest.statuses().flatMap((l) => {
+      const t = byName.get(l.target);
+      return t ? [{ ...l, address: t.address, explicit: t.replication_set?.[l.kind] }] : [];
+    });
+    store.replace(
+      REPLICATION_SETS_GROUP,
+      renderGroup(
+        replicationSetFamilies,
+        replicationSets(members, (u) => this.originOf(u)),
+        {},
+      ),
+    );
+  }
+
+  /** After a reload: statuses of removed targets go, and what they fed is rendered again. */
+  settle(targets: readonly SecretsTarget[], store: GroupWriter): void {
+    this.latest.forgetTargetsExcept(new Set(targets.map((t) => t.name)));
+    this.publish(targets, store);
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { duration, readableFile, schedule, targetFields } from '../../config/fields.js';
+import { EVERY_15_SECONDS } from '../../config/schedule.js';
+import { REPLICATION_KINDS } from '../../upstream/secrets/api.js';
+
+export const secretsTarget = z.strictObject({
+  ...targetFields(EVERY_15_SECONDS),
+  /** Sent as X-Secrets-Namespace. The status endpoints answer in any namespace. */
+  namespace: z.string().min(1).optional(),
+  replication_kinds: z
+    .array(z.enum(REPLICATION_KINDS))
+    .min(1)
+    .default([...REPLICATION_KINDS])
+    .refine((k) => new Set(k).size === k.length, 'each kind at most once'),
+  /**
+   * Names the replication set this cluster belongs to, per kind, to join clusters whose answers do
+   * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
+   */
+  replication_set: z.strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() }).optional(),
+  merkle_check: z
+    .strictObject({
+      dr_operation_token_file: readableFile,
+      schedule: schedule('0 0 * * * *'),
+      timeout: duration('60s'),
+    })
+    .optional(),
+});
+export type SecretsTarget = z.output<typeof secretsTarget>;

@@ -1,0 +1,76 @@
+import type { UpstreamClient } from '../../upstream/client.js';
+import { completeAccess, listTeams, showTeam } from '../../upstream/teams/api.js';
+import { listTeamsResponse } from '../../upstream/teams/list-teams.js';
+import { showTeamResponse } from '../../upstream/teams/show-team.js';
+import type { Team } from '../../upstream/teams/team-resource.js';
+import type { TeamsPage } from '../../upstream/teams/teams-page.js';
+import { endpoint } from '../endpoint.js';
+import { ownersTeamFamily } from './access-holders.js';
+import { teamsFamilies, teamsUp, type TeamsListing } from './listing.js';
+
+/** What a listing takes: the target's pooled client and settings, its token (read once a run), the run's signal. */
+export interface TeamsCall {
+  client: UpstreamClient;
+  token: () => Promise<string>;
+  signal: AbortSignal;
+  organization: string;
+  pageSize: number;
+  maxPages: number;
+  maxTeams: number;
+  ownersTeam: string;
+  completeAccess: boolean;
+  /** How a page's body becomes its teams (off the collection thread for a large page). */
+  decodePage: (body: Buffer) => Promise<TeamsPage>;
+  /** HTTP requests the target's client made so far (retries and shows included). */
+  requests: () => number;
+}
+
+/** One team, shown to complete the organization-access flags a list entry leaves out. */
+export const showEndpoint = endpoint({
+  id: 'teams/show',
+  method: 'GET',
+  path: '/api/v2/teams/{id}',
+  schema: showTeamResponse,
+  when: 'in a listing, behind its switch: once for each team whose list entry lacks an organization-access flag',
+  part: 'teams',
+  fetch: ({ client, id, token, signal }: { client: UpstreamClient; id: string; token: string; signal: AbortSignal }): Promise<Team> =>
+    showTeam(client, id, token, signal),
+  up: teamsUp,
+  families: [],
+  // Its answer reaches the series through the listing it completes.
+  derived: teamsFamilies,
+  switch: {
+    key: 'complete_access',
+    default: false,
+    help: 'one more request per team whose list entry lacks any organization-access flag (list answers leave out the newest)',
+  },
+});
+
+/** Every team of the organization, from one consistent pass over the pages (and the shows that complete them). */
+export const listEndpoint = endpoint({
+  id: 'teams/list',
+  method: 'GET',
+  path: '/api/v2/organizations/{organization}/teams',
+  schema: listTeamsResponse,
+  when: 'every run, page by page',
+  part: 'teams',
+  fetch: async (call: TeamsCall): Promise<TeamsListing> => {
+    const before = call.requests();
+    const token = await call.token();
+    const { client, signal } = call;
+    const listing = await listTeams(client, {
+      organization: call.organization,
+      token,
+      pageSize: call.pageSize,
+      maxPages: call.maxPages,
+      signal,
+      decodePage: call.decodePage,
+    });
+    const teams = call.completeAccess ? await completeAccess(listing.teams, (id) => showEndpoint.fetch({ client, id, token, signal })) : listing.teams;
+    return { teams, pages: listing.pages, requests: call.requests() - before, maxTeams: call.maxTeams, ownersTeam: call.ownersTeam };
+  },
+  up: teamsUp,
+  families: [...teamsFamilies, ownersTeamFamily],
+});
+
+export const TEAMS_ENDPOINTS = [listEndpoint, showEndpoint] as const;
