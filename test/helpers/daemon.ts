@@ -10,6 +10,7 @@ import { createApp, listen } from '../../src/server.js';
 import { alertPages } from '../../src/server/ui-routes.js';
 import { AlertSinkService, type AlertSinkDeps } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
+import { waitFor } from './wait.js';
 
 export interface TestDaemon {
   daemon: Daemon;
@@ -39,11 +40,13 @@ export function tempFile(name: string, content: string): string {
 
 /**
  * vigil in-process on 127.0.0.1:<free port>, with schedules that never fire on their own during a
- * test (jobs run at start and when `collect()` is called), unless the config sets them.
+ * test (jobs run at start and when `collect()` is called), unless the config sets them. The first
+ * collection joins the start's runs still in flight, so a job that answered fast has run twice and
+ * the others once; with `settle` it waits for them, and every job has run exactly twice.
  */
 export async function startTestDaemon(
   yaml: string,
-  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>; collectMinInterval?: number } = {},
+  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>; collectMinInterval?: number; settle?: boolean } = {},
 ): Promise<TestDaemon> {
   const out = new PassThrough();
   const lines: string[] = [];
@@ -63,6 +66,8 @@ export async function startTestDaemon(
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
+  if (opts.settle)
+    await waitFor('every job to finish its first run', async () => (daemon.readiness().pending.length === 0 ? true : undefined), 20_000, { everyMs: 10 });
   await daemon.collectNow({ force: true });
   const scrape = async () => {
     // The sink renders its series at most once a second: a test reads what it changed at once.
