@@ -108,10 +108,31 @@ const team = (prefix: string): Record<string, string[]> => ({
 });
 const TEAM_ESSENTIAL = (p: string) => [p, `${p}.id`, `${p}.type`, `${p}.attributes`, `${p}.attributes.name`];
 
+const ATTEMPT = 'secrets_dr_operation_token_attempt_';
+const OPEN = ['started', 'progress', 'pgp', 'first_seen_timestamp_seconds'].map((n) => ATTEMPT + n);
+
+/**
+ * Times vigil observes rather than reads from the answer (when it first saw an open attempt): each
+ * scrape of the corpus is a new run, so they differ between any two scrapes.
+ */
+export const OBSERVED_BY_VIGIL = new Set([`${ATTEMPT}first_seen_timestamp_seconds`]);
+
+/** Keyed by the endpoint's id, as the collectors declare it. */
 export const FEEDS: Record<string, Feeds> = {
-  'dr/status': status,
-  'performance/status': status,
-  'merkle-check': {
+  'secrets/status': status,
+  // Whether an attempt is open comes from started and complete together; an unknown one exports none of its series.
+  'secrets/dr-operation-token-attempt': {
+    essential: [],
+    feeds: {
+      started: OPEN,
+      complete: OPEN,
+      progress: [`${ATTEMPT}progress`],
+      required: [`${ATTEMPT}required`],
+      pgp_fingerprint: [`${ATTEMPT}pgp`],
+      nonce: [`${ATTEMPT}first_seen_timestamp_seconds`],
+    },
+  },
+  'secrets/merkle-check': {
     essential: ['data', 'data.merkle_corruption_report'],
     feeds: {
       'data.merkle_corruption_report.corrupted_root': ['secrets_merkle_corrupted_root'],

@@ -1,23 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
-import { agentEndpointUp } from '../../src/collectors/agent/endpoint-up.js';
-import { agentUp, healthFamilies } from '../../src/collectors/agent/health.js';
-import { hostFamilies } from '../../src/collectors/agent/host.js';
-import { memberLimiter, memberPollFamilies } from '../../src/collectors/agent/members.js';
-import { selfFamilies } from '../../src/collectors/agent/self.js';
-import { serversFamilies } from '../../src/collectors/agent/servers.js';
-import { collectPart, type PartOutcome, type PartSpec } from '../../src/jobs/part.js';
-import { merkleFamilies, merkleUp } from '../../src/collectors/secrets/merkle.js';
-import { replicationFamilies, replicationUp } from '../../src/collectors/secrets/replication.js';
-import { teamsFamilies, teamsUp, type TeamsListing } from '../../src/collectors/teams/listing.js';
+import pino from 'pino';
+import { ENDPOINTS, buildJobs, collectorStates } from '../../src/collectors/index.js';
+import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
+import { collectionOffloadPool } from '../../src/collectors/offload.js';
+import { parseConfig } from '../../src/config/load.js';
+import type { BuildContext } from '../../src/jobs/context.js';
+import type { PartOutcome } from '../../src/jobs/part.js';
+import { linesText } from '../../src/metrics/encoded-lines.js';
 import type { Labels } from '../../src/metrics/family.js';
-import { fetchHealth, fetchHost, fetchMembers, fetchSelf, fetchServers, membersNotApplicable, serversNotApplicable } from '../../src/upstream/agent/api.js';
-import { UpstreamClient } from '../../src/upstream/client.js';
-import { fetchReplicationStatus, runMerkleCheck } from '../../src/upstream/secrets/api.js';
-import { withSecretsReasons } from '../../src/upstream/secrets/availability.js';
-import { listTeams, showTeam } from '../../src/upstream/teams/api.js';
+import { Turns } from '../../src/support/turns.js';
+import { tempFile } from './daemon.js';
 import { parseExposition } from './exposition.js';
+import { NEVER } from './schedules.js';
 
 /**
  * The corpus of real answers under test/fixtures/real/<service>/: each file says where the body came
@@ -31,7 +27,12 @@ export interface RealAnswer {
   source: string;
   version: string;
   derived?: string;
+  /** The id of the endpoint it answers, as the collectors declare it (`agent/members`). */
   endpoint: string;
+  /** The part of the run it feeds, where the endpoint has one per kind (`dr`, `performance`). */
+  part?: string;
+  /** Answers the run needs before it calls this endpoint (a DR status saying "secondary"): corpus files, or answers of their own. */
+  given?: Array<string | Given>;
   status?: number;
   contentType?: string;
   /** A JSON body; `text` instead for a body that is not JSON (plain-text errors). */
@@ -57,47 +58,47 @@ export const realAnswer = (file: string): RealAnswer => {
   return a;
 };
 
-const signal = () => AbortSignal.timeout(10_000);
+/** An answer given inline, for an endpoint the run calls before the one under test. */
+export interface Given {
+  endpoint: string;
+  status?: number;
+  body: unknown;
+}
 
-/** How vigil collects one endpoint: the same fetch, families, `_up` and not-applicable rule as the daemon. */
-type Collect = (c: UpstreamClient) => Omit<PartSpec<unknown>, 'part'>;
-const part = <T>(spec: (c: UpstreamClient) => Omit<PartSpec<T>, 'part'>): Collect => spec as unknown as Collect;
+type Answer = Pick<RealAnswer, 'endpoint' | 'part' | 'given' | 'status' | 'contentType' | 'body' | 'text'>;
+type Served = Pick<RealAnswer, 'status' | 'contentType' | 'body' | 'text'>;
 
-const status = (kind: 'dr' | 'performance') =>
-  part((c) => ({
-    context: { target: 't', kind },
-    fetch: () => withSecretsReasons(fetchReplicationStatus(c, kind, {}, signal())),
-    families: replicationFamilies,
-    up: replicationUp,
-  }));
-const agent = <T>(
-  endpoint: string,
-  fetch: (c: UpstreamClient) => Promise<T>,
-  families: PartSpec<T>['families'],
-  notApplicable?: PartSpec<T>['notApplicable'],
-) =>
-  part<T>((c) => ({ context: { target: 't', endpoint }, fetch: () => fetch(c), families, up: agentEndpointUp, ...(notApplicable ? { notApplicable } : {}) }));
-const listing = (teams: TeamsListing['teams'], pages: number): TeamsListing => ({ teams, pages, requests: pages, maxTeams: 1000 });
-const teams = (fetch: (c: UpstreamClient) => Promise<TeamsListing>) =>
-  part<TeamsListing>((c) => ({ context: { target: 't', organization: 'my-organization' }, fetch: () => fetch(c), families: teamsFamilies, up: teamsUp }));
+/** The declaration of an endpoint, by its id; an answer for an endpoint no collector declares is an error. */
+export function declared(id: string): { kind: 'secrets' | 'agents' | 'teams'; endpoint: AnyEndpoint } {
+  const found = ENDPOINTS.find((e) => e.endpoint.id === id);
+  if (!found) throw new Error(`no collector declares the endpoint ${id}`);
+  return found;
+}
 
-export const COLLECTORS: Record<string, Collect> = {
-  'dr/status': status('dr'),
-  'performance/status': status('performance'),
-  'merkle-check': part((c) => ({ context: { target: 't' }, fetch: () => runMerkleCheck(c, 'op-token', {}, signal()), families: merkleFamilies, up: merkleUp })),
-  'agent/health': part((c) => ({ context: { target: 't' }, fetch: () => fetchHealth(c, {}, signal()), families: healthFamilies, up: agentUp })),
-  'agent/members': agent('members', async (c) => memberLimiter(1000)(await fetchMembers(c, {}, signal())), memberPollFamilies, membersNotApplicable),
-  'agent/servers': agent('servers', (c) => fetchServers(c, {}, signal()), serversFamilies, serversNotApplicable),
-  'agent/self': agent('self', (c) => fetchSelf(c, {}, signal()), selfFamilies),
-  'agent/host': agent('host', (c) => fetchHost(c, {}, signal()), hostFamilies),
-  'teams/list': teams(async (c) => {
-    const l = await listTeams(c, { organization: 'my-organization', token: 'tok', pageSize: 20, maxPages: 10, signal: signal() });
-    return listing(l.teams, l.pages);
-  }),
-  'teams/show': teams(async (c) => listing([await showTeam(c, 'team-6p5jTwJQXwqZBncC', 'tok', signal())], 1)),
-};
+const ORGANIZATION = 'my-organization';
 
-/** `series` with the labels the part adds to each (target, kind, endpoint...) taken off its keys. */
+/** The declared path as a pattern: `{x}` stands for one path segment. */
+const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+/**
+ * One target of the endpoint's collector that calls it, at `address`: its own switch on and every
+ * other off (so the run calls no optional endpoint it does not need), the one replication kind the answer is of, a merkle check and a
+ * token file where the collector needs them. Schedules never fire: the test runs the jobs itself.
+ */
+function configFor(a: Answer, address: string, token: string): string {
+  const { kind, endpoint } = declared(a.endpoint);
+  const common = `name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}"`;
+  const switches = ENDPOINTS.filter((e) => e.kind === kind && e.endpoint.switch).map((e) => `${e.endpoint.switch?.key}: ${e.endpoint === endpoint}`);
+  if (kind === 'secrets') {
+    const replicationKind = a.part ?? 'dr';
+    const merkle = endpoint.id === 'secrets/merkle-check' ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }` : '';
+    return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle} }\n`;
+  }
+  if (kind === 'agents') return `agents:\n  - { ${common}, ${switches.join(', ')} }\n`;
+  return `teams:\n  - { ${common}, organization: ${ORGANIZATION}, page_size: 20, max_pages: 10, ${switches.join(', ')} }\n`;
+}
+
+/** `series` with the labels the part adds to each (target, kind, endpoint, organization) taken off its keys. */
 function withoutContext(series: Map<string, number>, context: Labels): Map<string, number> {
   const ctx = new Set(Object.entries(context).map(([k, v]) => `${k}="${v}"`));
   return new Map(
@@ -119,20 +120,24 @@ export interface Scrape {
 }
 
 /**
- * A loopback server that answers every request under `/<id>/` with the answer registered for that
- * id, and a client per answer: each answer goes through vigil's real HTTP client, status handling,
- * parsing and rendering.
+ * A loopback server that answers the requests under `/<id>/` with the answers registered for that
+ * id, each at the path of the endpoint it answers (404 elsewhere), and a target per answer: each
+ * answer is collected the way the daemon collects it. The collector's own jobs, built from a
+ * config, run against the server (vigil's real client, status handling, decoding, schema, families
+ * and rendering), and the part the answer feeds is what the test reads.
  */
 export class CorpusServer {
-  private readonly answers = new Map<string, Pick<RealAnswer, 'status' | 'contentType' | 'body' | 'text'>>();
+  private readonly answers = new Map<string, Array<{ path: RegExp; answer: Served }>>();
   private server?: http.Server;
   private next = 0;
+  private readonly offload = collectionOffloadPool(1);
+  private readonly token = tempFile('token', 'corpus-token\n');
 
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => {
-      const id = /^\/([^/]+)\//.exec(req.url ?? '')?.[1] ?? '';
-      const a = this.answers.get(id);
-      if (!a) return void res.writeHead(599).end();
+      const m = /^\/([^/]+)(\/[^?]*)/.exec(req.url ?? '');
+      const a = this.answers.get(m?.[1] ?? '')?.find((x) => x.path.test(m?.[2] ?? ''))?.answer;
+      if (!a) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors":["not in this test"]}');
       const text = a.text ?? JSON.stringify(a.body);
       res.writeHead(a.status ?? 200, { 'content-type': a.contentType ?? 'application/json' }).end(text);
     });
@@ -142,24 +147,43 @@ export class CorpusServer {
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise((r) => this.server?.close(r));
+    await this.offload.close();
   }
 
   /** Collects `answer` as the daemon would collect its endpoint. */
-  async scrape(answer: Pick<RealAnswer, 'endpoint' | 'status' | 'contentType' | 'body' | 'text'>): Promise<Scrape> {
-    const collect = COLLECTORS[answer.endpoint];
-    if (!collect) throw new Error(`no collector for ${answer.endpoint}`);
+  async scrape(answer: Answer): Promise<Scrape> {
+    const { endpoint } = declared(answer.endpoint);
     const id = `a${this.next++}`;
-    this.answers.set(id, answer);
+    const given = (answer.given ?? []).map((g) => (typeof g === 'string' ? realAnswer(g) : g));
+    this.answers.set(
+      id,
+      [answer, ...given].map((a) => ({ path: pathPattern(declared(a.endpoint).endpoint.path), answer: a })),
+    );
     const port = (this.server?.address() as AddressInfo).port;
-    const client = new UpstreamClient({ address: `http://127.0.0.1:${port}/${id}/`, timeoutMs: 10_000, maxResponseBytes: 1 << 20 });
+    const config = parseConfig(configFor(answer, `http://127.0.0.1:${port}/${id}/`, this.token), 'corpus');
+    const ctx: BuildContext = {
+      store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
+      log: pino({ level: 'silent' }),
+      upstreamStats: new Map(),
+      upstreamKeys: new Set(),
+      clients: [],
+      spacers: new Map(),
+      turns: new Turns(),
+      offload: this.offload,
+      unpublished: new Map(),
+    };
     try {
-      const spec = collect(client);
-      const outcome = await collectPart({ part: answer.endpoint, ...spec });
-      const text = [...outcome.group.values()].join('');
-      return { outcome, text, series: withoutContext(parseExposition(text), spec.context) };
+      const signal = AbortSignal.timeout(10_000);
+      const outcomes = (await Promise.all(buildJobs(config, ctx, collectorStates()).map((j) => j.run(signal)))).flat();
+      const part = answer.part ?? endpoint.part;
+      const outcome = outcomes.find((o) => o.part === part);
+      if (!outcome) throw new Error(`the run of ${answer.endpoint} has no part ${part} (parts: ${outcomes.map((o) => o.part).join(', ')})`);
+      const text = [...outcome.group.values()].map(linesText).join('');
+      const context = { target: 't', organization: ORGANIZATION, kind: part, endpoint: part };
+      return { outcome, text, series: withoutContext(parseExposition(text), context) };
     } finally {
       this.answers.delete(id);
-      await client.close();
+      await Promise.all(ctx.clients.map((c) => c.close()));
     }
   }
 }

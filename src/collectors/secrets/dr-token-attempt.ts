@@ -8,7 +8,7 @@ import type { OperationTokenAttempt } from '../../upstream/secrets/operation-tok
 export interface AttemptView {
   /** Undefined when the answer did not say. */
   readonly started: boolean | undefined;
-  readonly progress: number;
+  readonly progress: number | undefined;
   readonly required: number | undefined;
   readonly pgp: boolean;
   /** When vigil first saw this attempt open (epoch seconds); undefined while none is open. */

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alarming, FEEDS, fedBy, isEssential, MEANINGFUL } from '../../helpers/corpus-feeds.js';
+import { alarming, FEEDS, fedBy, isEssential, MEANINGFUL, OBSERVED_BY_VIGIL } from '../../helpers/corpus-feeds.js';
 import { CorpusServer, outcomeOf, realAnswers, type RealAnswer, type Scrape } from '../../helpers/real-corpus.js';
 import { mergedExposition } from '../../helpers/merge-exposition.js';
 import { promtoolCheckMetrics } from '../../helpers/tools.js';
 import type { RenderedGroup } from '../../../src/metrics/render.js';
+import { ENDPOINTS } from '../../../src/collectors/index.js';
 
 /**
  * Every key of every JSON answer of the corpus, in turn removed, set to null and set to a value of
@@ -49,7 +50,8 @@ const familyOf = (key: string) => key.replace(/\{.*$/, '');
 const UP = /_up$/;
 
 /** The series of families `path` does not feed, to compare before and after. */
-const untouched = (s: Map<string, number>, fed: Set<string>) => new Map([...s].filter(([k]) => !fed.has(familyOf(k)) && !UP.test(familyOf(k))));
+const untouched = (s: Map<string, number>, fed: Set<string>) =>
+  new Map([...s].filter(([k]) => !fed.has(familyOf(k)) && !UP.test(familyOf(k)) && !OBSERVED_BY_VIGIL.has(familyOf(k))));
 const alarms = (s: Map<string, number>) => [...s].filter(([k, v]) => alarming(k, v)).length;
 
 const answers = realAnswers().filter((a) => a.outcome === 'up' && a.body !== undefined && (a.status ?? 200) === 200);
@@ -97,6 +99,13 @@ describe.each(answers)('every key of $file', (a: RealAnswer) => {
     }
     expect(problems).toEqual([]);
   }, 120_000);
+});
+
+describe('the feeds tables', () => {
+  it.each(ENDPOINTS.map(({ endpoint }) => [endpoint.id]))('cover %s, an endpoint a collector declares, with real answers to mutate', (id) => {
+    expect(FEEDS[id]).toBeDefined();
+    expect(answers.filter((a) => a.endpoint === id).length).toBeGreaterThan(0);
+  });
 });
 
 describe('the scrapes of every mutation', () => {
