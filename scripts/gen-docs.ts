@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOG } from '../src/catalog.js';
 import { renderMetricsDoc } from '../src/metrics/docs.js';
-import { renderEndpointsTable } from '../src/server/endpoints.js';
+import { renderHttpRoutesTable } from '../src/server/http-routes.js';
 import { renderEndpointDeclarationsTable, renderLayersTable } from './architecture-tables.js';
 import { withSection } from './doc-sections.js';
 import { renderPagingDoc } from './paging/render.js';
 
 /**
  * Regenerates docs/metrics.md from the metric catalog, docs/paging.md from the shipped alerting
- * files, the README's endpoint table from src/server/endpoints.ts, and docs/architecture.md's
+ * files, the README's table of vigil's HTTP routes from src/server/http-routes.ts, and docs/architecture.md's
  * tables of layers (layers.cjs) and endpoints (the collectors' declarations).
  */
 function write(file: string, text: string): void {
@@ -23,5 +23,5 @@ function update(file: string, sections: Record<string, string>): void {
 
 write('docs/metrics.md', renderMetricsDoc(CATALOG));
 write('docs/paging.md', renderPagingDoc());
-update('README.md', { endpoints: renderEndpointsTable() });
+update('README.md', { 'http-routes': renderHttpRoutesTable() });
 update('docs/architecture.md', { layers: renderLayersTable(), endpoints: renderEndpointDeclarationsTable() });

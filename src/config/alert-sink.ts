@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration, optionalSize, readableFile, size } from './fields.js';
-import { postgresStore } from './alert-store.js';
+import { postgresStore } from './postgres-store.js';
 
 /** Where the Docker image mounts its volume; relative paths are taken from the working directory. */
 export const DEFAULT_ALERT_STORE_PATH = '/var/lib/vigil/alerts.db';

@@ -56,7 +56,7 @@ interface Loaded {
 
 /**
  * The cron runner, the jobs and their telemetry for one loaded config at a time, swapped on
- * reload; everything they render goes to the sink. `onChange` hears of every change of what
+ * reload; everything they render goes to the store (a `GroupWriter`). `onChange` hears of every change of what
  * `targets()` and `pending()` say: of one job's view by its key, of all of them (a new config) by
  * `undefined`.
  */

@@ -65,14 +65,14 @@ const stateChanged = (jobKey?: string) => {
   if (jobKey === undefined) dirty = 'all';
   else if (dirty !== 'all') dirty = (dirty ?? new Set<string>()).add(jobKey);
 };
-const sink: GroupWriter = {
+const writer: GroupWriter = {
   replace: (key, group) => (store.replace(key, group), soon()),
   replaceAll: (prefix, groups) => (store.replaceAll(prefix, groups), soon()),
   removePrefix: (prefix) => (store.removePrefix(prefix), soon()),
 };
 
 const logLines = { write: (line: string) => (send({ op: 'log', line }), true) } as unknown as NodeJS.WritableStream;
-const engine = new CollectionEngine(sink, createLogger(data.level, data.format, logLines), stateChanged);
+const engine = new CollectionEngine(writer, createLogger(data.level, data.format, logLines), stateChanged);
 
 async function answer(c: Call): Promise<Note> {
   try {

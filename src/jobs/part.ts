@@ -47,7 +47,7 @@ export interface PartSpec<T> {
    * endpoint that only servers answer). Such a part exports nothing, not even `_up`, and is no failure.
    */
   notApplicable?: (err: UpstreamError) => boolean;
-  /** Lines rendered before (off the main thread, for a large answer), added to the group as they are. */
+  /** Lines rendered before (off the collection thread, for a large answer), added to the group as they are. */
   rendered?: (value: T) => RenderedGroup;
   /** Mapping a large answer takes milliseconds: with turns, it waits for one of its own (see `Turns`). */
   turns?: Turns;

@@ -5,10 +5,12 @@ import { startThread } from '../support/threads.js';
 
 /**
  * A small pool of worker threads for the CPU-heavy steps of big upstream answers (decoding,
- * validating and mapping a gossip pool of tens of thousands of members): on the main thread they
- * hold the event loop for tens of milliseconds in one piece, and a scrape arriving meanwhile waits.
+ * validating and mapping a gossip pool of tens of thousands of members): in the collection thread
+ * they would hold its event loop for tens of milliseconds in one piece, and every other job's turn
+ * with it. The pool knows no task: its threads start from an entry module that serves a table of
+ * pure functions (`serveTasks`), and callers name the task.
  *
- * node:worker_threads directly rather than a pool library: vigil runs one kind of task, a few
+ * node:worker_threads directly rather than a pool library: vigil runs a few kinds of task, a few
  * times per collection, on a fixed number of threads; what a library adds (queues with priorities,
  * idle timeouts, histograms) is unused here and would be one more dependency to pin and vet.
  */

@@ -61,7 +61,7 @@ export interface JsonResponse {
   body: unknown;
 }
 
-/** A successful answer's body as received, for a caller that decodes it elsewhere (off the main thread). */
+/** A successful answer's body as received, for a caller that decodes it elsewhere (off the collection thread). */
 export interface BytesResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;

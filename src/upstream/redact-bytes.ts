@@ -1,7 +1,7 @@
 import { hasEscapes, redactText, redactValue } from './redact.js';
 
 /**
- * `redactText`/`redactValue` for a body kept as bytes (decoded later, off the main thread). The
+ * `redactText`/`redactValue` for a body kept as bytes (decoded later, off the collection thread). The
  * common case, no secret and no escape in it, is a byte search and no copy; otherwise the body is
  * redacted as text (and, when escapes could hide a secret, as a decoded value) and encoded again.
  */

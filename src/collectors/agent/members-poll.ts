@@ -28,7 +28,7 @@ const ENDPOINT = 'agent/members';
 
 /**
  * Decodes, validates and renders one `/agent/members` answer: pure, so that a large one can run
- * on a worker thread and a small one on the main thread with the same result.
+ * on a worker thread and a small one in the collection thread with the same result.
  */
 export function membersPoll(input: MembersPollInput): MembersPoll {
   const body = decode(textOf(input.body), ENDPOINT);

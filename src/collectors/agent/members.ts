@@ -49,7 +49,7 @@ function countByStatus(members: readonly Pick<AgentMember, 'Status'>[]): Sample[
   return [...counts].map(([status, value]) => ({ labels: { status }, value }));
 }
 
-/** The families of one poll alone (rendered off the main thread for a large pool). */
+/** The families of one poll alone (rendered off the collection thread for a large pool). */
 export const memberPollFamilies: readonly Family<MembersView>[] = [
   family<MembersView>({
     name: 'scheduler_agent_members',

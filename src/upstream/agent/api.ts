@@ -42,7 +42,7 @@ export const fetchSelf = (c: UpstreamClient, auth: AgentAuth, signal: AbortSigna
 
 export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHost> => get(c, 'host', agentHostResponse, auth, signal);
 
-/** `/agent/members` undecoded: a large gossip pool is decoded off the main thread (see `agent-members-poll`). */
+/** `/agent/members` undecoded: a large gossip pool is decoded off the collection thread (see `src/collectors/agent/members-poll.ts`). */
 export const fetchMembersBytes = async (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<Buffer> =>
   (await c.bytes({ endpoint: 'agent/members', path: '/v1/agent/members', headers: headers(auth), signal })).body;
 

@@ -5,11 +5,11 @@ import { UpstreamError } from '../errors.js';
  * unsealed), and the statuses its health check gives nodes that do not serve (429 standby, 472 DR
  * secondary, 473 performance standby). Each gets its own reason so the runbook can say what to do.
  */
-export const STANDBY_STATUSES: Readonly<Record<number, string>> = { 429: 'standby', 472: 'dr_secondary', 473: 'performance_standby' };
+const STANDBY_STATUSES: ReadonlySet<number> = new Set([429, 472, 473]);
 
 export function secretsReason(err: UpstreamError): 'sealed' | 'standby' | undefined {
   if (err.status === 503 && /\bsealed\b/i.test(err.message)) return 'sealed';
-  if (err.status !== undefined && err.status in STANDBY_STATUSES) return 'standby';
+  if (err.status !== undefined && STANDBY_STATUSES.has(err.status)) return 'standby';
   return undefined;
 }
 

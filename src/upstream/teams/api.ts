@@ -16,7 +16,7 @@ export interface ListingRequest {
   /** Bound on pages, against a server whose pagination never ends. */
   maxPages: number;
   signal: AbortSignal;
-  /** How a page's body becomes its teams (off the main thread for a large page); decoded here by default. */
+  /** How a page's body becomes its teams (off the collection thread for a large page); decoded here by default. */
   decodePage?: (body: Buffer) => Promise<TeamsPage>;
 }
 

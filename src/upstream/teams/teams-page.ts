@@ -14,7 +14,7 @@ export interface TeamsPage {
 
 /**
  * Decodes and validates one page of `organizations/<org>/teams`: pure, so that a large page
- * (100 teams are ~270 kB of JSON) can run on a worker thread, a small one on the main thread.
+ * (100 teams are ~270 kB of JSON) can run on a worker thread, a small one in the collection thread.
  */
 export function decodeTeamsPage(input: { body: Uint8Array }): TeamsPage {
   const page = parseBody(listTeamsResponse, decode(textOf(input.body), LIST), LIST);

@@ -60,4 +60,3 @@ export const postgresStore = z
   .superRefine((p, ctx) => {
     if (p.tls.ca_file && p.tls.mode !== 'verify-full') ctx.addIssue({ code: 'custom', path: ['tls', 'ca_file'], message: 'only used with mode: verify-full' });
   });
-export type PostgresStoreConfig = z.output<typeof postgresStore>;

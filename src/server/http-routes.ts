@@ -3,13 +3,13 @@
  * this list (`npm run docs`), and a test walks the routers the server is made of and fails when a
  * route is missing here or listed here and not served.
  */
-export interface Endpoint {
+export interface HttpRoute {
   method: 'GET' | 'POST';
   path: string;
   what: string;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
+export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'GET',
     path: '/metrics',
@@ -48,7 +48,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 ];
 
 /** The README's endpoint table. */
-export function renderEndpointsTable(): string {
-  const rows = ENDPOINTS.map((e) => `| \`${e.method === 'GET' ? '' : `${e.method} `}${e.path}\` | ${e.what} |`);
+export function renderHttpRoutesTable(): string {
+  const rows = HTTP_ROUTES.map((e) => `| \`${e.method === 'GET' ? '' : `${e.method} `}${e.path}\` | ${e.what} |`);
   return ['| endpoint | what |', '|---|---|', ...rows].join('\n');
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sectionOf } from '../../../scripts/doc-sections.js';
 import type { Daemon } from '../../../src/daemon.js';
 import { createLogger } from '../../../src/support/logger.js';
-import { ENDPOINTS, renderEndpointsTable } from '../../../src/server/endpoints.js';
+import { HTTP_ROUTES, renderHttpRoutesTable } from '../../../src/server/http-routes.js';
 import { alertPages } from '../../../src/server/ui-routes.js';
 import { createExpressApp } from '../../../src/server.js';
 import { sinkRouter, type SinkRouteDeps } from '../../../src/sink/routes.js';
@@ -44,7 +44,7 @@ describe('the endpoint table', () => {
     ...routes((app as unknown as { router: { stack: Layer[] } }).router.stack),
     ...routes((sink as unknown as { stack: Layer[] }).stack),
   ]);
-  const documented = new Set(ENDPOINTS.map((e) => `${e.method} ${e.path}`));
+  const documented = new Set(HTTP_ROUTES.map((e) => `${e.method} ${e.path}`));
 
   it('documents every route the server is made of', () => {
     expect(served.size).toBeGreaterThan(10);
@@ -57,6 +57,6 @@ describe('the endpoint table', () => {
 
   it('is what the README shows (run `npm run docs` after changing an endpoint)', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    expect(sectionOf(readme, 'endpoints', 'README.md')).toBe(renderEndpointsTable());
+    expect(sectionOf(readme, 'http-routes', 'README.md')).toBe(renderHttpRoutesTable());
   });
 });
