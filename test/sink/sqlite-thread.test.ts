@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keep } from '../../src/sink/store/sqlite-kept.js';
@@ -11,18 +9,18 @@ import { sqliteStoreError } from '../../src/sink/store/sqlite-connection.js';
 import { SqliteThreadStore } from '../../src/sink/store/sqlite-thread-store.js';
 import { incoming, T0 } from '../helpers/store-contract.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let path: string;
 const open: AlertStore[] = [];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-store-thread-'));
+  dir = tempDir('vigil-store-thread-');
   path = join(dir, 'alerts.db');
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the SQLite store as vigil opens it', () => {

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -9,16 +7,16 @@ import { SqliteAlertStore } from '../../src/sink/store/sqlite-store.js';
 import type { AlertCursor, Cursor } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { incoming, T0 } from '../helpers/store-contract.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let store: SqliteAlertStore;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-pages-'));
+  dir = tempDir('vigil-pages-');
   store = new SqliteAlertStore({ path: join(dir, 'alerts.db') });
 });
 afterEach(async () => {
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('notifications pages within a byte budget', () => {

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let v: TestDaemon;
@@ -17,12 +15,11 @@ const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdo
   });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-watchdog-'));
+  dir = tempDir('vigil-watchdog-');
   v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n  watchdog: { max_silence: 400ms }\n`);
 });
 afterEach(async () => {
   await v.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the alert path watchdog', () => {
