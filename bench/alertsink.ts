@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { notification } from '../test/helpers/alertmanager.js';
 import { startPostgres, type TestPostgres } from '../test/helpers/postgres.js';
-import { spawnVigil } from '../test/helpers/vigil-process.js';
+import { spawnVigil } from '../test/helpers/process.js';
 
 const CLIENTS = 8;
 const SIZES = [1, 10, 100] as const;

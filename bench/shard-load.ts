@@ -18,7 +18,7 @@ import { shardOf } from '../src/config/sharding.js';
 import { startAgentSimulator, type AgentSimulator } from '../simulators/agent/index.js';
 import { startSecretsSimulator, type SecretsSimulator } from '../simulators/secrets/index.js';
 import { startTeamsSimulator, type TeamsSimulator } from '../simulators/teams/index.js';
-import { spawnVigil, type VigilProcess } from '../test/helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../test/helpers/process.js';
 import { waitFor } from '../test/helpers/wait.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 

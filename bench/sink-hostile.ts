@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { notification } from '../test/helpers/alertmanager.js';
-import { spawnVigil } from '../test/helpers/vigil-process.js';
+import { spawnVigil } from '../test/helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-hostile-'));
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { notification } from '../test/helpers/alertmanager.js';
-import { spawnVigil, type VigilProcess } from '../test/helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../test/helpers/process.js';
 
 const POISON = 4_000_000;
 const ALERTS = 55_000;

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../helpers/process.js';
 import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The HA alert path with real parts: a simulator fault → two vigil replicas (sharing one real
@@ -23,7 +23,7 @@ import { waitFor } from '../helpers/wait.js';
 const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 let db: TestPostgres;
 let secrets: SecretsSimulator;
-let dir: string;
+const dir = tempDir('vigil-ha-');
 let vigilConfig: string;
 const vigils: VigilProcess[] = [];
 const children: ChildProcess[] = [];
@@ -86,7 +86,6 @@ const stateOf = async (v: VigilProcess, name: string) => (await alerts(v)).find(
 beforeAll(async () => {
   db = await startPostgres();
   secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
-  dir = mkdtempSync(join(tmpdir(), 'vigil-ha-'));
   vigilConfig = join(dir, 'vigil.yml');
   const targets = [...secrets.clusters.values()].map((c) => `  - { name: ${c.name}, address: "${c.url}", schedule: "*/1 * * * * *", timeout: 800ms }`);
   writeFileSync(
@@ -137,7 +136,6 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await secrets?.close();
   await db?.destroy();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('an Alertmanager HA pair sending to two vigil replicas on one PostgreSQL', () => {

@@ -1,6 +1,4 @@
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDashboards } from '../../dashboards/src/index.js';
@@ -15,6 +13,7 @@ import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from '../h
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy.js';
 import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The shipped alerting as users deploy it, end to end: alerts/*.rules.yml (every `for:` divided
@@ -41,7 +40,7 @@ let alertmanager: Service;
 /** When the first test began: vigil had listed the teams by then. */
 /** Teams of the organization whose loss pages (TeamsCountDropped). */
 const DROP_ORG_TEAMS = 10;
-const rulesDir = mkdtempSync(join(tmpdir(), 'vigil-e2e-rules-'));
+const rulesDir = tempDir('vigil-e2e-rules-');
 
 interface Posted {
   at: number;
@@ -110,11 +109,7 @@ function vigilConfig(withSink: boolean): string {
     `  - { name: acme, address: "${teams.url}", organization: acme, token_file: ${tempFile('acme-token', teams.ownerToken('acme'))}, schedule: "*/5 * * * * *", complete_access: true, requests_per_second: 100 }`,
     `  - { name: teams-down, address: "${teamsDown.url}", organization: down-org, token_file: ${downToken}, schedule: "*/2 * * * * *", timeout: 800ms }`,
     ...(withSink
-      ? [
-          'alert_sink:',
-          `  bearer_token_file: ${tempFile('sink-token', SINK_TOKEN)}`,
-          `  store: { path: ${join(mkdtempSync(join(tmpdir(), 'vigil-e2e-store-')), 'alerts.db')} }`,
-        ]
+      ? ['alert_sink:', `  bearer_token_file: ${tempFile('sink-token', SINK_TOKEN)}`, `  store: { path: ${join(tempDir('vigil-e2e-store-'), 'alerts.db')} }`]
       : []),
     '',
   ].join('\n');
@@ -190,7 +185,6 @@ afterAll(async () => {
   await Promise.all([vigilA?.stop(), vigilB?.stop()]);
   await Promise.all([secrets?.close(), agents?.close(), teams?.close(), teamsDown?.close(), secretsProxy?.close(), agentProxy?.close()]);
   for (const s of [pager.server, heartbeat.server]) await new Promise((r) => s.close(r));
-  rmSync(rulesDir, { recursive: true, force: true });
   // eslint-disable-next-line no-console -- the measured times to page, in the run's output
   console.log(`paging path, seconds per phase (for: and Alertmanager intervals divided by ${FACTOR}): ${JSON.stringify(timings)}`);
 }, 60_000);

@@ -1,13 +1,13 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startAlertingStack, type AlertingStack } from '../../simulators/alerting/stack.js';
 import { freePort } from '../helpers/processes.js';
-import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Three vigil replicas sharding 30 simulated secrets clusters, scraped by a real Prometheus with the
@@ -19,7 +19,7 @@ import { waitFor } from '../helpers/wait.js';
 const TARGETS = 30;
 const SHARDS = 3;
 let secrets: SecretsSimulator;
-let dir: string;
+const dir = tempDir('vigil-shards-');
 let configFile: string;
 let stack: AlertingStack | undefined;
 const listen: string[] = [];
@@ -52,7 +52,6 @@ const firing = async (): Promise<Array<Record<string, string>>> => {
 beforeAll(async () => {
   const names = Array.from({ length: TARGETS }, (_, i) => `cluster-${String(i).padStart(2, '0')}`);
   secrets = await startSecretsSimulator({ clusters: names.map((name) => ({ name })) });
-  dir = mkdtempSync(join(tmpdir(), 'vigil-shards-'));
   configFile = join(dir, 'vigil.yml');
   // Polled once at start and then only on /-/collect: the counts say who polled what.
   const targets = names.map((n) => `  - { name: ${n}, address: "${secrets.cluster(n).url}", replication_kinds: [dr], schedule: "0 0 0 1 1 *" }`);
@@ -67,7 +66,6 @@ afterAll(async () => {
   await stack?.stop();
   for (const r of replicas) if (r && r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
   await secrets?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('three sharded replicas', () => {

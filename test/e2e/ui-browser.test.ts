@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { notification, post, type NotificationSpec } from '../helpers/alertmanag
 import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { freePort } from '../helpers/processes.js';
 import { launch, screenshot, seriousA11yViolations, watchedPage, type WatchedPage } from './ui/browser.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The status pages in a real browser (Debian's Chromium), against vigil watching the demo's
@@ -27,7 +27,7 @@ const WEBHOOK_TOKEN = 'ui-webhook-token-0123456789';
 const READ_TOKEN = 'ui-read-token-9876543210';
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-let dir: string;
+const dir = tempDir('vigil-ui-');
 let secrets: SecretsSimulator;
 let agents: AgentSimulator;
 let teams: TeamsSimulator;
@@ -58,7 +58,6 @@ async function judge(w: WatchedPage, name: string): Promise<void> {
 beforeAll(async () => {
   // The pages load the bundle `npm run build` makes: build it from the sources under test.
   execFileSync('npm', ['run', '--silent', 'build:ui'], { cwd: ROOT, stdio: 'ignore' });
-  dir = mkdtempSync(join(tmpdir(), 'vigil-ui-'));
   secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000 });
   agents = await startAgentSimulator(demoAgentScenario());
   const teamsScenario = demoTeamsScenario();
@@ -90,7 +89,6 @@ afterAll(async () => {
   await browser?.close().catch(() => undefined);
   await vigil?.stop();
   await Promise.all([secrets?.close(), agents?.close(), teams?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('the estate view', () => {

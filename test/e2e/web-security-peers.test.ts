@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
-import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
+import type { VigilProcess } from '../helpers/process.js';
+import { basicAuth, request, startSecuredVigil } from '../helpers/secured-vigil.js';
 import { startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * vigil behind mTLS and basic auth with its real peers: Debian's Prometheus 2.42 scrapes it
@@ -20,8 +21,8 @@ let ca: Ca;
 let server: CertFiles;
 let promClient: CertFiles;
 let amClient: CertFiles;
-let dir: string;
-let vigil: SecuredVigil;
+const dir = tempDir('vigil-peers-');
+let vigil: VigilProcess;
 let prometheus: Service | undefined;
 let alertmanager: Service | undefined;
 
@@ -33,7 +34,6 @@ beforeAll(async () => {
   server = makeCert(ca, '127.0.0.1', 'server', 'server');
   promClient = makeCert(ca, 'prometheus', 'client');
   amClient = makeCert(ca, 'alertmanager', 'client');
-  dir = mkdtempSync(join(tmpdir(), 'vigil-peers-'));
   writeFileSync(join(dir, 'sink-token'), SINK_TOKEN);
   writeFileSync(join(dir, 'wrong-token'), 'not-the-sink-token');
   vigil = await startSecuredVigil(dir, {
@@ -95,7 +95,6 @@ afterAll(async () => {
   await prometheus?.stop();
   await alertmanager?.stop();
   await vigil?.stop();
-  rmSync(dir, { recursive: true, force: true });
   rmSync(ca.dir, { recursive: true, force: true });
 });
 
@@ -170,7 +169,7 @@ describe('Alertmanager 0.25 posting over mTLS with the bearer token', () => {
   }, 40_000);
 
   it('never logs the password or the tokens', () => {
-    const out = vigil.process.output();
+    const out = vigil.output();
     for (const secret of [PASSWORD, SINK_TOKEN]) expect(out).not.toContain(secret);
   });
 });

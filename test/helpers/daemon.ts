@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseConfig } from '../../src/config/load.js';
@@ -10,6 +9,7 @@ import { createApp, listen } from '../../src/server.js';
 import { alertPages } from '../../src/server/ui-routes.js';
 import { AlertSinkService, type AlertSinkDeps } from '../../src/sink/service.js';
 import { parseExposition } from './exposition.js';
+import { tempDir } from './temp-dir.js';
 import { waitFor } from './wait.js';
 
 export interface TestDaemon {
@@ -30,9 +30,12 @@ export interface TestDaemon {
   close(): Promise<void>;
 }
 
-/** A file under a fresh temp dir, for token files referenced by test configs. */
+/**
+ * A file under a fresh temp dir, for token files referenced by test configs: kept until the test
+ * file ends, as a daemon started in one test may read it again (a reload) in the next.
+ */
 export function tempFile(name: string, content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const dir = tempDir('vigil-test-', { for: 'file' });
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './processes.js';
+import { waitFor } from './wait.js';
 
 /** Debian installs each major version under /usr/lib/postgresql/<major>; the newest is used. */
 function newestBin(): string {
@@ -101,17 +102,15 @@ export async function startPostgres(): Promise<TestPostgres> {
     child = c;
     c.stdout?.on('data', (b: Buffer) => (log += b.toString()));
     c.stderr?.on('data', (b: Buffer) => (log += b.toString()));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (c.exitCode !== null) throw new Error(`postgres exited: ${log.slice(-2000)}`);
-      try {
-        await adminQuery('SELECT 1');
-        return;
-      } catch (e) {
-        if (Date.now() > deadline) throw new Error(`postgres did not start: ${(e as Error).message}\n${log.slice(-2000)}`, { cause: e });
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    const answers = await waitFor(
+      'postgres to answer',
+      () => (c.exitCode !== null ? Promise.resolve(false) : adminQuery('SELECT 1').then(() => true)),
+      60_000,
+      {
+        describeFailure: () => `\n${log.slice(-2000)}`,
+      },
+    );
+    if (!answers) throw new Error(`postgres exited: ${log.slice(-2000)}`);
   };
 
   const stop = async () => {

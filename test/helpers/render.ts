@@ -2,6 +2,7 @@ import type { Family, Labels } from '../../src/metrics/family.js';
 import { renderGroup } from '../../src/metrics/render.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { parseExposition } from './exposition.js';
+import { thrown } from './throws.js';
 
 /** Renders families over one input as vigil would, read back into `name{labels}` → value. */
 export function renderSamples<I>(families: readonly Family<I>[], input: I, context: Labels): Map<string, number> {
@@ -9,12 +10,4 @@ export function renderSamples<I>(families: readonly Family<I>[], input: I, conte
 }
 
 /** The UpstreamError a parse throws; fails the test when it throws nothing or something else. */
-export function parseFailure(parse: () => unknown): UpstreamError {
-  try {
-    parse();
-  } catch (e) {
-    if (e instanceof UpstreamError) return e;
-    throw e;
-  }
-  throw new Error('the body was accepted');
-}
+export const parseFailure = (parse: () => unknown): UpstreamError => thrown(UpstreamError, parse);

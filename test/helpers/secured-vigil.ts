@@ -5,14 +5,8 @@ import { startVigil, type VigilProcess } from './process.js';
 
 /** vigil behind a web config, as an operator runs it, and a client that speaks TLS with test certificates. */
 
-export interface SecuredVigil {
-  process: VigilProcess;
-  url: string;
-  stop(): Promise<number | null>;
-}
-
-/** Starts vigil (its own process) with a config and a web config written to `dir`; resolves once it listens. */
-export async function startSecuredVigil(dir: string, opts: { config: string; webConfig?: string; flags?: string[] }): Promise<SecuredVigil> {
+/** Starts vigil (its own process) with a config and a web config written to `dir`; resolves once it listens (`url` set). */
+export async function startSecuredVigil(dir: string, opts: { config: string; webConfig?: string; flags?: string[] }): Promise<VigilProcess> {
   const configFile = join(dir, 'vigil.yml');
   writeFileSync(configFile, opts.config);
   const flags = [`--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--log.level=debug', ...(opts.flags ?? [])];
@@ -21,12 +15,8 @@ export async function startSecuredVigil(dir: string, opts: { config: string; web
     flags.push(`--web.config.file=${join(dir, 'web.yml')}`);
   }
   const p = startVigil(flags);
-  await p.waitFor(/"msg":"configuration loaded"/);
-  const line = p
-    .output()
-    .split('\n')
-    .find((l) => l.includes('"msg":"vigil listening"'))!;
-  return { process: p, url: (JSON.parse(line) as { url: string }).url, stop: () => p.stop() };
+  await p.ready('configuration loaded');
+  return p;
 }
 
 export interface TlsClient {

@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseExposition } from '../helpers/exposition.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * A real vigil process on 127.0.0.1:<free port> for the hostile suite, with the checks every case
@@ -28,36 +27,26 @@ export interface HostileVigil {
 
 /** `extra` is appended to the config (targets); the sink always runs, with a bearer token. */
 export async function startHostileVigil(extra = '', sink = ''): Promise<HostileVigil> {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-hostile-'));
+  const dir = tempDir('vigil-hostile-');
   const token = SUITE_TOKEN;
   writeFileSync(join(dir, 'token'), `${token}\n`);
   const config = join(dir, 'vigil.yml');
   writeFileSync(config, `alert_sink:\n  bearer_token_file: ${join(dir, 'token')}\n  store: { path: ${join(dir, 'alerts.db')} }\n${sink}${extra}`);
   const vigil = startVigil([`--config.file=${config}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--web.enable-lifecycle']);
+  let url: string;
   try {
-    await vigil.waitFor(/"msg":"alert sink ready"/);
+    url = await vigil.ready();
   } catch (e) {
     await vigil.stop();
-    rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  const line =
-    vigil
-      .output()
-      .split('\n')
-      .find((l) => l.includes('"msg":"vigil listening"')) ?? '{}';
-  const url = (JSON.parse(line) as { url: string }).url;
   return {
     vigil,
     url,
     dir,
     token,
     auth: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    stop: async () => {
-      const code = await vigil.stop();
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
+    stop: () => vigil.stop(),
   };
 }
 

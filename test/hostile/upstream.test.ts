@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEVER } from '../helpers/schedules.js';
 import { waitFor } from '../helpers/wait.js';
 import { expectHealthy, get, startHostileVigil, type HostileVigil } from './harness.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Hostile upstreams and files against a running vigil (issue 17, medium 6, 7, 8 and 11): megabytes
@@ -18,7 +18,7 @@ let h: HostileVigil;
 let upstream: http.Server;
 let upstreamUrl: string;
 let requests = 0;
-let dir: string;
+const dir = tempDir('vigil-hostile-files-');
 
 beforeAll(async () => {
   upstream = http.createServer((req, res) => {
@@ -33,7 +33,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  dir = mkdtempSync(join(tmpdir(), 'vigil-hostile-files-'));
   const fifo = join(dir, 'token-fifo');
   execFileSync('mkfifo', [fifo]);
   writeFileSync(join(dir, 'teams-token'), 'teams-token\n');
@@ -49,7 +48,6 @@ teams:
 afterAll(async () => {
   if (h) expect(await h.stop()).toBe(0);
   upstream?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
 interface Target {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replicatedTestFile, withReplica, firstSample, type ReplicaMode } from '../helpers/replicated-rule-tests.js';
 import { testFiles } from '../helpers/rules.js';
 import { requireTool } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Every shipped promtool test, replayed with two vigils exposing the same targets (HA replicas, or
@@ -13,8 +13,7 @@ import { requireTool } from '../helpers/tools.js';
  * scrape. Each rule must evaluate without error, page once where it aggregates the vigils away,
  * and never page because one vigil stopped.
  */
-const dir = mkdtempSync(join(tmpdir(), 'vigil-rule-replicas-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('vigil-rule-replicas-');
 
 function promtoolTest(file: string, mode: ReplicaMode): { status: number | null; output: string } {
   const path = join(dir, `${mode}-${file}`);

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -10,6 +9,7 @@ import { waitFor } from '../helpers/wait.js';
 import { alertRules } from '../helpers/rules.js';
 import { kubernetesAlertmanager, routingOf, shippedAlertmanager, withReceiverUrls, type PlainAlertmanager } from '../helpers/shipped-alerting.js';
 import { requireTool } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The shipped routing and inhibition, in each form users deploy (alertmanager.yml, the HA pair's
@@ -23,7 +23,7 @@ const variants: Record<string, PlainAlertmanager> = {
   'kubernetes/alertmanagerconfig.yaml': kubernetesAlertmanager(),
 };
 const rules = alertRules();
-const dir = mkdtempSync(join(tmpdir(), 'vigil-am-routing-'));
+const dir = tempDir('vigil-am-routing-');
 let sink: http.Server;
 let sinkUrl = '';
 
@@ -33,7 +33,6 @@ beforeAll(async () => {
   sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}/`;
 });
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
   await new Promise((r) => sink.close(r));
 });
 

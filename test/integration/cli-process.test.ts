@@ -78,8 +78,7 @@ describe('reload', () => {
   it('SIGHUP with a bad file keeps the old config running; POST /-/reload applies a good one', async () => {
     const cfg = tempFile('vigil.yml', 'secrets:\n  - name: first\n    address: http://127.0.0.1:1\n');
     vigil = startVigil([`--config.file=${cfg}`, '--web.listen-address=127.0.0.1:0', '--log.format=json', '--web.enable-lifecycle']);
-    await vigil.waitFor(/"msg":"configuration loaded"/);
-    const url = await listenUrl(vigil);
+    const url = await vigil.ready('configuration loaded');
     // the first collection's series are served (the collection thread sends them within 200 ms)
     const served = (target: string) => async () =>
       parseExposition(await (await fetch(`${url}/metrics`)).text()).has(series('secrets_replication_up', { target, kind: 'dr' })) ? true : undefined;
@@ -109,13 +108,3 @@ describe('reload', () => {
     // Generous: it spawns vigil through tsx, which is slow when the machine is busy with other tests.
   }, 90_000);
 });
-
-/** The address vigil really listens on, from its 'listening' log line. */
-async function listenUrl(p: VigilProcess): Promise<string> {
-  await p.waitFor(/"msg":"vigil listening"/);
-  const line = p
-    .output()
-    .split('\n')
-    .find((l) => l.includes('"msg":"vigil listening"'))!;
-  return (JSON.parse(line) as { url: string }).url;
-}

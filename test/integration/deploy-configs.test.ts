@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { requireTool } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const path = (p: string) => fileURLToPath(new URL(`../../deploy/${p}`, import.meta.url));
 
@@ -25,14 +25,10 @@ describe('deployment examples', () => {
   });
 
   it('the vigil replica config is a valid PostgreSQL alert store config', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-deploy-'));
-    try {
-      for (const f of ['sink-token', 'pg-password', 'db-ca.pem']) writeFileSync(join(dir, f), 'x');
-      const text = readFileSync(path('vigil/vigil-replicas.yml'), 'utf8').replaceAll('/etc/vigil/', `${dir}/`);
-      const c = parseConfig(text, 'vigil-replicas.yml', { VIGIL_DB_HOST: 'db.example' });
-      expect(c.alert_sink?.store.postgres?.url.display).toBe('postgres://vigil@db.example:5432/vigil');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('vigil-deploy-');
+    for (const f of ['sink-token', 'pg-password', 'db-ca.pem']) writeFileSync(join(dir, f), 'x');
+    const text = readFileSync(path('vigil/vigil-replicas.yml'), 'utf8').replaceAll('/etc/vigil/', `${dir}/`);
+    const c = parseConfig(text, 'vigil-replicas.yml', { VIGIL_DB_HOST: 'db.example' });
+    expect(c.alert_sink?.store.postgres?.url.display).toBe('postgres://vigil@db.example:5432/vigil');
   });
 });

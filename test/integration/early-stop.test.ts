@@ -1,15 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = new URL('../..', import.meta.url);
 
 describe('SIGTERM while vigil is still starting', () => {
   it('is caught: vigil exits (not killed by the signal, not ignored)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-early-stop-'));
+    const dir = tempDir('vigil-early-stop-');
     // A FIFO as the config: opening it for writing resolves once vigil, mid-start, has opened it
     // for reading. Config files are opened non-blocking and only regular files are read, so vigil
     // then refuses the FIFO (exit 1) unless the SIGTERM is handled first (exit 0): which comes
@@ -30,7 +29,6 @@ describe('SIGTERM while vigil is still starting', () => {
       await writer.close();
     } finally {
       child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });

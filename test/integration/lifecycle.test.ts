@@ -87,12 +87,13 @@ describe('lifecycle endpoints', () => {
   it('/-/collect joins a run in progress instead of starting another', async () => {
     let finish: (v: unknown) => void = () => undefined;
     const { url, calls } = await start(true, () => new Promise((r) => (finish = r)), 0);
-    let arrived = 0;
-    server!.server.on('request', () => arrived++);
+    let read = 0;
+    server!.server.on('request', (req: http.IncomingMessage) => req.on('end', () => read++));
     const answers = Array.from({ length: 5 }, () => fetch(`${url}/-/collect`, { method: 'POST' }));
-    // All five are in before the run ends (and past their empty bodies: in-process, no I/O left).
-    await waitFor('five calls to arrive', async () => (arrived === 5 ? true : undefined), 20_000, { everyMs: 20 });
-    await new Promise((r) => setTimeout(r, 200));
+    // All five join the run before it ends: their (empty) bodies are read, and one turn of the event
+    // loop takes each from its read body to the run, with no I/O left on the way.
+    await waitFor('five calls read', async () => (read === 5 ? true : undefined), 20_000, { everyMs: 20 });
+    await new Promise((r) => setImmediate(r));
     finish({ jobs: 7 });
     const bodies = await Promise.all(answers.map(async (a) => (await a).json()));
     expect(bodies).toEqual(Array.from({ length: 5 }, () => ({ jobs: 7 })));

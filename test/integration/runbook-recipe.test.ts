@@ -1,10 +1,10 @@
 import { execSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireTool } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * docs/runbooks.md tells users hosting the runbooks elsewhere how to rewrite every runbook_url: the
@@ -12,8 +12,7 @@ import { requireTool } from '../helpers/tools.js';
  * their tests or the Kubernetes manifests, and the rules' tests must still pass.
  */
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'vigil-runbook-recipe-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir('vigil-runbook-recipe-');
 
 const OLD = 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md';
 

@@ -3,6 +3,7 @@ import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } fro
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The DR operation token attempt and the sealed/standby answers, produced by the secrets simulator
@@ -90,7 +91,8 @@ describe('a DR operation token generation attempt', () => {
     await call('dr-secondary', '/_sim/dr-token-attempt');
     await vigil.collect();
     const first = (await vigil.metrics()).get(S('first_seen_timestamp_seconds'))!;
-    await new Promise((r) => setTimeout(r, 20));
+    // A new attempt needs a first-seen time vigil can tell from the last: the clock past it.
+    await waitFor('the clock past the first-seen time', async () => (Date.now() > first * 1000 ? true : undefined), 5_000, { everyMs: 1 });
     await call('dr-secondary', '/_sim/dr-token-attempt', 'DELETE');
     await call('dr-secondary', '/_sim/dr-token-attempt');
     await vigil.collect();

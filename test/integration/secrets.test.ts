@@ -3,6 +3,7 @@ import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } fro
 import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * vigil against the secrets-service simulator over loopback: one fault at a time, the expected series
@@ -92,9 +93,14 @@ describe('a heartbeat stops', () => {
     await admin('perf-primary', 'replication/performance/secondaries/perf-secondary/heartbeat', { stopped: true });
     await vigil.collect();
     const frozen = (await vigil.metrics()).get(hb)!;
-    await new Promise((r) => setTimeout(r, 1100));
-    await vigil.collect();
-    expect((await vigil.metrics()).get(hb)).toBe(frozen);
+    // Time has gone on for the simulator once a live link's heartbeat is newer than the frozen one.
+    const live = series('secrets_replication_secondary_last_heartbeat_timestamp_seconds', { target: 'dr-primary', kind: 'dr', secondary_id: 'dr-secondary' });
+    const m = await waitFor('a live heartbeat newer than the stopped one', async () => {
+      await vigil.collect();
+      const now = await vigil.metrics();
+      return now.get(live)! > frozen ? now : undefined;
+    });
+    expect(m.get(hb)).toBe(frozen);
     await admin('perf-primary', 'replication/performance/secondaries/perf-secondary/heartbeat', { stopped: false });
     await vigil.collect();
     expect((await vigil.metrics()).get(hb)!).toBeGreaterThan(frozen);

@@ -7,6 +7,7 @@ import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp, listen } from '../../src/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
+import { series, seriesOf } from '../helpers/exposition.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
 let vigil: TestDaemon;
@@ -20,7 +21,8 @@ beforeAll(async () => {
   );
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
-  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+  // Each POST /-/collect here runs the jobs: none is answered from the run before.
+  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`, { collectMinInterval: 0 });
 });
 afterAll(async () => {
   await vigil?.close();
@@ -123,9 +125,30 @@ describe('POST /-/collect', () => {
     const summary = (await res.json()) as Record<string, number>;
     // one job, failing (nothing listens on port 1), one request per replication kind, never retried
     expect(summary).toMatchObject({ jobs: 1, failed_jobs: 1, upstream_requests: 2 });
-    for (const k of ['wall_seconds', 'cpu_seconds', 'event_loop_delay_max_seconds']) expect(summary[k]).toBeGreaterThanOrEqual(0);
     expect(summary.series).toBeGreaterThan(0);
     expect(await runs()).toBe((before ?? 0) + 1);
+  });
+
+  it('times a run by what it waited for: a 1.5 s upstream, in the summary, the job and the request histogram', async () => {
+    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n`);
+    await vigil.collect();
+    const requests = (m: Map<string, number>, le: string) =>
+      [...seriesOf(m, 'vigil_upstream_request_duration_seconds_bucket')]
+        .filter(([k]) => k.includes('target="slow"') && k.includes(`le="${le}"`))
+        .reduce((n, [, v]) => n + v, 0);
+    const before = await vigil.metrics();
+    const summary = (await (await fetch(`${vigil.url}/-/collect`, { method: 'POST' })).json()) as Record<string, number>;
+    expect(summary).toMatchObject({ jobs: 1, failed_jobs: 0, upstream_requests: 2 });
+    // At least the upstream's delay, well under the 5 s timeout; waiting is not CPU time.
+    expect(summary.wall_seconds).toBeGreaterThanOrEqual(1.5);
+    expect(summary.wall_seconds).toBeLessThan(5);
+    expect(summary.cpu_seconds).toBeLessThan(summary.wall_seconds!);
+    const after = await vigil.metrics();
+    expect(after.get(series('vigil_collector_duration_seconds', { collector: 'secrets_replication', target: 'slow' }))).toBeGreaterThanOrEqual(1.5);
+    // The run's two requests (one per replication kind) land above the 1 s bucket, within 2.5 s.
+    expect(requests(after, '1') - requests(before, '1')).toBe(0);
+    expect(requests(after, '2.5') - requests(before, '2.5')).toBe(2);
+    expect(requests(after, '+Inf') - requests(before, '+Inf')).toBe(2);
   });
 
   it('is not a GET', async () => {

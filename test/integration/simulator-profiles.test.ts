@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { NEVER } from '../helpers/schedules.js';
 import { parseExposition, series, seriesOf } from '../helpers/exposition.js';
 import { ALERTS_DIR, alertRules, ruleFiles } from '../helpers/rules.js';
 import { promtoolCheckMetrics, requireTool } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * vigil against each simulator profile (the shapes older releases send): the scrape passes promtool,
@@ -43,19 +43,15 @@ function rulesTest(text: string): string {
 }
 
 function expectNoAlert(text: string): void {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-profile-'));
-  try {
-    writeFileSync(join(dir, 'profile.test.yml'), rulesTest(text));
-    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'profile.test.yml'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
-    expect(r.status).toBe(0);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir('vigil-profile-');
+  writeFileSync(join(dir, 'profile.test.yml'), rulesTest(text));
+  const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'profile.test.yml'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
+  expect(r.status).toBe(0);
 }
 
 async function scrapeOf(yaml: string): Promise<string> {

@@ -3,6 +3,7 @@ import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams
 import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** vigil against the team-management simulator, end to end over loopback. */
 
@@ -107,10 +108,9 @@ describe('the rate limit', () => {
     // Page 2 is held back; while it is, the token's budget is used up, so page 3 gets a 429.
     await admin('POST', '/faults/page', { page: 2, delay_ms: 300 });
     const collecting = d.collect();
-    for (let i = 0; i < 200; i++) {
-      if (((await state()).requests[listPath('limits')] ?? 0) >= (before.requests[listPath('limits')] ?? 0) + 2) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const asked = async () => (await state()).requests[listPath('limits')] ?? 0;
+    const wanted = (before.requests[listPath('limits')] ?? 0) + 2;
+    await waitFor('pages 1 and 2 asked for', async () => ((await asked()) >= wanted ? true : undefined), 2_000, { everyMs: 10 });
     await admin('POST', '/rate-limit/exhaust', { token });
     await collecting;
 

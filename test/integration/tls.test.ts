@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfSignedCertificate } from '../helpers/certs.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** An upstream served over TLS with a certificate no system root trusts. */
-const dir = mkdtempSync(join(tmpdir(), 'vigil-tls-'));
+const dir = tempDir('vigil-tls-');
 const { cert, key } = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
 let server: https.Server;
 let address = '';

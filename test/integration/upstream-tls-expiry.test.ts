@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/certs.js';
@@ -8,13 +7,14 @@ import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } fro
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The secrets simulator served over TLS with a certificate that expires within a day (made with
  * openssl in a temp dir), read by vigil: the chain's earliest expiry, as openssl itself states it,
  * and the verification result, whether vigil trusts the certificate, skips verification, or refuses.
  */
-const dir = mkdtempSync(join(tmpdir(), 'vigil-tls-expiry-'));
+const dir = tempDir('vigil-tls-expiry-');
 const { cert, key } = { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
 let sim: SecretsSimulator;
 let vigil: TestDaemon;
@@ -36,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await vigil?.close();
   await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const expiry = (target: string) => series('vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds', { target });
@@ -77,7 +76,7 @@ describe('upstream TLS certificate expiry', () => {
   });
 
   it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
-    const old = mkdtempSync(join(tmpdir(), 'vigil-tls-expired-'));
+    const old = tempDir('vigil-tls-expired-');
     const expired = selfSignedCertificateBetween(old, '20200101000000Z', '20200102000000Z');
     const stale = await startSecretsSimulator(demoSecretsScenario(), {
       walTickMs: 3_600_000,
@@ -96,7 +95,6 @@ describe('upstream TLS certificate expiry', () => {
     } finally {
       await d.close();
       await stale.close();
-      rmSync(old, { recursive: true, force: true });
     }
   });
 

@@ -1,13 +1,14 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
-import { basicAuth, request, startSecuredVigil, type SecuredVigil } from '../helpers/secured-vigil.js';
+import type { VigilProcess } from '../helpers/process.js';
+import { basicAuth, request, startSecuredVigil } from '../helpers/secured-vigil.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * vigil as an operator runs it with --web.config.file: TLS and basic auth on every endpoint, the
@@ -19,8 +20,8 @@ const HASH = bcrypt.hashSync(PASSWORD, 6);
 
 let ca: Ca;
 let server: CertFiles;
-let dir: string;
-let vigil: SecuredVigil;
+const dir = tempDir('vigil-websec-');
+let vigil: VigilProcess;
 
 const webConfig = (extra = '') => `tls_server_config:
   cert_file: ${server.cert}
@@ -36,7 +37,6 @@ ${extra}`;
 beforeAll(async () => {
   ca = makeCa('vigil');
   server = makeCert(ca, '127.0.0.1', 'server', 'server');
-  dir = mkdtempSync(join(tmpdir(), 'vigil-websec-'));
   writeFileSync(join(dir, 'sink-token'), `${SINK_TOKEN}\n`);
   vigil = await startSecuredVigil(dir, {
     config: `alert_sink:\n  bearer_token_file: ${join(dir, 'sink-token')}\n  store: { path: ${join(dir, 'alerts.db')} }\n`,
@@ -46,7 +46,6 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await vigil?.stop();
-  rmSync(dir, { recursive: true, force: true });
   rmSync(ca.dir, { recursive: true, force: true });
 });
 
@@ -238,7 +237,7 @@ describe('TLS and basic auth from --web.config.file', () => {
   });
 
   it('never logs the password or the sink token', () => {
-    const out = vigil.process.output();
+    const out = vigil.output();
     expect(out).not.toContain(PASSWORD);
     expect(out).not.toContain(SINK_TOKEN);
     expect(out).not.toContain(HASH);
@@ -246,13 +245,12 @@ describe('TLS and basic auth from --web.config.file', () => {
 });
 
 describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
-  let m: SecuredVigil;
-  let mdir: string;
+  let m: VigilProcess;
+  const mdir = tempDir('vigil-mtls-');
   let client: CertFiles;
   let rogue: Ca;
   let rogueClient: CertFiles;
   beforeAll(async () => {
-    mdir = mkdtempSync(join(tmpdir(), 'vigil-mtls-'));
     client = makeCert(ca, 'prometheus', 'client');
     rogue = makeCa('rogue');
     rogueClient = makeCert(rogue, 'prometheus', 'client');
@@ -263,7 +261,6 @@ describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
   }, 90_000);
   afterAll(async () => {
     await m?.stop();
-    rmSync(mdir, { recursive: true, force: true });
     rmSync(rogue.dir, { recursive: true, force: true });
   });
 

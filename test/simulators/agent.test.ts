@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_NOT_SERVER, demoAgentScenario, startAgentSimulator, type AgentScenario, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
+import { waitFor } from '../helpers/wait.js';
 
 const READ_AGENT_ONLY = 'agent-read-only-token';
 const WRITE_AGENT_ONLY = 'agent-write-only-token';
@@ -333,9 +334,10 @@ describe('GET /v1/agent/self', () => {
 
   it('advances the raft indexes over time', async () => {
     const first = Number((await stats(sim(), 'server-1')).raft?.commit_index);
-    await new Promise((r) => setTimeout(r, 250));
-    const second = (await stats(sim(), 'server-1')).raft;
-    expect(Number(second?.commit_index)).toBeGreaterThan(first);
+    const second = await waitFor('a commit index past the first', async () => {
+      const raft = (await stats(sim(), 'server-1')).raft;
+      return Number(raft?.commit_index) > first ? raft : undefined;
+    });
     expect(second?.applied_index).toBe(second?.commit_index);
   });
 

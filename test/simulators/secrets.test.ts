@@ -9,6 +9,7 @@ import {
   type SecretsSimulator,
   type SimulatedCluster,
 } from '../../simulators/secrets/index.js';
+import { waitFor } from '../helpers/wait.js';
 
 type Obj = Record<string, unknown>;
 
@@ -486,7 +487,10 @@ describe('replication faults (/_sim/replication/...)', () => {
   it('a stopped heartbeat freezes last_heartbeat on both sides', async () => {
     await admin('dr-primary', 'replication/dr/secondaries/dr-secondary/heartbeat', { stopped: true });
     const frozen = first((await status('dr-primary', 'dr')).secondaries).last_heartbeat;
-    await new Promise((r) => setTimeout(r, 30));
+    // Time has gone on for the simulator once a live link's heartbeat is newer than the frozen one.
+    await waitFor('a live heartbeat newer than the stopped one', async () =>
+      Date.parse(first((await status('perf-primary', 'performance')).secondaries).last_heartbeat as string) > Date.parse(frozen as string) ? true : undefined,
+    );
     expect(first((await status('dr-primary', 'dr')).secondaries).last_heartbeat).toBe(frozen);
     expect(first((await status('dr-secondary', 'dr')).primaries).last_heartbeat).toBe(frozen);
     await admin('dr-primary', 'replication/dr/secondaries/dr-secondary/heartbeat', { stopped: false });
@@ -640,9 +644,10 @@ describe('WAL timer', () => {
         return ((await res.json()) as Obj).data as Obj;
       };
       const start = (await read('perf-primary')).last_wal as number;
-      await new Promise((r) => setTimeout(r, 100));
-      const later = (await read('perf-primary')).last_wal as number;
-      expect(later).toBeGreaterThan(start + 2);
+      const later = await waitFor('three WAL ticks', async () => {
+        const wal = (await read('perf-primary')).last_wal as number;
+        return wal > start + 2 ? wal : undefined;
+      });
       expect((await read('perf-secondary')).last_remote_wal).toBeGreaterThanOrEqual(later);
     } finally {
       await fast.close();
@@ -669,7 +674,7 @@ describe('simulator lifecycle', () => {
     const url = own.cluster('solo').url;
     await fetch(`${url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ hang: true }) });
     const hung = fetch(`${url}/v1/sys/replication/dr/status`);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the request to hang in the simulator', async () => (own.cluster('solo').requests() === 1 ? true : undefined), 5_000, { everyMs: 10 });
     await own.close();
     await expect(hung).rejects.toThrow();
     await expect(fetch(`${url}/v1/sys/replication/dr/status`)).rejects.toThrow();

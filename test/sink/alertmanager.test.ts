@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../helpers/alertmanager.js';
@@ -9,6 +8,7 @@ import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
 import { freePort } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager 0.25) delivering to vigil's sink over
@@ -23,7 +23,7 @@ interface Notification {
   payload: { receiver: string; alerts: Array<{ status: string; labels: Record<string, string> }> };
 }
 
-let dir: string;
+const dir = tempDir('vigil-am-');
 let vigil: TestDaemon;
 /** The read API takes the sink's own credentials once it has some. */
 const READER = { authorization: 'Bearer am-bearer-token' };
@@ -65,7 +65,6 @@ function requireAlertmanager(): void {
 
 beforeAll(async () => {
   if (!existsSync(AM_BIN)) return;
-  dir = mkdtempSync(join(tmpdir(), 'vigil-am-'));
   writeFileSync(join(dir, 'token'), 'am-bearer-token\n');
   writeFileSync(join(dir, 'password'), 'am-basic-password\n');
   writeFileSync(join(dir, 'wrong-token'), 'not-the-token\n');
@@ -131,7 +130,6 @@ afterAll(async () => {
     clearTimeout(timer);
   }
   await vigil?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 15_000);
 
 describe('Alertmanager 0.25 delivering to the sink', () => {

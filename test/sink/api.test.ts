@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface Alert {
   fingerprint: string;
@@ -17,11 +15,10 @@ interface Page {
   nextCursor: string | null;
 }
 
-let dir: string;
+const dir = tempDir('vigil-api-');
 let v: TestDaemon;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-api-'));
   v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`);
   const send = async (n: Parameters<typeof notification>[0]) => expect((await post(v.url, notification(n))).status).toBe(200);
   await send({ groupKey: 'disk', alerts: [{ fingerprint: 'd1', alertname: 'DiskFull', severity: 'critical', startsAt: '2026-11-20T10:00:00Z' }] });
@@ -36,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await v.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('GET /api/v1/alerts', () => {

@@ -1,14 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
-import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const children: ChildProcess[] = [];
-const dirs: string[] = [];
 
 async function startVigil(configFile: string): Promise<VigilProcess> {
   const v = await spawnVigil(configFile);
@@ -18,13 +17,11 @@ async function startVigil(configFile: string): Promise<VigilProcess> {
 
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 describe('a vigil killed with SIGKILL right after answering 200', () => {
   it('has every acknowledged notification when it starts again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-crash-'));
-    dirs.push(dir);
+    const dir = tempDir('vigil-crash-');
     const config = join(dir, 'vigil.yml');
     writeFileSync(config, `alert_sink:\n  store: { path: ${dir}/alerts.db }\n`);
 

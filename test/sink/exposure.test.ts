@@ -1,7 +1,6 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import express from 'express';
@@ -14,19 +13,19 @@ import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { AlertSinkService } from '../../src/sink/service.js';
 import { storeKind } from '../../src/sink/store/open-store.js';
 import { notification, post } from '../helpers/alertmanager.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let sink: AlertSinkService | undefined;
 let server: Server | undefined;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-exposure-'));
+  dir = tempDir('vigil-exposure-');
 });
 afterEach(async () => {
   if (server) await new Promise((r) => server!.close(r));
   server = undefined;
   await sink?.stop();
   sink = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function startSink(listenAddress: string, extra = ''): { apply: Promise<void>; logs: () => string } {

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { notificationKey } from '../../src/sink/store/alert-store.js';
 import { parsePayload } from '../../src/sink/payload-schema.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** The read API and intake stay bounded whatever senders stored and readers ask (issue 17). */
 
@@ -19,12 +18,11 @@ const withExtra = (groupKey: string, extra: string) =>
   JSON.stringify(notification({ groupKey, alerts: [{ fingerprint: groupKey }] })).replace(/}$/, `,"extra":${extra}}`);
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-limits-'));
+  dir = tempDir('vigil-limits-');
 });
 afterEach(async () => {
   await v?.close();
   v = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('GET /api/v1/notifications within max_answer_size', () => {

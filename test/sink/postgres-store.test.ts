@@ -5,6 +5,7 @@ import { PostgresAlertStore, postgresStoreError, type PostgresStoreOptions } fro
 import { StoreError, type AlertStore } from '../../src/sink/store/alert-store.js';
 import { APP_PASSWORD, APP_USER, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { incoming, listAlerts, storeContract, T0 } from '../helpers/store-contract.js';
+import { waitFor } from '../helpers/wait.js';
 
 let db: TestPostgres;
 const open: AlertStore[] = [];
@@ -120,8 +121,7 @@ describe('the PostgreSQL alert store, shared by several vigil replicas', () => {
     expect(s.availability()).toMatchObject({ available: false, reason: 'unreachable' });
     await db.start();
     // Known down, a call is answered at once; the background probe (every 100 ms here) finds it back.
-    const deadline = Date.now() + 30_000;
-    while (!s.availability().available && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the store available again', async () => (s.availability().available ? true : undefined), 30_000, { everyMs: 50 });
     expect(s.availability()).toEqual({ available: true });
     expect((await s.record(incoming({ groupKey: 'during', alerts: [{ fingerprint: 'f2' }] }))).duplicate).toBe(false);
     expect((await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey)).toEqual(['during', 'before']);
@@ -136,8 +136,7 @@ describe('the PostgreSQL alert store, shared by several vigil replicas', () => {
     expect(await s.open()).toMatchObject({ kind: 'unavailable', reason: 'unreachable' });
     await expect(s.record(incoming({ alerts: [{ fingerprint: 'f1' }] }))).rejects.toMatchObject({ kind: 'unavailable' });
     await db.start();
-    const deadline = Date.now() + 30_000;
-    while (!s.availability().available && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the store available again', async () => (s.availability().available ? true : undefined), 30_000, { everyMs: 50 });
     expect(s.availability()).toEqual({ available: true });
     expect((await s.record(incoming({ alerts: [{ fingerprint: 'f1' }] }))).duplicate).toBe(false);
   });

@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Two vigil processes sharing one real PostgreSQL, as two replicas behind a Service: copies of a
@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.js';
  * nothing, a database restart under load loses no 200, and both replicas answer the same.
  */
 let db: TestPostgres;
-let dir: string;
+const dir = tempDir('vigil-replicas-');
 let config: string;
 const children: ChildProcess[] = [];
 
@@ -37,7 +37,6 @@ const history = async (v: VigilProcess) => (await getJson<Page>(v.url, '/api/v1/
 
 beforeAll(async () => {
   db = await startPostgres();
-  dir = mkdtempSync(join(tmpdir(), 'vigil-replicas-'));
   config = join(dir, 'vigil.yml');
   writeFileSync(
     config,
@@ -47,7 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await db?.destroy();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('two vigil replicas on one PostgreSQL', () => {

@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
-import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
+import { spawnVigil, type VigilProcess } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * SIGTERM while webhook notifications are in flight (issue 28): each is either answered 200 and
@@ -14,7 +14,6 @@ import { spawnVigil, type VigilProcess } from '../helpers/vigil-process.js';
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
-let dir: string | undefined;
 
 /** The built vigil (`npm run build`), resolved once its alert sink is ready. */
 async function startBuilt(config: string): Promise<VigilProcess> {
@@ -25,8 +24,6 @@ async function startBuilt(config: string): Promise<VigilProcess> {
 
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
 });
 
 /** Every stored alert's fingerprint, page after page. */
@@ -44,7 +41,7 @@ async function storedFingerprints(url: string): Promise<string[]> {
 
 describe('SIGTERM with webhook notifications in flight', () => {
   it('leaves each notification answered 200 and stored whole, or not answered 200 and not stored at all', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vigil-sigterm-'));
+    const dir = tempDir('vigil-sigterm-');
     const config = join(dir, 'vigil.yml');
     writeFileSync(config, `alert_sink:\n  store: { path: ${dir}/alerts.db }\n`);
     const first = await startBuilt(config);

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { keep, pragmaValue } from '../../src/sink/store/sqlite-kept.js';
 import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let path: string;
@@ -39,12 +38,11 @@ const count = (table: string) => {
 };
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-store-'));
+  dir = tempDir('vigil-store-');
   path = join(dir, 'nested', 'alerts.db');
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the SQLite alert store', () => {

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, closeSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
@@ -10,6 +9,7 @@ import { NEVER } from '../helpers/schedules.js';
 import { series } from '../helpers/exposition.js';
 import { waitFor } from '../helpers/wait.js';
 import { promtoolCheckMetrics } from '../helpers/tools.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * A store that cannot be used (corrupt or truncated file, a path that cannot be created) never stops
@@ -57,12 +57,11 @@ afterAll(async () => {
   await sim?.close();
 });
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-unavailable-'));
+  dir = tempDir('vigil-unavailable-');
 });
 afterEach(async () => {
   await vigil?.close();
   vigil = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('an SQLite store that cannot be used', () => {

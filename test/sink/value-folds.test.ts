@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** Values longer than their limit are stored folded at the door, not refused (issue 28). */
 
@@ -27,11 +25,10 @@ describe('a notification with values past their limits', () => {
   afterEach(async () => {
     await v?.close();
     v = undefined;
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('is stored (200) with those values folded, and the folds counted by field', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vigil-folds-'));
+    dir = tempDir('vigil-folds-');
     v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`);
     const body = notification({ alerts: [{ fingerprint: 'f1', severity: 's'.repeat(4_000_000), labels: { ['n'.repeat(300)]: 'v' } }] });
     expect((await post(v.url, body)).status).toBe(200);

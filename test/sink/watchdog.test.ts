@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let v: TestDaemon;
@@ -16,12 +15,11 @@ const watchdog = (status: 'firing' | 'resolved' = 'firing', alertname = 'Watchdo
   });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-watchdog-'));
+  dir = tempDir('vigil-watchdog-');
   v = await startTestDaemon(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n  watchdog: { max_silence: 400ms }\n`);
 });
 afterEach(async () => {
   await v.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the alert path watchdog', () => {
@@ -54,11 +52,15 @@ describe('the alert path watchdog', () => {
     const seen = (await v.metrics()).get('vigil_alertsink_watchdog_last_seen_timestamp_seconds') ?? 0;
     expect(Math.abs(seen - Date.now() / 1000)).toBeLessThan(5);
     expect(v.logs().some((l) => l.level === 'info' && l.msg === 'alert path recovered: the Watchdog alert arrives again')).toBe(true);
-    // The same notification again (the repeat, or the HA peer's copy) is a duplicate, and still a heartbeat.
+    // The same notification again (the repeat, or the HA peer's copy) is a duplicate, and still a
+    // heartbeat. That is a claim about time passing: the duplicates come half a max_silence apart,
+    // for twice max_silence in all, so without them the path would read broken by the last one.
+    const first = Date.now();
     for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200); // deliberate: the daemon's watchdog runs on the real clock
       expect(await post(v.url, dog)).toMatchObject({ status: 200, body: { status: 'duplicate' } });
     }
+    expect(Date.now() - first).toBeGreaterThan(2 * 400);
     expect(await healthy()).toBe(1);
     expect(await getJson(v.url, '/api/v1/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
   });

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { keep } from '../../src/sink/store/sqlite-kept.js';
@@ -9,6 +8,7 @@ import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
 import { fixture } from '../helpers/fixtures.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let vigil: TestDaemon | undefined;
@@ -23,12 +23,11 @@ const stored = async (v: TestDaemon) =>
 const rejected = async (v: TestDaemon, reason: string) => (await v.metrics()).get(series('vigil_alertsink_rejected_total', { reason }));
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-sink-'));
+  dir = tempDir('vigil-sink-');
 });
 afterEach(async () => {
   await vigil?.close();
   vigil = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('POST /webhook/alertmanager', () => {

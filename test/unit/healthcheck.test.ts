@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import bcrypt from 'bcryptjs';
 import { healthUrl, healthyStatus, listenAddressOf, vigilFlags, webOf } from '../../src/healthcheck.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('the container HEALTHCHECK', () => {
   it('finds vigil flags on its command line, behind node or tini', () => {
@@ -29,7 +29,7 @@ describe('the container HEALTHCHECK', () => {
   });
 
   it('takes the flag first, else the config of the running vigil (relative to its working directory)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-healthcheck-'));
+    const dir = tempDir('vigil-healthcheck-');
     writeFileSync(join(dir, 'v.yml'), 'web:\n  listen_address: 127.0.0.1:${PORT}\n');
     const env = { PORT: '9815' };
     expect(await listenAddressOf({ argv: ['--config.file=v.yml'], cwd: dir, env })).toBe('127.0.0.1:9815');
@@ -42,7 +42,7 @@ describe('the container HEALTHCHECK', () => {
     expect(healthyStatus(401, false)).toBe(false);
     expect(healthyStatus(401, true)).toBe(true);
     expect(healthyStatus(503, true)).toBe(false);
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-healthcheck-web-'));
+    const dir = tempDir('vigil-healthcheck-web-');
     writeFileSync(join(dir, 'web.yml'), `basic_auth_users:\n  prometheus: ${bcrypt.hashSync('pw', 4)}\n`);
     expect(await webOf({ argv: ['--web.config.file=web.yml'], cwd: dir, env: {} })).toEqual({ tls: false, basicAuth: true });
     expect(await webOf({ argv: [], cwd: dir, env: {} })).toEqual({ tls: false, basicAuth: false });

@@ -1,25 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readBoundedFile, readBoundedFileSync } from '../../../src/config/bounded-file.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { SinkAuth } from '../../../src/sink/auth.js';
 import { readSecretFile } from '../../../src/jobs/secret-file.js';
 import { waitFor } from '../../helpers/wait.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /** Files named in the config cannot hang vigil (a FIFO) or flood it (/dev/zero, a huge file). */
 
-let dir: string;
+const dir = tempDir('vigil-files-');
 let fifo: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'vigil-files-'));
   fifo = join(dir, 'fifo');
   execFileSync('mkfifo', [fifo]);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('readBoundedFile', () => {
   it('reads a regular file', async () => {

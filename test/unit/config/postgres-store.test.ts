@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { configProblems } from '../../helpers/failures.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-pgconfig-'));
+const dir = tempDir('vigil-pgconfig-');
 const passwordFile = join(dir, 'pg-password');
 writeFileSync(passwordFile, 'hunter2-secret\n');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const pg = (inner: string) => `alert_sink:\n  store:\n    postgres: { ${inner} }\n`;
 

@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../../src/config/load.js';
 import { configProblems } from '../../helpers/failures.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-config-'));
+const dir = tempDir('vigil-config-');
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 's.secret-token\n');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a valid config', () => {
   it('fills the documented defaults', () => {

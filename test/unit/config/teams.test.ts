@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { configProblems } from '../../helpers/failures.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-teams-config-'));
+const dir = tempDir('vigil-teams-config-');
 const tokenFile = join(dir, 'token');
 writeFileSync(tokenFile, 'abc.atlasv1.secret\n');
 

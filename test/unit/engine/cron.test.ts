@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Job, PartOutcome } from '../../../src/jobs/part.js';
 import { CronRunner } from '../../../src/engine/cron.js';
 import { scheduleIntervalSeconds } from '../../../src/config/schedule.js';
@@ -73,18 +73,24 @@ describe('the cron runner', () => {
   });
 
   it('fires on its cron schedule', async () => {
-    let runs = 0;
-    const job: Job = { collector: 'c', target: 't', schedule: '* * * * * *', run: async () => ((runs += 1), []) };
-    const s = new CronRunner(
-      [job],
-      (j, signal) => j.run(signal).then(() => undefined),
-      () => undefined,
-    );
-    s.start();
-    await new Promise((r) => setTimeout(r, 2300));
-    await s.stop();
-    // once at start, then once per second tick
-    expect(runs).toBeGreaterThanOrEqual(3);
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00.500Z') });
+    try {
+      let runs = 0;
+      const job: Job = { collector: 'c', target: 't', schedule: '* * * * * *', run: async () => ((runs += 1), []) };
+      const s = new CronRunner(
+        [job],
+        (j, signal) => j.run(signal).then(() => undefined),
+        () => undefined,
+      );
+      s.start();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(runs).toBe(1); // the run at start, before the first tick
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(runs).toBe(3); // and one per whole second since
+      await s.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([

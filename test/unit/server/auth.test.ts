@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
@@ -99,7 +100,7 @@ describe('the bcrypt thread', () => {
     const slow = new Map([['prometheus', bcrypt.hashSync(PASSWORD, 12)]]);
     const auth = new BasicAuth(slow, { compare: t.compare });
     const held = [auth.verify(header('prometheus', PASSWORD), CLIENT), auth.verify(header('prometheus', PASSWORD), CLIENT)];
-    await sleep(50);
+    await once(started[0]!, 'online'); // the round is sent, and runs for a good while yet
     await started[0]!.terminate();
     expect(await Promise.all(held)).toEqual(['busy', 'busy']);
     expect(t.running).toBe(false);

@@ -2,18 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/errors.js';
 import { parseWebConfig } from '../../../src/server/web-config.js';
+import { thrown } from '../../helpers/throws.js';
 
 const HASH = '$2y$10$0/VqmfyHlhe3lzMUbZHZlupg/6TB2UPInTgbfu4LQKaRJlbAE9EeO';
 const parse = (text: string) => parseWebConfig(text, 'web.yml', '/etc/vigil');
-const problems = (text: string): string[] => {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof ConfigError) return e.problems;
-    throw e;
-  }
-  throw new Error('accepted');
-};
+const problems = (text: string): string[] => thrown(ConfigError, () => parse(text)).problems;
 
 describe('web config (exporter-toolkit format)', () => {
   it('reads a node_exporter-style file unchanged, relative paths taken from its directory', () => {

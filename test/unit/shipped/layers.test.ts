@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const depcruise = join(root, 'node_modules/.bin/depcruise');
@@ -24,13 +24,9 @@ async function violations(cwd: string, paths: string[]): Promise<Violation[]> {
   return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
-const scratch: string[] = [];
-afterAll(() => scratch.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
 /** A scratch tree with the project's tsconfig and the given files. */
 function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-layers-'));
-  scratch.push(dir);
+  const dir = tempDir('vigil-layers-');
   cpSync(join(root, 'tsconfig.json'), join(dir, 'tsconfig.json'));
   cpSync(join(root, 'layers.cjs'), join(dir, 'layers.cjs'));
   for (const [path, text] of Object.entries(files)) {

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -11,6 +10,7 @@ import { generateRules } from '../../../mixin/rules.js';
 import { parser } from '@prometheus-io/lezer-promql';
 import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
 import { requireTool } from '../../helpers/tools.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /** Every vector selector of an expression with its matchers, read from the syntax tree. */
 function selectors(expr: string): Array<{ metric: string; matchers: string }> {
@@ -116,15 +116,11 @@ describe('a user’s labels', () => {
   });
 
   it('pass promtool check rules', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-mixin-'));
-    try {
-      const files = Object.entries(generateRules(mine)).map(([f, t]) => (writeFileSync(join(dir, f), t), join(dir, f)));
-      const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['check', 'rules', ...files], { encoding: 'utf8' });
-      expect(`${r.stdout}${r.stderr}`).not.toContain('FAILED');
-      expect(r.status).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('vigil-mixin-');
+    const files = Object.entries(generateRules(mine)).map(([f, t]) => (writeFileSync(join(dir, f), t), join(dir, f)));
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['check', 'rules', ...files], { encoding: 'utf8' });
+    expect(`${r.stdout}${r.stderr}`).not.toContain('FAILED');
+    expect(r.status).toBe(0);
   });
 
   it('give the dashboards a cluster variable and read only the picked vigils in every query', () => {

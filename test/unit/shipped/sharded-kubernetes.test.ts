@@ -1,27 +1,25 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseFlags } from '../../../src/cli.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { resolveShard } from '../../../src/config/sharding.js';
 import { kustomize, only, validateBuilt, type Built } from '../../helpers/kustomize.js';
 import { expandArgs, mountedSource, podEnv, podNames, podSpec } from '../../helpers/pod-spec.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url));
 
 describe('deploy/kubernetes-sharded (the HA and sharded overlay)', () => {
   let base: Built[];
   let sharded: Built[];
-  let dir: string;
+  const dir = tempDir('vigil-sharded-');
   beforeAll(() => {
     base = kustomize(deploy('kubernetes'));
     sharded = kustomize(deploy('kubernetes-sharded'));
-    dir = mkdtempSync(join(tmpdir(), 'vigil-sharded-'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const sts = () => only(sharded, 'StatefulSet');
   const container = () => podSpec(sts()).containers[0]!;
   const vigilYml = () => only(sharded, 'ConfigMap', 'vigil-config').data!['vigil.yml']!;
@@ -151,23 +149,19 @@ describe('deploy/kubernetes-sharded (the HA and sharded overlay)', () => {
   });
 
   it('combines with the kube-prometheus-stack overlay, the component patching vigil in the chart’s namespace', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-combined-'));
-    try {
-      const rel = (p: string) => relative(dir, deploy(p));
-      const kustomization = {
-        resources: [rel('kube-prometheus-stack')],
-        components: [rel('kubernetes-sharded/component')],
-        configMapGenerator: [{ name: 'vigil-database', namespace: 'monitoring', literals: ['host=db.example'] }],
-      };
-      writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(kustomization));
-      const objects = kustomize(dir);
-      const set = only(objects, 'StatefulSet');
-      expect(set.metadata.namespace).toBe('monitoring');
-      expect(set.spec.replicas).toBe(3);
-      expect(only(objects, 'ServiceMonitor').metadata.labels?.release).toBe('kube-prometheus-stack');
-      expect(podEnv(podSpec(set).containers[0]!, 'vigil-0', objects).VIGIL_DB_HOST).toBe('db.example');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('vigil-combined-');
+    const rel = (p: string) => relative(dir, deploy(p));
+    const kustomization = {
+      resources: [rel('kube-prometheus-stack')],
+      components: [rel('kubernetes-sharded/component')],
+      configMapGenerator: [{ name: 'vigil-database', namespace: 'monitoring', literals: ['host=db.example'] }],
+    };
+    writeFileSync(join(dir, 'kustomization.yaml'), JSON.stringify(kustomization));
+    const objects = kustomize(dir);
+    const set = only(objects, 'StatefulSet');
+    expect(set.metadata.namespace).toBe('monitoring');
+    expect(set.spec.replicas).toBe(3);
+    expect(only(objects, 'ServiceMonitor').metadata.labels?.release).toBe('kube-prometheus-stack');
+    expect(podEnv(podSpec(set).containers[0]!, 'vigil-0', objects).VIGIL_DB_HOST).toBe('db.example');
   });
 });

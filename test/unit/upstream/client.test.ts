@@ -7,6 +7,7 @@ import { retryAfterMs } from '../../../src/upstream/retry.js';
 import { UpstreamError, errorBodyMessage } from '../../../src/upstream/errors.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../../../src/upstream/retry.js';
 import { upstreamFailure } from '../../helpers/failures.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** A loopback server whose answer per path is set by each test. */
 let server: http.Server;
@@ -121,14 +122,16 @@ describe('upstream client', () => {
   });
 
   it("stops when the caller's signal aborts, and leaves nothing behind on that long-lived signal", async () => {
-    answers.set('/hang', () => undefined);
+    let hanging = false;
+    answers.set('/hang', () => void (hanging = true));
     answers.set('/ok', json(200, {}));
     const { c } = client({ timeoutMs: 5_000 });
     const run = new AbortController();
     for (let i = 0; i < 20; i++) await c.json({ endpoint: 'ok', path: '/ok', signal: run.signal });
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
     const hung = c.json({ endpoint: 'hang', path: '/hang', signal: run.signal });
-    setTimeout(() => run.abort(), 50);
+    await waitFor('the request to reach the server', async () => (hanging ? true : undefined), 5_000, { everyMs: 10 });
+    run.abort();
     // not the attempt's own 5 s timeout running out
     expect((await upstreamFailure(hung)).message).not.toContain('within 5000 ms');
     await c.close();

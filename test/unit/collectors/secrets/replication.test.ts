@@ -6,6 +6,7 @@ import { replicationStatusResponse, type ReplicationStatus } from '../../../../s
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
+import { thrown } from '../../../helpers/throws.js';
 
 const parse = (body: unknown) => parseBody(replicationStatusResponse, body, 'dr/status').data;
 const samples = (s: ReplicationStatus, kind = 'dr') => parseExposition([...renderGroup(replicationFamilies, s, { target: 't1', kind }).values()].join(''));
@@ -156,14 +157,8 @@ describe('responses that do not fit', () => {
     ['no data', {}, 'data'],
     ['data without mode', { data: { cluster_id: 'x' } }, 'data.mode'],
   ])('%s is a schema failure naming the field', (_name, body, field) => {
-    let err: unknown;
-    try {
-      parse(body);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(UpstreamError);
-    expect((err as UpstreamError).reason).toBe('schema');
-    expect((err as UpstreamError).message).toContain(field);
+    const err = thrown(UpstreamError, () => parse(body));
+    expect(err.reason).toBe('schema');
+    expect(err.message).toContain(field);
   });
 });
