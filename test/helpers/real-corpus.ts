@@ -11,6 +11,7 @@ import type { BuildContext } from '../../src/jobs/context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import type { Labels } from '../../src/metrics/family.js';
+import type { Offload } from '../../src/offload/pool.js';
 import { Turns } from '../../src/support/turns.js';
 import { tempFile } from './daemon.js';
 import { parseExposition } from './exposition.js';
@@ -135,6 +136,22 @@ export interface Scrape {
 }
 
 /**
+ * What the collectors' jobs are built with, as the collection engine builds them, but writing to no
+ * store and logging nothing: a test or a bench runs the jobs itself and reads their parts.
+ */
+export const jobContext = (offload: Offload): BuildContext => ({
+  store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
+  log: pino({ level: 'silent' }),
+  upstreamStats: new Map(),
+  upstreamKeys: new Set(),
+  clients: [],
+  spacers: new Map(),
+  turns: new Turns(),
+  offload,
+  unpublished: new Map(),
+});
+
+/**
  * A loopback server that answers the requests under `/<id>/` with the answers registered for that
  * id, each at the path of the endpoint it answers (404 elsewhere), and a target per answer: each
  * answer is collected the way the daemon collects it. The collector's own jobs, built from a
@@ -176,17 +193,7 @@ export class CorpusServer {
     );
     const port = (this.server?.address() as AddressInfo).port;
     const config = parseConfig(configFor(answer, `http://127.0.0.1:${port}/${id}/`, this.token), 'corpus');
-    const ctx: BuildContext = {
-      store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
-      log: pino({ level: 'silent' }),
-      upstreamStats: new Map(),
-      upstreamKeys: new Set(),
-      clients: [],
-      spacers: new Map(),
-      turns: new Turns(),
-      offload: this.offload,
-      unpublished: new Map(),
-    };
+    const ctx = jobContext(this.offload);
     try {
       const signal = AbortSignal.timeout(10_000);
       const outcomes = (await Promise.all(buildJobs(config, ctx, collectorStates()).map((j) => j.run(signal)))).flat();
