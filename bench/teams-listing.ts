@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import { listEndpoint } from '../src/collectors/teams/endpoints.js';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createLogger } from '../src/support/logger.js';
@@ -91,7 +92,7 @@ async function run(scenario: string, serviceLimit: number, requestsPerSecond: nu
   clearInterval(sampler);
   const after = await simState();
   await daemon.stop();
-  const path = `/api/v2/organizations/${ORG}/teams`;
+  const path = listEndpoint.path.replace('{organization}', ORG);
   return {
     scenario,
     service_limit_per_second: serviceLimit,

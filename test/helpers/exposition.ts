@@ -6,7 +6,8 @@ export function parseExposition(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$/.exec(line);
+    // A label value may hold any character but a line feed (escaped): a carriage return included.
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$/s.exec(line);
     if (!m) throw new Error(`unparseable exposition line: ${line}`);
     const labels = [...(m[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}="${v}"`).sort();
     const key = labels.length ? `${m[1]}{${labels.join(',')}}` : (m[1] as string);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
 import { ENDPOINTS, buildJobs, collectorStates } from '../../src/collectors/index.js';
+import type { TargetKind } from '../../src/collectors/collector.js';
 import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
 import { collectionOffloadPool } from '../../src/collectors/offload.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -10,6 +11,7 @@ import type { BuildContext } from '../../src/jobs/context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import type { Labels } from '../../src/metrics/family.js';
+import type { Offload } from '../../src/offload/pool.js';
 import { Turns } from '../../src/support/turns.js';
 import { tempFile } from './daemon.js';
 import { parseExposition } from './exposition.js';
@@ -58,6 +60,16 @@ export const realAnswer = (file: string): RealAnswer => {
   return a;
 };
 
+/** The JSON body an answer carries, as `body` or as JSON `text` (an unhealthy agent's 500); undefined for plain text. */
+export function jsonBody(a: Pick<RealAnswer, 'body' | 'text'>): unknown {
+  if (a.body !== undefined || a.text === undefined) return a.body;
+  try {
+    return JSON.parse(a.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An answer given inline, for an endpoint the run calls before the one under test. */
 export interface Given {
   endpoint: string;
@@ -69,7 +81,7 @@ type Answer = Pick<RealAnswer, 'endpoint' | 'part' | 'given' | 'status' | 'conte
 type Served = Pick<RealAnswer, 'status' | 'contentType' | 'body' | 'text'>;
 
 /** The declaration of an endpoint, by its id; an answer for an endpoint no collector declares is an error. */
-export function declared(id: string): { kind: 'secrets' | 'agents' | 'teams'; endpoint: AnyEndpoint } {
+export function declared(id: string): { kind: TargetKind; endpoint: AnyEndpoint } {
   const found = ENDPOINTS.find((e) => e.endpoint.id === id);
   if (!found) throw new Error(`no collector declares the endpoint ${id}`);
   return found;
@@ -78,7 +90,11 @@ export function declared(id: string): { kind: 'secrets' | 'agents' | 'teams'; en
 const ORGANIZATION = 'my-organization';
 
 /** The declared path as a pattern: `{x}` stands for one path segment. */
-const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+export const pathPattern = (path: string): RegExp => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+/** A target's config keys of its collector's optional endpoints, each `key: true` where `on` picks the endpoint. */
+export const switchesOf = (kind: TargetKind, on: (e: AnyEndpoint) => boolean): string[] =>
+  ENDPOINTS.filter((e) => e.kind === kind && e.endpoint.switch).map((e) => `${e.endpoint.switch?.key}: ${on(e.endpoint)}`);
 
 /**
  * One target of the endpoint's collector that calls it, at `address`: its own switch on and every
@@ -88,7 +104,7 @@ const pathPattern = (path: string) => new RegExp(`^${path.replace(/[.*+?^$()|[\]
 function configFor(a: Answer, address: string, token: string): string {
   const { kind, endpoint } = declared(a.endpoint);
   const common = `name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}"`;
-  const switches = ENDPOINTS.filter((e) => e.kind === kind && e.endpoint.switch).map((e) => `${e.endpoint.switch?.key}: ${e.endpoint === endpoint}`);
+  const switches = switchesOf(kind, (e) => e === endpoint);
   if (kind === 'secrets') {
     const replicationKind = a.part ?? 'dr';
     const merkle = endpoint.id === 'secrets/merkle-check' ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }` : '';
@@ -118,6 +134,22 @@ export interface Scrape {
   /** Series keyed `name{own labels}` (sorted), without the labels of the part. */
   series: Map<string, number>;
 }
+
+/**
+ * What the collectors' jobs are built with, as the collection engine builds them, but writing to no
+ * store and logging nothing: a test or a bench runs the jobs itself and reads their parts.
+ */
+export const jobContext = (offload: Offload): BuildContext => ({
+  store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
+  log: pino({ level: 'silent' }),
+  upstreamStats: new Map(),
+  upstreamKeys: new Set(),
+  clients: [],
+  spacers: new Map(),
+  turns: new Turns(),
+  offload,
+  unpublished: new Map(),
+});
 
 /**
  * A loopback server that answers the requests under `/<id>/` with the answers registered for that
@@ -161,17 +193,7 @@ export class CorpusServer {
     );
     const port = (this.server?.address() as AddressInfo).port;
     const config = parseConfig(configFor(answer, `http://127.0.0.1:${port}/${id}/`, this.token), 'corpus');
-    const ctx: BuildContext = {
-      store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
-      log: pino({ level: 'silent' }),
-      upstreamStats: new Map(),
-      upstreamKeys: new Set(),
-      clients: [],
-      spacers: new Map(),
-      turns: new Turns(),
-      offload: this.offload,
-      unpublished: new Map(),
-    };
+    const ctx = jobContext(this.offload);
     try {
       const signal = AbortSignal.timeout(10_000);
       const outcomes = (await Promise.all(buildJobs(config, ctx, collectorStates()).map((j) => j.run(signal)))).flat();

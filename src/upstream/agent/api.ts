@@ -4,7 +4,6 @@ import type { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
 import { agentHealthResponse, type AgentHealth } from './health.js';
 import { agentHostResponse, type AgentHost } from './host.js';
-import { agentMembersResponse, type AgentMembers } from './members.js';
 import { agentSelfResponse, type AgentSelf } from './self.js';
 import { agentServersResponse, type AgentServers } from './servers.js';
 
@@ -31,9 +30,6 @@ async function get<S extends z.ZodType>(
 /** An unhealthy agent answers 500 with the health body: that is data, not a transport failure. */
 export const fetchHealth = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentHealth> =>
   get(c, 'health', agentHealthResponse, auth, signal, [500]);
-
-export const fetchMembers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentMembers> =>
-  get(c, 'members', agentMembersResponse, auth, signal);
 
 export const fetchServers = (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AgentServers> =>
   get(c, 'servers', agentServersResponse, auth, signal);
