@@ -1,4 +1,13 @@
-import { fetchHealth, fetchHost, fetchSelf, fetchServers, membersNotApplicable, serversNotApplicable, type AgentAuth } from '../../upstream/agent/api.js';
+import {
+  fetchHealth,
+  fetchHost,
+  fetchMembersBytes,
+  fetchSelf,
+  fetchServers,
+  membersNotApplicable,
+  serversNotApplicable,
+  type AgentAuth,
+} from '../../upstream/agent/api.js';
 import { agentHealthResponse } from '../../upstream/agent/health.js';
 import { agentHostResponse } from '../../upstream/agent/host.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
@@ -20,7 +29,7 @@ export interface AgentCall {
   auth: () => Promise<AgentAuth>;
   signal: AbortSignal;
   /** The target's gossip pool poller, which counts the members left out across polls. */
-  pollMembers: (client: UpstreamClient, auth: AgentAuth, signal: AbortSignal) => Promise<MembersResult>;
+  pollMembers: (body: Buffer) => Promise<MembersResult>;
 }
 
 /** Health needs no ACL: polled without the token, so `scheduler_agent_up` says whether the agent answers whatever the token is worth. */
@@ -45,7 +54,7 @@ export const membersEndpoint = endpoint({
   when: 'every run, behind its switch',
   part: 'members',
   labels: { endpoint: 'members' },
-  fetch: async ({ client, auth, signal, pollMembers }: AgentCall) => pollMembers(client, await auth(), signal),
+  fetch: async ({ client, auth, signal, pollMembers }: AgentCall) => pollMembers(await fetchMembersBytes(client, await auth(), signal)),
   up: agentEndpointUp,
   families: [memberSeriesDropped],
   rendered: { lines: (v: MembersResult) => v.group, families: memberPollFamilies },

@@ -1,8 +1,7 @@
 import type { RenderedGroup } from '../../metrics/render.js';
-import { fetchMembersBytes, type AgentAuth } from '../../upstream/agent/api.js';
-import type { UpstreamClient } from '../../upstream/client.js';
 import type { BuildContext } from '../../jobs/context.js';
 import { decodeBody } from '../offload.js';
+import type { MembersPoll } from './members-poll.js';
 
 /** One poll's lines, and the members left out by `max_members` summed over the target's polls. */
 export interface MembersResult {
@@ -11,25 +10,31 @@ export interface MembersResult {
 }
 
 /**
- * Polls one target's gossip pool. Keeps what must outlive a poll: the dropped-members counter, and
- * whether the cap was already reported (once per target and config, so a log is not flooded).
+ * Adds up one target's members left out by `max_members` over its polls (a counter must be
+ * cumulative), and reports the cap once per target and config, so a log is not flooded.
  */
-export function membersPoller(t: { name: string; max_members: number }, ctx: Pick<BuildContext, 'offload' | 'turns' | 'log'>) {
+export function droppedCounter(t: { name: string; max_members: number }, log: Pick<BuildContext['log'], 'warn'>): (poll: MembersPoll) => MembersResult {
   let droppedTotal = 0;
   let reported = false;
-  const context = { target: t.name, endpoint: 'members' };
-
-  return async (client: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<MembersResult> => {
-    const body = await fetchMembersBytes(client, auth, signal);
-    const poll = await decodeBody(ctx, 'agent-members', body, { body, max: t.max_members, context });
+  return (poll) => {
     droppedTotal += poll.dropped;
     if (poll.dropped > 0 && !reported) {
       reported = true;
-      ctx.log.warn(
+      log.warn(
         { target: t.name, members: poll.members, max_members: t.max_members, dropped: poll.dropped },
         'gossip pool larger than max_members: members beyond it get no per-member series (raise max_members to keep them)',
       );
     }
     return { group: new Map(poll.group), droppedTotal };
   };
+}
+
+/** Decodes and renders one target's gossip pool answers (off the collection thread when large), counting what the cap leaves out. */
+export function membersPoller(
+  t: { name: string; max_members: number },
+  ctx: Pick<BuildContext, 'offload' | 'turns' | 'log'>,
+): (body: Buffer) => Promise<MembersResult> {
+  const count = droppedCounter(t, ctx.log);
+  const context = { target: t.name, endpoint: 'members' };
+  return async (body) => count(await decodeBody(ctx, 'agent-members', body, { body, max: t.max_members, context }));
 }

@@ -1,5 +1,5 @@
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
-import type { AgentMember, AgentMembers } from '../../upstream/agent/members.js';
+import type { AgentMember } from '../../upstream/agent/members.js';
 import { fromPoll } from './endpoint-up.js';
 
 /**
@@ -28,19 +28,6 @@ export function limitMembers<M extends Pick<AgentMember, 'Status'>>(members: rea
   for (const m of members) if (m.Status !== 'alive' && kept.length < max) kept.push(m);
   for (const m of members) if (m.Status === 'alive' && kept.length < max) kept.push(m);
   return { kept, dropped: members.length - kept.length };
-}
-
-/**
- * Maps each poll of one target to its view, adding up the members dropped across polls: a counter
- * must be cumulative, so the state lives in the closure the target's job owns.
- */
-export function memberLimiter(max: number): (m: AgentMembers) => MembersView {
-  let droppedTotal = 0;
-  return (m) => {
-    const { kept, dropped } = limitMembers(m.Members, max);
-    droppedTotal += dropped;
-    return { members: m.Members, kept, droppedTotal };
-  };
 }
 
 function countByStatus(members: readonly Pick<AgentMember, 'Status'>[]): Sample[] {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { memberLimiter, membersFamilies } from '../../../../src/collectors/agent/members.js';
+import { droppedCounter } from '../../../../src/collectors/agent/members-poller.js';
+import { memberSeriesDropped } from '../../../../src/collectors/agent/members.js';
+import { renderGroup } from '../../../../src/metrics/render.js';
 import { membersPoll } from '../../../../src/collectors/agent/members-poll.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { membersNotApplicable } from '../../../../src/upstream/agent/api.js';
@@ -8,15 +10,22 @@ import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';
-import { parseFailure, renderSamples } from '../../../helpers/render.js';
+import { parseFailure } from '../../../helpers/render.js';
 
 const parse = (body: unknown) => parseBody(agentMembersResponse, body, 'agent/members');
 const T = { target: 's1' };
-/** Renders polls of one target in order, through one limiter (as one job does); returns the last. */
+/**
+ * Polls of one target in order, as its job makes them (decoded and rendered by `membersPoll`, the
+ * members left out summed by the target's counter), with the series they export; returns the last.
+ */
 function polls(max: number, ...bodies: unknown[]): Map<string, number> {
-  const limit = memberLimiter(max);
+  const count = droppedCounter({ name: T.target, max_members: max }, { warn: () => undefined });
   let last = new Map<string, number>();
-  for (const b of bodies) last = renderSamples(membersFamilies, limit(parse(b)), T);
+  for (const b of bodies) {
+    const r = count(membersPoll({ body: Buffer.from(JSON.stringify(b)), max, context: T }));
+    const text = [...r.group.values(), ...renderGroup([memberSeriesDropped], r, T).values()].map(linesText).join('');
+    last = parseExposition(text);
+  }
   return last;
 }
 const count = (status: string) => series('scheduler_agent_members', { ...T, status });
