@@ -19,7 +19,7 @@ export interface TargetBase {
   tls: { ca_file?: string | undefined; insecure_skip_verify: boolean };
 }
 
-/** What building the jobs of one area needs from the daemon; lives as long as one loaded config. */
+/** What building the jobs of one collector needs from the daemon; lives as long as one loaded config. */
 export interface BuildContext {
   store: GroupWriter;
   log: Logger;
@@ -62,15 +62,15 @@ export function spacerFor(ctx: BuildContext, budget: string, perSecond: number):
 
 /**
  * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
- * `vigil/upstream/<area>/<target>` (published by `publishUpstreamStats`).
+ * `vigil/upstream/<kind>/<target>` (published by `publishUpstreamStats`).
  */
 export function clientFor(
-  area: string,
+  kind: string,
   target: TargetBase,
   ctx: BuildContext,
   extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> = {},
 ): UpstreamClient {
-  const key = `vigil/upstream/${area}/${target.name}`;
+  const key = `vigil/upstream/${kind}/${target.name}`;
   ctx.upstreamKeys.add(key);
   let stats = ctx.upstreamStats.get(key);
   if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));

@@ -10,7 +10,7 @@ import { NEVER } from './schedules.js';
 
 /**
  * The fixed estate whose whole /metrics body is committed (test/fixtures/golden/): every endpoint of
- * every area answering, a few targets in the states worth a series of their own, and the alert sink
+ * every collector answering, a few targets in the states worth a series of their own, and the alert sink
  * holding one notification. Everything random in the simulators stays out of the body: teams come
  * from a seed, the WAL never ticks, ports and tokens appear in no label.
  */
