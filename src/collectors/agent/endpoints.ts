@@ -14,7 +14,9 @@ import { agentMembersResponse } from '../../upstream/agent/members.js';
 import { agentSelfResponse } from '../../upstream/agent/self.js';
 import { agentServersResponse } from '../../upstream/agent/servers.js';
 import type { UpstreamClient } from '../../upstream/client.js';
-import { endpoint } from '../endpoint.js';
+import type { z } from 'zod';
+import type { Family } from '../../metrics/family.js';
+import { endpoint, type Endpoint } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
@@ -45,68 +47,68 @@ export const healthEndpoint = endpoint({
   families: healthFamilies,
 });
 
+/**
+ * An optional endpoint of `/v1/agent/<name>`: called with the token, behind the switch `<name>`, its
+ * part told apart from the others' by the `endpoint` label of their shared `_up`.
+ */
+function optional<V, const K extends string>(
+  name: K,
+  schema: z.ZodType,
+  fetch: (call: AgentCall) => Promise<V>,
+  families: readonly Family<V>[],
+  declared: { default: boolean; help: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable'>,
+): Endpoint<AgentCall, V, K> {
+  const { default: on, help, ...rest } = declared;
+  return endpoint({
+    id: `agent/${name}`,
+    method: 'GET',
+    path: `/v1/agent/${name}`,
+    schema,
+    when: 'every run, behind its switch',
+    part: name,
+    labels: { endpoint: name },
+    fetch,
+    up: agentEndpointUp,
+    families,
+    ...rest,
+    switch: { key: name, default: on, help },
+  });
+}
+
 /** The gossip pool a server sees; a large one is decoded and rendered off the collection thread. */
-export const membersEndpoint = endpoint({
-  id: 'agent/members',
-  method: 'GET',
-  path: '/v1/agent/members',
-  schema: agentMembersResponse,
-  when: 'every run, behind its switch',
-  part: 'members',
-  labels: { endpoint: 'members' },
-  fetch: async ({ client, auth, signal, pollMembers }: AgentCall) => pollMembers(await fetchMembersBytes(client, await auth(), signal)),
-  up: agentEndpointUp,
-  families: [memberSeriesDropped],
-  rendered: { lines: (v: MembersResult) => v.group, families: memberPollFamilies },
-  notApplicable: { test: membersNotApplicable, means: 'the agent runs no server (500 "not a server", or 501)' },
-  switch: { key: 'members', default: true, help: 'the servers gossip pool (agent:read); one series per member up to max_members' },
-});
-
-export const serversEndpoint = endpoint({
-  id: 'agent/servers',
-  method: 'GET',
-  path: '/v1/agent/servers',
-  schema: agentServersResponse,
-  when: 'every run, behind its switch',
-  part: 'servers',
-  labels: { endpoint: 'servers' },
-  fetch: async ({ client, auth, signal }: AgentCall) => fetchServers(client, await auth(), signal),
-  up: agentEndpointUp,
-  families: serversFamilies,
-  notApplicable: { test: serversNotApplicable, means: 'the agent runs no client (501)' },
-  switch: { key: 'servers', default: true, help: 'the servers a client knows (agent:read)' },
-});
-
-export const selfEndpoint = endpoint({
-  id: 'agent/self',
-  method: 'GET',
-  path: '/v1/agent/self',
-  schema: agentSelfResponse,
-  when: 'every run, behind its switch',
-  part: 'self',
-  labels: { endpoint: 'self' },
-  fetch: async ({ client, auth, signal }: AgentCall) => fetchSelf(client, await auth(), signal),
-  up: agentEndpointUp,
-  families: selfFamilies,
-  switch: { key: 'self', default: true, help: 'raft, gossip and runtime stats, and the build (agent:read)' },
-});
-
-export const hostEndpoint = endpoint({
-  id: 'agent/host',
-  method: 'GET',
-  path: '/v1/agent/host',
-  schema: agentHostResponse,
-  when: 'every run, behind its switch',
-  part: 'host',
-  labels: { endpoint: 'host' },
-  fetch: async ({ client, auth, signal }: AgentCall) => fetchHost(client, await auth(), signal),
-  up: agentEndpointUp,
-  families: hostFamilies,
-  switch: {
-    key: 'host',
-    default: false,
-    help: 'disk sizes of the host (agent:read, and the agent must allow debug endpoints); off by default: the answer also carries host details (environment, network) that not every operator wants an exporter to fetch',
+export const membersEndpoint = optional(
+  'members',
+  agentMembersResponse,
+  async ({ client, auth, signal, pollMembers }) => pollMembers(await fetchMembersBytes(client, await auth(), signal)),
+  [memberSeriesDropped],
+  {
+    default: true,
+    help: 'the servers gossip pool (agent:read); one series per member up to max_members',
+    rendered: { lines: (v: MembersResult) => v.group, families: memberPollFamilies },
+    notApplicable: { test: membersNotApplicable, means: 'the agent runs no server (500 "not a server", or 501)' },
   },
+);
+
+export const serversEndpoint = optional(
+  'servers',
+  agentServersResponse,
+  async ({ client, auth, signal }) => fetchServers(client, await auth(), signal),
+  serversFamilies,
+  {
+    default: true,
+    help: 'the servers a client knows (agent:read)',
+    notApplicable: { test: serversNotApplicable, means: 'the agent runs no client (501)' },
+  },
+);
+
+export const selfEndpoint = optional('self', agentSelfResponse, async ({ client, auth, signal }) => fetchSelf(client, await auth(), signal), selfFamilies, {
+  default: true,
+  help: 'raft, gossip and runtime stats, and the build (agent:read)',
+});
+
+export const hostEndpoint = optional('host', agentHostResponse, async ({ client, auth, signal }) => fetchHost(client, await auth(), signal), hostFamilies, {
+  default: false,
+  help: 'disk sizes of the host (agent:read, and the agent must allow debug endpoints); off by default: the answer also carries host details (environment, network) that not every operator wants an exporter to fetch',
 });
 
 export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint] as const;
