@@ -1,8 +1,7 @@
 import type { UpstreamClient } from '../../upstream/client.js';
 import { completeAccess, listTeams, showTeam } from '../../upstream/teams/api.js';
 import { listTeamsResponse } from '../../upstream/teams/list-teams.js';
-import { showTeamResponse } from '../../upstream/teams/show-team.js';
-import type { Team } from '../../upstream/teams/team-resource.js';
+import { showTeamResponse, type Team } from '../../upstream/teams/team-resource.js';
 import type { TeamsPage } from '../../upstream/teams/teams-page.js';
 import { endpoint } from '../endpoint.js';
 import { ownersTeamFamily } from './access-holders.js';

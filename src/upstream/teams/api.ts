@@ -1,8 +1,7 @@
 import type { UpstreamClient } from '../client.js';
 import { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
-import { showTeamResponse } from './show-team.js';
-import { ORGANIZATION_ACCESS, carries, toTeam, type Team } from './team-resource.js';
+import { ORGANIZATION_ACCESS, carries, showTeamResponse, toTeam, type Team } from './team-resource.js';
 import { LIST, decodeTeamsPage, type TeamsPage } from './teams-page.js';
 
 /** The service's largest page: it clamps larger ones. */

@@ -99,3 +99,6 @@ export function toTeam(r: z.output<typeof teamResource>): Team {
 
 /** Whether a team holds a flag: a flag the answer did not carry counts as not held. */
 export const holds = (t: Team, k: OrganizationAccess): boolean => (t.access.held & bit(k)) !== 0;
+
+/** `GET /api/v2/teams/<team_id>`: one team in its envelope, with every organization-access flag the release has. */
+export const showTeamResponse = z.object({ data: teamResource });

@@ -4,8 +4,7 @@ import { renderGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { listTeamsResponse } from '../../../../src/upstream/teams/list-teams.js';
-import { showTeamResponse } from '../../../../src/upstream/teams/show-team.js';
-import { ORGANIZATION_ACCESS, accessFlags, carries, toTeam, type Team } from '../../../../src/upstream/teams/team-resource.js';
+import { ORGANIZATION_ACCESS, accessFlags, carries, showTeamResponse, toTeam, type Team } from '../../../../src/upstream/teams/team-resource.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';
 
