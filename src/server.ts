@@ -1,9 +1,9 @@
 import type http from 'node:http';
-import { gzipSync } from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Daemon } from './daemon.js';
 import { CONTENT_TYPE } from './metrics/render.js';
+import { deflatePiece, gzipMember, type Deflated } from './metrics/gzip-stream.js';
 import { EOF_LINE, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './metrics/openmetrics.js';
 import { negotiateFormat } from './server/negotiate.js';
 import { lifecycleRouter } from './server/lifecycle.js';
@@ -35,12 +35,17 @@ export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /**
- * Whether to answer with the gzip body: its pieces are gzip members joined as they are, which
- * Prometheus, curl and every zlib reader take whole, but a browser decodes only the first member
- * of. A browser opening the page (it asks for text/html) gets the plain body.
+ * Whether to answer with the gzip body: when the client names gzip (or `*`) without `q=0`. The body
+ * is one gzip member (`gzip-stream.ts`), which every reader takes whole, browsers included.
  */
-function acceptsGzip(req: http.IncomingMessage): boolean {
-  return /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) && !/\btext\/html\b/.test(String(req.headers.accept ?? ''));
+export function acceptsGzip(req: Pick<http.IncomingMessage, 'headers'>): boolean {
+  const offered = new Map<string, number>();
+  for (const item of String(req.headers['accept-encoding'] ?? '').split(',')) {
+    const [coding = '', ...params] = item.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (coding) offered.set(coding, q === undefined ? 1 : Number(q));
+  }
+  return (offered.get('gzip') ?? offered.get('*') ?? 0) > 0;
 }
 
 /** How stale the runtime metrics may be: under any scrape rate they are rendered at most this often. */
@@ -48,12 +53,12 @@ const RUNTIME_MAX_AGE_MS = 1000;
 
 interface Encoded {
   identity: Buffer;
-  gzip: Buffer;
+  deflated: Deflated;
 }
 
 const encoded = (text: string): Encoded => {
   const identity = Buffer.from(text);
-  return { identity, gzip: gzipSync(identity) };
+  return { identity, deflated: deflatePiece(identity) };
 };
 
 /** The runtime metrics in both formats (OpenMetrics with its `# EOF`), plain and gzip. */
@@ -78,8 +83,8 @@ function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> 
 
 /**
  * `/metrics` answers from the snapshot assembled when collections finished (no upstream I/O, no
- * re-rendering), written as the snapshot's buffers; the gzip body is the snapshot's cached gzip
- * members and the runtime metrics' own, which every gzip reader joins.
+ * re-rendering), written as the snapshot's buffers; the gzip body is one gzip member framing the
+ * snapshot's cached deflate data and the runtime metrics' own.
  */
 function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
   const runtime = runtimeBody(deps.processMetrics);
@@ -89,7 +94,7 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
     const snap = deps.daemon.snapshot(format);
     const gzip = acceptsGzip(req);
     const tail = (await runtime())[format];
-    const body = gzip ? [await snap.gzipped(), tail.gzip] : [...snap.buffers(), tail.identity];
+    const body = gzip ? gzipMember([await snap.deflated(), tail.deflated]) : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
       'content-type': format === 'openmetrics' ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE,
       vary: 'Accept, Accept-Encoding',

@@ -1,10 +1,11 @@
 import { asBuffer } from '../metrics/encoded-lines.js';
 import { RUN_BYTES } from '../metrics/runs.js';
-import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
+import type { Deflated } from '../metrics/gzip-stream.js';
+import { Chunk, FORMATS, Snapshot, deflateOnce, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
 import { ownCopy } from '../support/transfer.js';
 
 /** A piece of the body: one the other side holds already (its id), or a new one with its bytes. */
-export type PieceNote = number | { id: number; series: number; bytes: Uint8Array; gzip?: Uint8Array };
+export type PieceNote = number | { id: number; series: number; bytes: Uint8Array; deflated?: { raw: Uint8Array; crc: number; length: number } };
 
 /** The collection's body in both formats, as the collection thread laid it out. */
 export interface BodyNote {
@@ -23,7 +24,7 @@ export interface BodySource {
  * The collection thread's side: sends the body whenever it changed, as the order of its pieces and
  * the bytes of only those pieces the main thread does not hold yet. A large piece's bytes are moved,
  * not copied (this side keeps no more than its length and digest); a small one is copied, since a
- * later run may join it again. With `compress`, each new piece's gzip member is made here too and
+ * later run may join it again. With `compress`, each new piece's compression is made here too and
  * sent along. The main thread then does no more with a collection's results than take the new
  * pieces in: encoding, comparing, laying out and compressing all happen here.
  */
@@ -35,7 +36,7 @@ export class BodyPublisher {
   constructor(
     private readonly source: BodySource,
     private readonly send: (note: BodyNote, transfer: ArrayBuffer[]) => void,
-    private readonly compress?: (bytes: Buffer) => Uint8Array,
+    private readonly compress?: (bytes: Buffer) => Deflated,
   ) {}
 
   /** Sends the body if it changed since it was last sent. */
@@ -49,12 +50,13 @@ export class BodyPublisher {
       const known = held.has(p.id) || this.held.has(p.id);
       held.add(p.id);
       if (known) return p.id;
-      const gzip = this.compress && ownCopy(this.compress(p.bytes));
+      const d = this.compress?.(p.bytes);
       const bytes = p.length >= RUN_BYTES ? p.moveOut() : new Uint8Array(p.bytes);
       transfer.push(bytes.buffer as ArrayBuffer);
-      if (!gzip) return { id: p.id, series: p.series, bytes };
-      transfer.push(gzip.buffer as ArrayBuffer);
-      return { id: p.id, series: p.series, bytes, gzip };
+      if (!d) return { id: p.id, series: p.series, bytes };
+      const raw = ownCopy(d.raw);
+      transfer.push(raw.buffer as ArrayBuffer);
+      return { id: p.id, series: p.series, bytes, deflated: { raw, crc: d.crc, length: d.length } };
     };
     const [text, openmetrics] = snaps.map((s) => s.pieces.map(note));
     this.held = held;
@@ -64,13 +66,13 @@ export class BodyPublisher {
 
 /**
  * The main thread's side: the body in both formats, from the pieces sent. A piece keeps its chunk
- * (and the gzip member made of it) for as long as a body holds it.
+ * (and the compression made of it) for as long as a body holds it.
  */
 export class BodyMirror implements BodySource {
   private held = new Map<number, Chunk>();
   private current: Record<ExpositionFormat, Snapshot>;
 
-  constructor(private readonly compress: Compress = gzipMember) {
+  constructor(private readonly compress: Compress = deflateOnce) {
     const empty = new Snapshot([], Date.now(), 0, compress);
     this.current = { text: empty, openmetrics: empty };
   }
@@ -80,7 +82,7 @@ export class BodyMirror implements BodySource {
     const piece = (p: PieceNote): Chunk => {
       if (typeof p !== 'number') {
         const c = new Chunk(asBuffer(p.bytes), p.series);
-        if (p.gzip) c.compressedAs(asBuffer(p.gzip));
+        if (p.deflated) c.compressedAs({ ...p.deflated, raw: asBuffer(p.deflated.raw) });
         next.set(p.id, c);
         return c;
       }

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
 import { createLogger } from '../support/logger.js';
 import { COLLECTION_FAMILIES } from '../collectors/index.js';
-import { GZIP_MEMBER_OPTIONS, SnapshotStore } from '../metrics/snapshot-store.js';
+import { deflatePiece } from '../metrics/gzip-stream.js';
+import { SnapshotStore } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../support/threads.js';
 import { BodyPublisher } from './body.js';
 import { CollectionEngine } from './collection-engine.js';
@@ -24,11 +24,11 @@ const send = (n: Note, transfer: ArrayBuffer[] = []) => port.postMessage(n, tran
 
 const store = new SnapshotStore(COLLECTION_FAMILIES);
 /**
- * Each new piece's gzip member is made here, at this thread's lower priority and synchronously
+ * Each new piece is compressed here, at this thread's lower priority and synchronously
  * (not on libuv's pool, which is the whole process's and runs at the main thread's priority): the
  * first gzip scrape after a change then compresses nothing.
  */
-const body = new BodyPublisher(store, send, (bytes) => gzipSync(bytes, GZIP_MEMBER_OPTIONS));
+const body = new BodyPublisher(store, send, deflatePiece);
 
 /**
  * How often, at most, the body and the targets' state go over while jobs finish: a 3x estate's 130

@@ -3,7 +3,7 @@ import { Chunk } from './snapshot.js';
 /**
  * A piece of the body smaller than this is joined with its neighbours into one run of about this
  * size; a larger one (a gossip pool's member series, an organization's teams) stands alone. Each
- * piece is one gzip member, compressed once and reused by every snapshot that holds it unchanged.
+ * piece is compressed once and reused by every snapshot that holds it unchanged.
  */
 export const RUN_BYTES = 64 * 1024;
 /** A run kept from the last layout may grow to this many bytes before it is laid out anew. */

@@ -4,9 +4,9 @@ import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
 import { header, type RenderedGroup } from './render.js';
 import { RUN_BYTES, joinRuns, type Part, type Run, type Runs } from './runs.js';
-import { Chunk, FORMATS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+import { Chunk, FORMATS, Snapshot, deflateOnce, type Compress, type ExpositionFormat } from './snapshot.js';
 
-export { FORMATS, GZIP_MEMBER_OPTIONS, Snapshot, gzipMember, type Compress, type ExpositionFormat } from './snapshot.js';
+export { FORMATS, Snapshot, deflateOnce, type Compress, type ExpositionFormat } from './snapshot.js';
 
 /**
  * A family's lines small enough to be joined into runs, copied out of the group's buffer if they
@@ -54,7 +54,7 @@ export class SnapshotStore {
 
   constructor(
     private readonly families: readonly AnyFamily[],
-    private readonly compress: Compress = gzipMember,
+    private readonly compress: Compress = deflateOnce,
   ) {
     for (const f of families) this.byFamily.set(f.name, new Map());
     const headers = (format: (h: string) => string) => new Map(families.map((f) => [f.name, new Chunk(Buffer.from(format(header(f))), 0)]));
@@ -69,7 +69,7 @@ export class SnapshotStore {
       const before = this.byFamily.get(name)?.get(key);
       const encoded = encodeLines(lines);
       const bytes = ownBytes(asBuffer(encoded.bytes));
-      // Unchanged lines keep their chunk, and with it the gzip member already made of them.
+      // Unchanged lines keep their chunk, and with it the compression already made of them.
       chunks.set(name, before?.sameBytes(bytes) ? before : new Chunk(bytes, encoded.lines, true));
     }
     // In place: a group keeps its position in each family, so unchanged neighbours keep their runs.

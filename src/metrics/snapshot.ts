@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import { gzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import { ownCopy } from '../support/transfer.js';
+import { deflatePieceAsync, gzipMember, joinDeflated, type Deflated } from './gzip-stream.js';
 
-const gzipAsync = promisify(gzip);
-
-/** How pieces are compressed: one gzip member each. */
-export type Compress = (bytes: Buffer) => Promise<Buffer>;
-export const GZIP_MEMBER_OPTIONS = { level: 6 } as const;
-export const gzipMember: Compress = (bytes) => gzipAsync(bytes, GZIP_MEMBER_OPTIONS);
+/** How pieces are compressed: each into deflate data that joins the others' (`gzip-stream.ts`). */
+export type Compress = (bytes: Buffer) => Promise<Deflated>;
+export const deflateOnce: Compress = deflatePieceAsync;
 
 /** The classic text format (0.0.4) or OpenMetrics 1.0 (without its `# EOF`, which the server adds after the runtime metrics). */
 export type ExpositionFormat = 'text' | 'openmetrics';
@@ -19,7 +15,7 @@ let nextChunkId = 0;
 const digestOf = (b: Uint8Array) => createHash('sha1').update(b).digest('base64');
 
 /**
- * Bytes of the body, encoded once, with their gzip member built once on first demand.
+ * Bytes of the body, encoded once, compressed once on first demand.
  *
  * Where the body is served from another thread, a chunk's bytes can be moved there (`moveOut`):
  * this side keeps its length, its series and, for a group's lines, a digest to tell whether the
@@ -28,7 +24,7 @@ const digestOf = (b: Uint8Array) => createHash('sha1').update(b).digest('base64'
 export class Chunk {
   readonly id = nextChunkId++;
   readonly length: number;
-  private gz?: Promise<Buffer>;
+  private deflate?: Promise<Deflated>;
   private own: Buffer | undefined;
   private digest?: string;
   constructor(
@@ -59,23 +55,23 @@ export class Chunk {
     this.own = undefined;
     return ownCopy(b);
   }
-  gzipped(compress: Compress): Promise<Buffer> {
-    this.gz ??= compress(this.bytes);
-    return this.gz;
+  deflated(compress: Compress): Promise<Deflated> {
+    this.deflate ??= compress(this.bytes);
+    return this.deflate;
   }
-  /** Takes the gzip member made of these bytes elsewhere (where they were laid out), so none is made here. */
-  compressedAs(member: Buffer): this {
-    this.gz = Promise.resolve(member);
+  /** Takes the compression made of these bytes elsewhere (where they were laid out), so none is made here. */
+  compressedAs(d: Deflated): this {
+    this.deflate = Promise.resolve(d);
     return this;
   }
 }
 
 /**
  * One /metrics body: the pieces to write in order, built when a batch of changes is committed.
- * Its gzip form is the pieces' gzip members one after the other, which every gzip reader joins.
+ * Its compressed form is the pieces' deflate data one after the other, one stream.
  */
 export class Snapshot {
-  private gz?: Promise<Buffer>;
+  private deflate?: Promise<Deflated>;
   private decoded?: string;
   /** Body length in bytes. */
   readonly bytes: number;
@@ -83,7 +79,7 @@ export class Snapshot {
     readonly pieces: readonly Chunk[],
     readonly renderedAt: number,
     readonly series: number,
-    private readonly compress: Compress = gzipMember,
+    private readonly compress: Compress = deflateOnce,
   ) {
     this.bytes = pieces.reduce((n, p) => n + p.length, 0);
   }
@@ -101,11 +97,16 @@ export class Snapshot {
     return this.decoded;
   }
   /**
-   * The body gzipped: the pieces' gzip members one after the other, joined once per snapshot (a
-   * small copy, so a scrape writes one buffer). Only pieces no earlier snapshot held are compressed.
+   * The body compressed: the pieces' deflate data joined once per snapshot (a small copy, so a
+   * scrape writes one buffer for it), and its CRC combined from theirs. Only pieces no earlier
+   * snapshot held are compressed.
    */
-  gzipped(): Promise<Buffer> {
-    this.gz ??= Promise.all(this.pieces.map((p) => p.gzipped(this.compress))).then((members) => Buffer.concat(members));
-    return this.gz;
+  deflated(): Promise<Deflated> {
+    this.deflate ??= Promise.all(this.pieces.map((p) => p.deflated(this.compress))).then(joinDeflated);
+    return this.deflate;
+  }
+  /** The body as one gzip member (tests and tools; the server frames `deflated()` with what follows it). */
+  async gzipped(): Promise<Buffer> {
+    return Buffer.concat(gzipMember([await this.deflated()]));
   }
 }

@@ -13,7 +13,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'GET',
     path: '/metrics',
-    what: 'Prometheus text format 0.0.4, or OpenMetrics when the scraper asks for it; gzip when asked (`Accept-Encoding: gzip`; a browser gets it plain). `--web.telemetry-path` moves it',
+    what: 'Prometheus text format 0.0.4, or OpenMetrics when the scraper asks for it; gzip (one member, any reader takes it whole) when asked (`Accept-Encoding: gzip`). `--web.telemetry-path` moves it',
   },
   { method: 'GET', path: '/healthz', what: '200 while the process is alive' },
   { method: 'GET', path: '/-/healthy', what: 'the same, as every Prometheus component serves it' },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { BodyMirror, BodyPublisher, type BodyNote } from '../../../src/engine/body.js';
 import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
+import { deflatePiece } from '../../../src/metrics/gzip-stream.js';
 import { family, single } from '../../../src/metrics/family.js';
 import { renderGroup, type RenderedGroup } from '../../../src/metrics/render.js';
 import { RUN_BYTES } from '../../../src/metrics/runs.js';
@@ -41,7 +42,7 @@ function wire() {
       });
       mirror.apply(structuredClone(note, { transfer }));
     },
-    (bytes) => gzipSync(bytes),
+    deflatePiece,
   );
   return { store, mirror, publisher, sent };
 }

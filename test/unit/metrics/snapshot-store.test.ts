@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { family, single } from '../../../src/metrics/family.js';
 import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
 import { header, renderGroup } from '../../../src/metrics/render.js';
-import { SnapshotStore, gzipMember } from '../../../src/metrics/snapshot-store.js';
+import { SnapshotStore, deflateOnce } from '../../../src/metrics/snapshot-store.js';
 
 const g = family<number>({
   name: 'x_value',
@@ -108,7 +108,7 @@ describe('snapshot store', () => {
       const compressed: number[] = [];
       const s = new SnapshotStore([many], (bytes) => {
         compressed.push(bytes.length);
-        return gzipMember(bytes);
+        return deflateOnce(bytes);
       });
       s.replace('a', big('a', 1));
       s.replace('b', big('b', 1));
@@ -190,7 +190,7 @@ describe('snapshot store', () => {
       const compressed: number[] = [];
       const s = new SnapshotStore([g, c], (bytes) => {
         compressed.push(bytes.length);
-        return gzipMember(bytes);
+        return deflateOnce(bytes);
       });
       for (let i = 0; i < 5_000; i++) s.replace(`t${i}`, group(`t${i}`, i));
       const before = s.snapshot();
