@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config/errors.js';
-import type { AlertCursor, AlertFilter, Cursor, NotificationFilter } from './store/alert-store.js';
+import { SEVERITY_ORDER, type AlertCursor, type AlertFilter, type Cursor, type NotificationFilter } from './store/alert-store.js';
 
 /** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */
 
@@ -20,8 +20,11 @@ const cursor = z.string().transform((s, ctx): Cursor => {
 
 /** Opaque to clients: the list position of the last alert of a page. */
 export function encodeAlertCursor(c: AlertCursor): string {
-  return Buffer.from(JSON.stringify([c.firing ? 1 : 0, c.startsAt, c.fingerprint])).toString('base64url');
+  return Buffer.from(JSON.stringify([c.firing ? 1 : 0, c.startsAt, c.fingerprint, c.severityRank])).toString('base64url');
 }
+
+/** A severity rank a cursor may hold; one written before firing alerts were listed by severity has none (0). */
+const isRank = (r: unknown) => r === undefined || (Number.isSafeInteger(r) && (r as number) >= 0 && (r as number) <= SEVERITY_ORDER.length);
 
 const alertCursor = z
   .string()
@@ -33,11 +36,19 @@ const alertCursor = z
     } catch {
       v = undefined;
     }
-    if (!Array.isArray(v) || v.length !== 3 || (v[0] !== 0 && v[0] !== 1) || !Number.isSafeInteger(v[1]) || typeof v[2] !== 'string') {
+    if (
+      !Array.isArray(v) ||
+      v.length < 3 ||
+      v.length > 4 ||
+      (v[0] !== 0 && v[0] !== 1) ||
+      !Number.isSafeInteger(v[1]) ||
+      typeof v[2] !== 'string' ||
+      !isRank(v[3])
+    ) {
       ctx.addIssue({ code: 'custom', message: 'not a cursor this API returned' });
       return z.NEVER;
     }
-    return { firing: v[0] === 1, startsAt: v[1] as number, fingerprint: v[2] };
+    return { firing: v[0] === 1, severityRank: v[0] === 1 ? ((v[3] as number | undefined) ?? 0) : 0, startsAt: v[1] as number, fingerprint: v[2] };
   });
 
 /** RFC 3339 or Unix seconds (as the Prometheus API takes them), to epoch ms. */

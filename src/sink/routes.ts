@@ -37,9 +37,19 @@ export interface SinkRouteDeps {
   pages?: ((read: SinkRead) => RequestHandler) | undefined;
 }
 
+/** What checking a request's credentials takes: the same while the sink starts as once it runs. */
+export type SinkCredentialDeps = Pick<SinkRouteDeps, 'auth' | 'authenticated' | 'log' | 'refused'>;
+
 export { MAX_TRANSITIONS } from './read-api.js';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/** The read API and the history's pages: behind the read credentials. */
+const READ_PATHS = ['/api/v1', '/alerts'];
+
+const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
+};
 
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
 const STORE_STATUS = { full: 507, busy: 503, unavailable: 503, failed: 500 } as const;
@@ -63,7 +73,7 @@ const clientErrorStatus = (err: object): number | undefined => {
 type Refuse = (req: Request, res: Response, reason: RejectReason, status: number, error: string, extra?: Record<string, string>) => void;
 
 /** Answers a refused webhook request, counts and logs it. It never reads the rest of the body: the connection is closed after the answer instead. */
-function refuser(deps: SinkRouteDeps): Refuse {
+function refuser(deps: SinkCredentialDeps): Refuse {
   return (req, res, reason, status, error, extra = {}) => {
     deps.refused(reason);
     const level = status >= 500 ? 'error' : 'warn';
@@ -74,7 +84,7 @@ function refuser(deps: SinkRouteDeps): Refuse {
 }
 
 /** The webhook's credentials and content type, checked before its body is read. */
-function webhookCredentials(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
+function webhookCredentials(deps: SinkCredentialDeps, refuse: Refuse): RequestHandler {
   return async (req, res, next) => {
     let outcome: AuthOutcome;
     try {
@@ -143,7 +153,7 @@ function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
 }
 
 /** The read API is open when no credentials are configured anywhere, else it needs them. */
-function readCredentials(deps: SinkRouteDeps): RequestHandler {
+function readCredentials(deps: SinkCredentialDeps): RequestHandler {
   return async (req, res, next) => {
     if (deps.authenticated(req) || !deps.auth.readProtected) return next();
     let outcome: AuthOutcome;
@@ -174,7 +184,7 @@ function readRoutes(router: Router, deps: SinkRouteDeps): void {
 }
 
 /** A failed request: 4xx for the request's own fault, 503 for a read the store cannot answer now, else 500. */
-function failedRequest(deps: SinkRouteDeps) {
+function failedRequest(deps: Pick<SinkRouteDeps, 'log'>) {
   return (err: Error, _req: Request, res: Response, _next: NextFunction) => {
     const status = clientErrorStatus(err);
     if (status !== undefined) return void res.status(status).json({ error: status === 400 ? 'malformed request (path or body)' : 'request refused' });
@@ -197,11 +207,23 @@ export function sinkRouter(deps: SinkRouteDeps): Router {
   const router = Router();
   const refuse = refuser(deps);
   router.post(WEBHOOK_PATH, webhookCredentials(deps, refuse), webhookStore(deps, refuse));
-  router.all(WEBHOOK_PATH, (_req, res) => {
-    res.status(405).setHeader('allow', 'POST').json({ error: 'method not allowed: POST a webhook notification' });
-  });
-  router.use(['/api/v1', '/alerts'], readCredentials(deps));
+  router.all(WEBHOOK_PATH, methodNotAllowed);
+  router.use(READ_PATHS, readCredentials(deps));
   readRoutes(router, deps);
+  router.use(failedRequest(deps));
+  return router;
+}
+
+/**
+ * The same paths while the sink starts (its store opening): the same credentials are asked first,
+ * so a stranger learns nothing of the sink's state, then a 503 that Alertmanager retries (not a 404).
+ */
+export function startingRouter(deps: SinkCredentialDeps): Router {
+  const router = Router();
+  const starting: RequestHandler = (req, res) => answer(req, res, 503, { error: 'the alert sink is starting: retry' }, { 'retry-after': '1' });
+  router.post(WEBHOOK_PATH, webhookCredentials(deps, refuser(deps)), starting);
+  router.all(WEBHOOK_PATH, methodNotAllowed);
+  router.use(READ_PATHS, readCredentials(deps), starting);
   router.use(failedRequest(deps));
   return router;
 }

@@ -11,7 +11,7 @@ import { SinkExposure, type ExposedSink } from './exposure.js';
 import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
 import type { Payload } from './payload-schema.js';
 import { Pruner } from './pruning.js';
-import { sinkRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
+import { sinkRouter, startingRouter, WEBHOOK_PATH, type SinkCredentialDeps, type SinkRouteDeps } from './routes.js';
 import { storeKind, type StoreKind } from './store/open-store.js';
 import { notificationKey, type AlertStore, type RecordResult } from './store/alert-store.js';
 import { WatchdogMonitor } from './watchdog-monitor.js';
@@ -51,19 +51,17 @@ interface Running extends ExposedSink {
 export class AlertSinkService {
   /**
    * Mount once; routes to the running sink, or on (404) while the sink is off. While it starts
-   * (its store opening), a notification is answered 503: Alertmanager retries that, not a 404.
+   * (its store opening), its credentials are asked as ever, then a notification is answered 503:
+   * Alertmanager retries that, not a 404.
    */
   readonly routes: RequestHandler = (req, res, next) => {
-    if (this.running) return this.running.router(req, res, next);
-    if (this.starting && req.path === WEBHOOK_PATH) {
-      res.status(503).set('Retry-After', '1').json({ error: 'the alert sink is starting: retry' });
-      return;
-    }
+    const router = (this.running ?? this.starting)?.router;
+    if (router) return router(req, res, next);
     next();
   };
 
-  /** Whether a first apply is under way (no sink running yet). */
-  private starting = false;
+  /** While a first apply is under way (no sink running yet): its credentials, and the routes that ask them. */
+  private starting?: { auth: SinkAuth; router: Router };
 
   private running?: Running;
   private startedAt = 0;
@@ -94,11 +92,14 @@ export class AlertSinkService {
   async apply(config: { alert_sink?: AlertSinkConfig | undefined }): Promise<void> {
     const cfg = config.alert_sink;
     if (!cfg?.enabled) return this.stop();
-    this.starting = !this.running;
+    if (!this.running) {
+      const auth = new SinkAuth(cfg);
+      this.starting = { auth, router: startingRouter(this.credentials(auth)) };
+    }
     try {
       await this.start(cfg);
     } finally {
-      this.starting = false;
+      this.starting = undefined;
     }
   }
 
@@ -193,8 +194,8 @@ export class AlertSinkService {
 
   /** Whether a request goes to the webhook and the sink checks its credentials itself (see HttpGuard). */
   authenticatesItself(req: http.IncomingMessage): boolean {
-    const r = this.running;
-    return r !== undefined && r.auth.ownCredentials && (req.url === WEBHOOK_PATH || req.url?.startsWith(`${WEBHOOK_PATH}?`) === true);
+    const auth = (this.running ?? this.starting)?.auth;
+    return auth !== undefined && auth.ownCredentials && (req.url === WEBHOOK_PATH || req.url?.startsWith(`${WEBHOOK_PATH}?`) === true);
   }
 
   /** Renders a change still waiting for its interval now (tests read their changes at once). */
@@ -205,19 +206,20 @@ export class AlertSinkService {
   private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, monitor: WatchdogMonitor): Router {
     this.inFlight.max = cfg.max_in_flight;
     return sinkRouter({
-      auth,
-      authenticated: this.deps.authenticated ?? (() => false),
+      ...this.credentials(auth),
       inFlight: this.inFlight,
       bodyLimit: cfg.body_limit,
       limits: { maxDepth: cfg.limits.max_depth, maxAnswerBytes: cfg.limits.max_answer_size },
       store,
-      log: this.log,
       receive: (payload, body) => this.receive(store, monitor, payload, body),
-      refused: (reason) => this.exposure.refused(reason),
       folded: (counts) => this.exposure.folded(counts),
       pages: this.deps.pages,
       health: () => monitor.health(),
     });
+  }
+
+  private credentials(auth: SinkAuth): SinkCredentialDeps {
+    return { auth, authenticated: this.deps.authenticated ?? (() => false), log: this.log, refused: (reason) => this.exposure.refused(reason) };
   }
 
   private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string): Promise<RecordResult> {

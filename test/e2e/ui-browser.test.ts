@@ -229,4 +229,36 @@ describe('the alert views', () => {
     await judge(w, 'alerts-paged');
     await page.close();
   }, 90_000);
+
+  it('lists what is firing by severity, then start: an hour-old critical above a warning that started a second ago', async () => {
+    const startedAgo = (ms: number) => new Date(Date.now() - ms).toISOString();
+    await send({
+      groupKey: 'order-critical',
+      alerts: [{ fingerprint: 'order-critical', alertname: 'UiOrderCritical', severity: 'critical', startsAt: startedAgo(3_600_000) }],
+    });
+    const w = await open('/alerts');
+    const { page } = w;
+    // The warning arrives while the page is open: the live re-render keeps the order the server rendered.
+    await send({
+      groupKey: 'order-warning',
+      alerts: [{ fingerprint: 'order-warning', alertname: 'UiOrderWarning', severity: 'warning', startsAt: startedAgo(1000) }],
+    });
+    const firing = page.locator('#firing').locator('..');
+    await firing.locator('tbody th a', { hasText: 'UiOrderWarning' }).waitFor({ timeout: 20_000 });
+    const names = await firing.locator('tbody th a').allInnerTexts();
+    expect(names).toContain('UiOrderCritical');
+    expect(names.indexOf('UiOrderCritical')).toBeLessThan(names.indexOf('UiOrderWarning'));
+    const severities = await firing.locator('tbody td:nth-child(2)').allInnerTexts();
+    const rank = (severity: string) => {
+      const i = ['critical', 'warning', 'info'].indexOf(severity);
+      return i < 0 ? 3 : i;
+    };
+    expect(severities).toEqual([...severities].sort((x, y) => rank(x) - rank(y)));
+    await page.reload();
+    await page.locator('#status', { hasText: 'live · updated' }).waitFor({ timeout: 20_000 });
+    const served = await firing.locator('tbody th a').allInnerTexts();
+    expect(served.indexOf('UiOrderCritical')).toBeLessThan(served.indexOf('UiOrderWarning'));
+    await judge(w, 'alerts-by-severity');
+    await page.close();
+  }, 90_000);
 });

@@ -158,6 +158,41 @@ export function storeContract(name: string, h: StoreHarness): void {
       expect(states).toEqual([...states].sort((a, b) => (a === b ? 0 : a === 'firing' ? -1 : 1)));
     });
 
+    it('lists firing alerts by severity (critical, warning, info, any other), each newest start first, before the resolved', async () => {
+      const s = await h.open();
+      const ago = (minutes: number) => new Date(T0 - minutes * 60_000).toISOString();
+      await s.record(
+        incoming({
+          alerts: [
+            { fingerprint: 'warning-new', severity: 'warning', startsAt: ago(0) },
+            { fingerprint: 'critical-old', severity: 'critical', startsAt: ago(60) },
+            { fingerprint: 'none', severity: 'none', startsAt: ago(1) },
+            { fingerprint: 'info', severity: 'info', startsAt: ago(2) },
+            { fingerprint: 'unlabelled', startsAt: ago(3) },
+            { fingerprint: 'critical-new', severity: 'critical', startsAt: ago(5) },
+            { fingerprint: 'warning-old', severity: 'warning', startsAt: ago(30) },
+            { fingerprint: 'resolved-critical', severity: 'critical', status: 'resolved', startsAt: ago(90) },
+            { fingerprint: 'resolved-info', severity: 'info', status: 'resolved', startsAt: ago(4) },
+          ],
+        }),
+      );
+      const firing = ['critical-new', 'critical-old', 'warning-new', 'warning-old', 'info', 'none', 'unlabelled'];
+      expect((await listAlerts(s)).map((a) => a.fingerprint)).toEqual([...firing, 'resolved-info', 'resolved-critical']);
+      expect((await listAlerts(s, { state: 'firing' })).map((a) => a.fingerprint)).toEqual(firing);
+      expect((await listAlerts(s, { severity: 'warning' })).map((a) => a.fingerprint)).toEqual(['warning-new', 'warning-old']);
+      // A page ends anywhere within a severity or between two: the cursor carries on from there.
+      for (const state of [undefined, 'firing'] as const) {
+        const seen: string[] = [];
+        let after;
+        do {
+          const page: Awaited<ReturnType<AlertStore['alerts']>> = await s.alerts({ limit: 1, state, after });
+          seen.push(...page.alerts.map((a) => a.fingerprint));
+          after = page.next;
+        } while (after);
+        expect(seen).toEqual((await listAlerts(s, { state })).map((a) => a.fingerprint));
+      }
+    });
+
     it('pages the history newest first and filters it by time and receiver', async () => {
       const s = await h.open();
       for (let i = 0; i < 5; i++) {

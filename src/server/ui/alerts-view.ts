@@ -92,7 +92,7 @@ export function renderAlerts(d: AlertsData, clock: Clock): string {
     'firing',
     'Firing now',
     table(
-      'Alerts firing now',
+      'Alerts firing now, most severe first',
       HEAD,
       firing.map((a) => alertRow(a, clock)),
       'Nothing is firing.',
@@ -102,7 +102,7 @@ export function renderAlerts(d: AlertsData, clock: Clock): string {
     'history',
     'All alerts',
     table(
-      'Alerts, firing first then newest',
+      'Alerts, firing first (most severe first), then newest',
       HEAD,
       d.history.alerts.map((a) => alertRow(a, clock)),
       'No alert matches.',

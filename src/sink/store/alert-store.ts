@@ -10,8 +10,8 @@ export interface AlertStore {
   /** Stores a notification durably, or counts it as a duplicate of the one stored under its key. */
   record(n: IncomingNotification): Promise<RecordResult>;
   /**
-   * Current alerts, firing first, then newest start, then fingerprint (descending); `next` is where the following
-   * page starts. A page holds at most `limit` alerts and ends early once the stored text of the
+   * Current alerts, firing first by severity (SEVERITY_ORDER), then newest start, then fingerprint
+   * (descending); `next` is where the following page starts. A page holds at most `limit` alerts and ends early once the stored text of the
    * alerts in it (labels, annotations, generator URL) passes `maxBytes`, but never holds none.
    */
   alerts(filter: AlertFilter): Promise<{ alerts: AlertRecord[]; next?: AlertCursor }>;
@@ -106,9 +106,20 @@ export interface AlertFilter {
   maxBytes?: number | undefined;
 }
 
-/** The position of an alert in the list order: firing first, newest start, then fingerprint (descending). */
+/**
+ * The severities firing alerts are listed by, most urgent first; any other severity (`none`, one
+ * of a rule's own, none at all) comes after them. What pages people is what an operator reads first.
+ */
+export const SEVERITY_ORDER = ['critical', 'warning', 'info'] as const;
+
+/**
+ * The position of an alert in the list order: firing first, by severity (its place in
+ * SEVERITY_ORDER, `severityRank`, one past the end for any other; 0 for a resolved alert), then
+ * newest start, then fingerprint (descending).
+ */
 export interface AlertCursor {
   firing: boolean;
+  severityRank: number;
   startsAt: number;
   fingerprint: string;
 }

@@ -97,11 +97,11 @@ export class PostgresAlertStore implements AlertStore {
   }
 
   async alerts(f: AlertFilter) {
-    // One query per state, each for what the page still lacks.
+    // One query per group (state, and severity while firing), each for what the page still lacks.
     const rows: q.StoredAlertRow[] = [];
-    for (const state of q.alertStates(f)) {
+    for (const group of q.alertGroups(f)) {
       if (rows.length > f.limit) break;
-      rows.push(...(await this.pool.rows<q.StoredAlertRow>('reading alerts', q.alertsQuery(D, f, state, f.limit + 1 - rows.length))));
+      rows.push(...(await this.pool.rows<q.StoredAlertRow>('reading alerts', q.alertsQuery(D, f, group, f.limit + 1 - rows.length))));
     }
     return q.alertsPage(rows.values(), f);
   }

@@ -1,5 +1,14 @@
 import type { AlertState } from '../payload-schema.js';
-import type { AlertCursor, AlertFilter, AlertRecord, NotificationFilter, NotificationRecord, PruneResult, StoreSummary } from './alert-store.js';
+import {
+  SEVERITY_ORDER,
+  type AlertCursor,
+  type AlertFilter,
+  type AlertRecord,
+  type NotificationFilter,
+  type NotificationRecord,
+  type PruneResult,
+  type StoreSummary,
+} from './alert-store.js';
 import { spell, where, type Condition, type Dialect, type Query } from './dialect.js';
 import { takeWithin, toAlert, toNotification, type AlertRow, type NotificationRow } from './rows.js';
 
@@ -8,20 +17,46 @@ import { takeWithin, toAlert, toNotification, type AlertRow, type NotificationRo
 export type StoredAlertRow = AlertRow & { stored_bytes: number };
 export type NotificationMeta = Omit<NotificationRow, 'body'> & { body_bytes: number };
 
-/** The states a page of alerts reads, in list order (firing first), from the cursor's state on. */
-export function alertStates(f: AlertFilter): AlertState[] {
-  return (f.state ? [f.state] : (['firing', 'resolved'] as const)).filter((s) => !f.after || f.after.firing || s === 'resolved');
+/** One stretch of the alert list: the alerts of one state (and, firing, of one severity rank). */
+export interface AlertGroup {
+  state: AlertState;
+  /** Firing only: the place in SEVERITY_ORDER, or one past its end for any other severity. */
+  severityRank: number;
+}
+
+/** An alert's severity rank among firing alerts (see SEVERITY_ORDER). */
+export const severityRank = (severity: string): number => {
+  const i = (SEVERITY_ORDER as readonly string[]).indexOf(severity);
+  return i < 0 ? SEVERITY_ORDER.length : i;
+};
+
+/** The list's groups in order: firing by severity rank (each of SEVERITY_ORDER, then any other), then resolved. */
+const GROUPS: AlertGroup[] = [
+  ...Array.from({ length: SEVERITY_ORDER.length + 1 }, (_, severityRank) => ({ state: 'firing' as const, severityRank })),
+  { state: 'resolved', severityRank: 0 },
+];
+const isCursorGroup = (c: AlertCursor, g: AlertGroup) => c.firing === (g.state === 'firing') && c.severityRank === g.severityRank;
+
+/** The groups a page of alerts reads, in list order (firing first, most severe first), from the cursor's group on. */
+export function alertGroups(f: AlertFilter): AlertGroup[] {
+  const after = f.after;
+  const from = after ? GROUPS.findIndex((g) => isCursorGroup(after, g)) : 0;
+  return GROUPS.filter(
+    (g, i) =>
+      i >= from && (!f.state || g.state === f.state) && (f.severity === undefined || g.state === 'resolved' || g.severityRank === severityRank(f.severity)),
+  );
 }
 
 /**
- * At most `limit` alerts of one state in list order (newest start first, then fingerprint byte by
+ * At most `limit` alerts of one group in list order (newest start first, then fingerprint byte by
  * byte, both descending), from the cursor on: a seek on alerts_in_list_order, never a sort.
  */
-export function alertsQuery(d: Dialect, f: AlertFilter, state: AlertState, limit: number): Query {
-  const c: Condition[] = [['state = ?', state]];
+export function alertsQuery(d: Dialect, f: AlertFilter, group: AlertGroup, limit: number): Query {
+  const c: Condition[] = [['state = ?', group.state]];
   if (f.alertname !== undefined) c.push(['alertname = ?', f.alertname]);
   if (f.severity !== undefined) c.push(['severity = ?', f.severity]);
-  if (f.after && (state === 'firing') === f.after.firing) {
+  else if (group.state === 'firing') c.push(severityIn(group.severityRank));
+  if (f.after && isCursorGroup(f.after, group)) {
     c.push([`(starts_at, ${d.byteOrder('fingerprint')}) < (?, ${d.byteOrder('?')})`, f.after.startsAt, f.after.fingerprint]);
   }
   const w = where(c);
@@ -34,12 +69,20 @@ export function alertsQuery(d: Dialect, f: AlertFilter, state: AlertState, limit
   );
 }
 
+/** The severities of a firing group: one of SEVERITY_ORDER, or any other. */
+function severityIn(rank: number): Condition {
+  const named = SEVERITY_ORDER[rank];
+  return named ? ['severity = ?', named] : [`severity NOT IN (${SEVERITY_ORDER.map(() => '?').join(', ')})`, ...SEVERITY_ORDER];
+}
+
 /** A page of alerts from rows in list order: stops reading at the first row left behind. */
 export function alertsPage(rows: IterableIterator<StoredAlertRow>, f: AlertFilter): { alerts: AlertRecord[]; next?: AlertCursor } {
   const { page, more } = takeWithin(rows, f.limit, f.maxBytes, (r) => r.stored_bytes);
   const alerts = page.map(toAlert);
   const last = alerts[alerts.length - 1];
-  return more && last ? { alerts, next: { firing: last.state === 'firing', startsAt: last.startsAt, fingerprint: last.fingerprint } } : { alerts };
+  if (!more || !last) return { alerts };
+  const firing = last.state === 'firing';
+  return { alerts, next: { firing, severityRank: firing ? severityRank(last.severity) : 0, startsAt: last.startsAt, fingerprint: last.fingerprint } };
 }
 
 /** One more than a page of notifications, newest first, without their bodies (read only for the rows that fit). */

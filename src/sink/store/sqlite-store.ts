@@ -113,11 +113,11 @@ export class SqliteAlertStore implements AlertStore {
 
   async alerts(f: AlertFilter) {
     await this.writes.idle();
-    // One query per state, each for what the page still lacks (read whole: see sqlite-kept.ts).
+    // One query per group (state, and severity while firing), each for what the page still lacks (read whole: see sqlite-kept.ts).
     const rows: q.StoredAlertRow[] = [];
-    for (const state of q.alertStates(f)) {
+    for (const group of q.alertGroups(f)) {
       if (rows.length > f.limit) break;
-      rows.push(...this.all<q.StoredAlertRow>(q.alertsQuery(D, f, state, f.limit + 1 - rows.length)));
+      rows.push(...this.all<q.StoredAlertRow>(q.alertsQuery(D, f, group, f.limit + 1 - rows.length)));
     }
     return q.alertsPage(rows.values(), f);
   }
