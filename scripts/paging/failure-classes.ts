@@ -11,7 +11,13 @@ export interface FailureClass {
   readonly id: string;
   readonly area: 'Secrets service' | 'Cluster agents' | 'Team management' | 'vigil and the alert path';
   readonly failure: string;
+  /** The alert that tells of it; for a control, the alert it must not raise. */
   readonly alert: string;
+  /**
+   * A control, not a failure: an estate that is right though it could be taken for `alert`'s
+   * condition. It must page nobody: the live test fails on any page its faults did not cause.
+   */
+  readonly control?: true;
   readonly proof: 'live' | 'promtool';
   /** How it is told apart from its neighbours, when it matters. */
   readonly note?: string;
@@ -95,6 +101,15 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'two clusters of one replication set are primary',
     alert: 'SecretsReplicationSplitBrain',
     proof: 'live',
+  },
+  {
+    id: 'secrets-proxy-sets',
+    area: 'Secrets service',
+    failure: 'two clusters behind one proxy (one host and port, a path prefix each) are primaries of different replication sets',
+    alert: 'SecretsReplicationSplitBrain',
+    control: true,
+    proof: 'live',
+    note: 'no failure: only an address an answer names links clusters, and one several targets share links none',
   },
   {
     id: 'secrets-primary-not-watched',

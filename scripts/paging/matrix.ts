@@ -140,8 +140,8 @@ export interface MatrixRow extends FailureClass {
   severity: string;
   for: string;
   receivers: string[];
-  /** The longest time from the fault to the first notification, with the shipped intervals. */
-  pageWithinSeconds: number;
+  /** The longest time from the fault to the first notification, with the shipped intervals; none for a control. */
+  pageWithinSeconds?: number;
   inhibitedBy: string[];
   inhibits: string[];
 }
@@ -172,6 +172,7 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
   return FAILURE_CLASSES.map((fc) => {
     const rule = shipped.rules.find((r) => r.alert === fc.alert);
     if (!rule) throw new Error(`failure class ${fc.id} names ${fc.alert}, which no rule of alerts/ defines`);
+    if (fc.control) return { ...fc, severity: rule.severity, for: rule.for, receivers: [], inhibitedBy: [], inhibits: [] };
     const routes = routeOf(shipped.route, { alertname: rule.alert, severity: rule.severity });
     // Seen by vigil at the next poll (a hung upstream holds it for its timeout), then by
     // Prometheus at the next scrape (a dead vigil: at the scrape's timeout), by the rule at the next

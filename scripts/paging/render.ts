@@ -4,9 +4,11 @@ const escape = (s: string) => s.replace(/\|/g, '\\|');
 const code = (s: string) => `\`${s}\``;
 
 function row(r: MatrixRow): string {
+  const failure = `${escape(r.failure)}${r.note ? ` (${escape(r.note)})` : ''}`;
+  if (r.pageWithinSeconds === undefined) return `| ${failure} | none, never ${code(r.alert)} | — | — | never | nobody |  | ${r.proof} |`;
   const severity = r.severity === 'critical' ? '**critical**' : r.severity;
   const inhibited = r.inhibitedBy.length > 0 ? `silenced while ${r.inhibitedBy.map(code).join(', ')} fires for its target` : '';
-  return `| ${escape(r.failure)}${r.note ? ` (${escape(r.note)})` : ''} | ${code(r.alert)} | ${severity} | ${r.for} | ${duration(r.pageWithinSeconds)} | ${r.receivers.join(', ')} | ${inhibited} | ${r.proof} |`;
+  return `| ${failure} | ${code(r.alert)} | ${severity} | ${r.for} | ${duration(r.pageWithinSeconds)} | ${r.receivers.join(', ')} | ${inhibited} | ${r.proof} |`;
 }
 
 /** docs/paging.md: the paging matrix, from the shipped rules, routing and intervals. */
@@ -40,6 +42,9 @@ AlertmanagerConfig carries the same routing), and vigil's default schedules and 
   own warnings fire, and resolves when the fault clears, while healthy and misconfigured targets
   page nobody, and that a killed vigil pages; \`promtool\` rows are held by the unit tests of
   \`alerts/tests/\`, run for one vigil and for two.
+- **none**: a control, not a failure: an estate that is right though it could be taken for the
+  named alert's condition. It pages nobody; a \`live\` control runs beside the faults of the live
+  test, which fails on any page they did not cause.
 
 ${areas
   .map(

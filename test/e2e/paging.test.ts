@@ -9,6 +9,7 @@ import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams
 import { tempFile } from '../helpers/daemon.js';
 import { startVigil, type VigilProcess } from '../helpers/process.js';
 import { substituteGrafanaVariables } from '../helpers/promql.js';
+import { startNginx, type Nginx } from '../helpers/nginx.js';
 import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from '../helpers/shipped-alerting.js';
 import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchable-proxy.js';
 import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
@@ -31,6 +32,9 @@ let teams: TeamsSimulator;
 let teamsDown: TeamsSimulator;
 let secretsProxy: SwitchableProxy;
 let agentProxy: SwitchableProxy;
+/** One nginx in front of two primaries of different sets, under /a/ and /b/ (the control secrets-proxy-sets). */
+let sharedProxy: Nginx;
+const BEHIND_SHARED_PROXY: Record<string, string> = { 'p-east': '/a', 'p-west': '/b' };
 let vigilA: VigilProcess;
 let vigilB: VigilProcess;
 let urlA = '';
@@ -92,7 +96,11 @@ function vigilConfig(withSink: boolean): string {
     `  - { name: ${name}, address: "${url}", token_file: ${token}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`;
   return [
     'secrets:',
-    ...[...secrets.clusters.values()].filter((c) => !['x-unreachable', 'dr-secondary'].includes(c.name)).map((c) => secretsTarget(c.name, c.url)),
+    ...[...secrets.clusters.values()]
+      .filter((c) => !['x-unreachable', 'dr-secondary'].includes(c.name) && !(c.name in BEHIND_SHARED_PROXY))
+      .map((c) => secretsTarget(c.name, c.url)),
+    // Control: two primaries of different sets at one proxy's host and port, never a split brain.
+    ...Object.entries(BEHIND_SHARED_PROXY).map(([name, prefix]) => secretsTarget(name, `${sharedProxy.url}${prefix}`)),
     // The merkle check feeds the dashboards' corruption panels.
     `${secretsTarget('dr-secondary', secretsUrl('dr-secondary'))}`.replace(
       / }$/,
@@ -130,12 +138,15 @@ async function startVigilOn(withSink: boolean): Promise<[VigilProcess, string]> 
 beforeAll(async () => {
   secrets = await startSecretsSimulator(
     {
-      clusters: ['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'].map(
-        (name) => ({ name }),
-      ),
+      clusters: [
+        ...['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'],
+        ...Object.keys(BEHIND_SHARED_PROXY),
+      ].map((name) => ({ name })),
       replication: [
         { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
         { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
+        // DR, so the performance split brain of the faults below cannot hide a false one here.
+        ...Object.keys(BEHIND_SHARED_PROXY).map((primary) => ({ kind: 'dr' as const, primary, secondaries: [] })),
       ],
     },
     { walTickMs: 1000 },
@@ -162,6 +173,9 @@ beforeAll(async () => {
   teamsDown = await startTeamsSimulator({ organizations: [{ name: 'down-org', teams: 5, seed: 4 }] });
   secretsProxy = await startSwitchableProxy(new URL(secrets.cluster('x-unreachable').url));
   agentProxy = await startSwitchableProxy(new URL(agents.agent('a-unreachable').url));
+  sharedProxy = await startNginx(
+    Object.fromEntries(Object.entries(BEHIND_SHARED_PROXY).map(([name, prefix]) => [`${prefix}/`, `${secrets.cluster(name).url}/`])),
+  );
   for (const s of [pager.server, heartbeat.server]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
 
   [[vigilA, urlA], [vigilB, urlB]] = await Promise.all([startVigilOn(true), startVigilOn(false)]);
@@ -183,7 +197,7 @@ afterAll(async () => {
   await prometheus?.stop();
   await alertmanager?.stop();
   await Promise.all([vigilA?.stop(), vigilB?.stop()]);
-  await Promise.all([secrets?.close(), agents?.close(), teams?.close(), teamsDown?.close(), secretsProxy?.close(), agentProxy?.close()]);
+  await Promise.all([secrets?.close(), agents?.close(), teams?.close(), teamsDown?.close(), secretsProxy?.close(), agentProxy?.close(), sharedProxy?.stop()]);
   for (const s of [pager.server, heartbeat.server]) await new Promise((r) => s.close(r));
   // eslint-disable-next-line no-console -- the measured times to page, in the run's output
   console.log(`paging path, seconds per phase (for: and Alertmanager intervals divided by ${FACTOR}): ${JSON.stringify(timings)}`);
@@ -423,8 +437,24 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
   it('covers every live row of the paging matrix with a fault', () => {
     const live = FAILURE_CLASSES.filter((f) => f.proof === 'live').map((f) => f.id);
     // a-denied is configured with a token without the policy from the start.
-    const covered = new Set([...FAULTS.flatMap((f) => f.classes), 'agent-denied', 'vigil-killed', 'path-watchdog']);
+    // secrets-proxy-sets is configured from the start; it must page nobody.
+    const covered = new Set([...FAULTS.flatMap((f) => f.classes), 'agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog']);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  it('keeps two primaries behind one proxy in sets of their own (the control that must page nobody)', async () => {
+    const query = async (expr: string) => {
+      const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as {
+        data: { result: Array<{ value: [number, string] }> };
+      };
+      return body.data.result.map((r) => r.value[1]);
+    };
+    const targets = Object.keys(BEHIND_SHARED_PROXY).join('|');
+    // Both vigils read both primaries through the proxy: one set each, one primary in each.
+    expect(await query(`count(secrets_replication_up{target=~"${targets}",kind="dr"} == 1)`), await stackState()).toEqual(['4']);
+    expect(await query(`count(count by (replication_set) (secrets_replication_set_member_info{target=~"${targets}",kind="dr"}))`)).toEqual(['2']);
+    expect(await query('max(secrets_replication_set_primaries{kind="dr"})')).toEqual(['1']);
+    expect(await query('ALERTS{alertname="SecretsReplicationSplitBrain"}')).toEqual([]);
   });
 
   it('pages each failure once, as a critical for its target, whichever vigils see it', async () => {

@@ -1,7 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_PROFILES, startAgentSimulator } from '../../simulators/agent/index.js';
 import { SECRETS_PROFILES, demoSecretsScenario, startSecretsSimulator } from '../../simulators/secrets/index.js';
@@ -9,9 +5,8 @@ import { TEAMS_PROFILES, startTeamsSimulator } from '../../simulators/teams/inde
 import { startTestDaemon, tempFile } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { parseExposition, series, seriesOf } from '../helpers/exposition.js';
-import { ALERTS_DIR, alertRules, ruleFiles } from '../helpers/rules.js';
-import { promtoolCheckMetrics, requireTool } from '../helpers/tools.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { runSilentRulesTest } from '../helpers/rules-on-scrape.js';
+import { promtoolCheckMetrics } from '../helpers/tools.js';
 
 /**
  * vigil against each simulator profile (the shapes older releases send): the scrape passes promtool,
@@ -23,34 +18,9 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-/** Every series of `text` held constant for 75 minutes, and every shipped alert that can page expected silent. */
-function rulesTest(text: string): string {
-  const input = [...parseExposition(text)]
-    .filter(([, v]) => Number.isFinite(v))
-    .map(([k, v]) => `      - series: ${JSON.stringify(k)}\n        values: ${JSON.stringify(`${v}x300`)}`)
-    // What Prometheus adds for the scrape that read them: vigil is up.
-    .concat(`      - series: 'up{job="vigil",instance="vigil:9810"}'\n        values: '1x300'`);
-  // The heartbeat (severity none) always fires, by design.
-  const silent = [
-    ...new Set(
-      alertRules()
-        .filter((r) => r.labels.severity !== 'none')
-        .map((r) => r.alert),
-    ),
-  ].map((a) => `      - { eval_time: 75m, alertname: ${a}, exp_alerts: [] }`);
-  const files = ruleFiles().map((f) => JSON.stringify(fileURLToPath(new URL(f, ALERTS_DIR))));
-  return `rule_files: [${files.join(', ')}]\nevaluation_interval: 15s\ntests:\n  - interval: 15s\n    input_series:\n${input.join('\n')}\n    alert_rule_test:\n${silent.join('\n')}\n`;
-}
-
 function expectNoAlert(text: string): void {
-  const dir = tempDir('vigil-profile-');
-  writeFileSync(join(dir, 'profile.test.yml'), rulesTest(text));
-  const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'profile.test.yml'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  expect(`${r.stdout}${r.stderr}`).toContain('SUCCESS');
+  const r = runSilentRulesTest(text);
+  expect(r.output).toContain('SUCCESS');
   expect(r.status).toBe(0);
 }
 

@@ -1,13 +1,14 @@
 import type { GroupWriter } from '../../metrics/render.js';
 import { renderGroup } from '../../metrics/render.js';
-import { origin, replicationSetFamilies, replicationSets } from './replication-sets.js';
+import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
+import { replicationSetFamilies, replicationSets } from './replication-sets.js';
 import type { SecretsTarget } from './target.js';
 import { WalLagTracker, walLagFamily } from './wal-lag.js';
 
 export const WAL_LAG_GROUP = 'secrets_wal_lag';
 export const REPLICATION_SETS_GROUP = 'secrets_replication_sets';
 /** Addresses kept parsed: far more than an estate names, and a bound on what answers could add. */
-const ORIGINS_KEPT = 10_000;
+const ADDRESSES_KEPT = 10_000;
 
 /**
  * What the secrets collector derives across its targets, kept across reloads: the latest status of
@@ -16,15 +17,25 @@ const ORIGINS_KEPT = 10_000;
  */
 export class SecretsState {
   readonly latest = new WalLagTracker();
-  private readonly origins = new Map<string, string>();
+  private readonly addresses = new Map<string, Address>();
+  /** The configured clusters' addresses, indexed once per config: the targets' list is kept until a reload. */
+  private configured?: { targets: readonly SecretsTarget[]; index: ClusterAddresses };
 
-  originOf(url: string): string {
-    let o = this.origins.get(url);
-    if (o === undefined) {
-      if (this.origins.size > ORIGINS_KEPT) this.origins.clear();
-      this.origins.set(url, (o = origin(url)));
+  addressOf(url: string): Address {
+    let a = this.addresses.get(url);
+    if (a === undefined) {
+      if (this.addresses.size > ADDRESSES_KEPT) this.addresses.clear();
+      this.addresses.set(url, (a = parseAddress(url)));
     }
-    return o;
+    return a;
+  }
+
+  private configuredAddresses(targets: readonly SecretsTarget[]): ClusterAddresses {
+    if (this.configured?.targets !== targets) {
+      const clusters = targets.map((t) => ({ target: t.name, address: t.address }));
+      this.configured = { targets, index: new ClusterAddresses(clusters, (u) => this.addressOf(u)) };
+    }
+    return this.configured.index;
   }
 
   /** Renders the WAL lag and the replication sets of `targets` from their latest statuses. */
@@ -37,11 +48,7 @@ export class SecretsState {
     });
     store.replace(
       REPLICATION_SETS_GROUP,
-      renderGroup(
-        replicationSetFamilies,
-        replicationSets(members, (u) => this.originOf(u)),
-        {},
-      ),
+      renderGroup(replicationSetFamilies, replicationSets(members, { addresses: this.configuredAddresses(targets), parse: (u) => this.addressOf(u) }), {}),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { ReplicationKind } from '../../upstream/secrets/api.js';
 import { family, type Family } from '../../metrics/family.js';
 import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 
 /**
  * Which configured clusters form one replication set (per kind), derived from their own answers,
@@ -11,7 +12,9 @@ import type { ReplicationStatus } from '../../upstream/secrets/replication-statu
  *   was not demoted and the promoted secondary share it: the split brain this exists to catch);
  *   re-enabling a primary gets a new id, which is when the explicit name is needed;
  * - a primary listing a secondary's `secondary_id` in `known_secondaries`;
- * - a secondary listing a configured target's address as a primary's `api_address`.
+ * - a secondary listing a primary's `api_address` that is one configured target's address (its
+ *   path prefix included when the answer has one; an address several targets share links none), or
+ *   two secondaries listing the same address of no configured target.
  *
  * Derived from answers first because they change with failovers and config would go stale; the
  * explicit name (`replication_set.<kind>` on a target) joins what they cannot link. Pure.
@@ -20,7 +23,7 @@ export interface SetMember {
   target: string;
   kind: ReplicationKind;
   status: ReplicationStatus;
-  /** The target's configured address, to match secondaries' `primaries[].api_address`. */
+  /** The target's configured address, which secondaries' `primaries[].api_address` may name. */
   address: string;
   /** `replication_set.<kind>` of the target, if set. */
   explicit?: string | undefined;
@@ -32,14 +35,6 @@ export interface ReplicationSet {
   members: readonly SetMember[];
   primaries: readonly string[];
 }
-
-export const origin = (url: string): string => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-};
 
 function union(parent: number[], a: number, b: number): void {
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -88,10 +83,35 @@ function setName(members: readonly SetMember[]): string {
 }
 
 /**
- * `originOf` may remember what it parsed: the sets are derived after every poll's commit, and
- * parsing every address again each time grew with the square of the estate.
+ * What links a member by address: a primary is the configured cluster it is; a secondary links to
+ * each cluster its answer names as a primary (or, for an address of no configured cluster, to the
+ * other secondaries naming it). A primary's own address links nothing by itself: clusters behind one
+ * proxy share its scheme, host and port.
  */
-export function replicationSets(all: readonly SetMember[], originOf: (url: string) => string = origin): ReplicationSet[] {
+function addressKeys(m: SetMember, addresses: ClusterAddresses, parse: (url: string) => Address): string[] {
+  if (m.status.mode !== 'secondary') return [`cluster:${m.target}`];
+  return m.status.primaries.flatMap((p) => {
+    if (!p.api_address) return [];
+    const a = parse(p.api_address);
+    const named = addresses.resolve(a);
+    if (named === 'shared') return [];
+    return [named ? `cluster:${named.target}` : `address:${a.full}`];
+  });
+}
+
+export interface SetOptions {
+  /** Every configured cluster's address (default: the members'): an address two of them share names neither. */
+  addresses?: ClusterAddresses;
+  /**
+   * May remember what it parsed: the sets are derived after every poll's commit, and parsing every
+   * address again each time grew with the square of the estate.
+   */
+  parse?: (url: string) => Address;
+}
+
+export function replicationSets(all: readonly SetMember[], opts: SetOptions = {}): ReplicationSet[] {
+  const parse = opts.parse ?? parseAddress;
+  const addresses = opts.addresses ?? new ClusterAddresses(new Map(all.map((m) => [m.target, m])).values(), parse);
   const sets: ReplicationSet[] = [];
   for (const kind of ['performance', 'dr'] as const) {
     const members = all.filter((m) => m.kind === kind && (m.status.mode === 'primary' || m.status.mode === 'secondary'));
@@ -99,11 +119,7 @@ export function replicationSets(all: readonly SetMember[], originOf: (url: strin
     linkBy(members, parent, (m) => (m.explicit ? [`explicit:${m.explicit}`] : []));
     linkBy(members, parent, (m) => (m.status.cluster_id ? [`id:${m.status.cluster_id}`] : []));
     linkKnownSecondaries(members, parent);
-    linkBy(members, parent, (m) =>
-      m.status.mode === 'secondary'
-        ? m.status.primaries.flatMap((p) => (p.api_address ? [`address:${originOf(p.api_address)}`] : []))
-        : [`address:${originOf(m.address)}`],
-    );
+    linkBy(members, parent, (m) => addressKeys(m, addresses, parse));
     const groups = new Map<number, SetMember[]>();
     const root = (i: number): number => (parent[i] === i ? i : root(parent[i]!));
     members.forEach((m, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), m]));

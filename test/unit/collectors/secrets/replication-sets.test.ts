@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { primaryChangeCounter } from '../../../../src/collectors/secrets/primary-changes.js';
+import { ClusterAddresses } from '../../../../src/collectors/secrets/cluster-addresses.js';
 import { replicationSetFamilies, replicationSets, type SetMember } from '../../../../src/collectors/secrets/replication-sets.js';
 import { replicationStatusData, type ReplicationStatus } from '../../../../src/upstream/secrets/replication-status.js';
-import { series } from '../../../helpers/exposition.js';
+import { series, seriesOf } from '../../../helpers/exposition.js';
 import { renderSamples } from '../../../helpers/render.js';
 
 const status = (s: Record<string, unknown>): ReplicationStatus => replicationStatusData.parse(s);
@@ -79,6 +80,73 @@ describe("replication sets derived from the clusters' answers", () => {
     expect(primariesOf([secondary('b'), primary('a')]).get(series('secrets_replication_secondary_primary_watched', { target: 'b', kind: 'performance' }))).toBe(
       1,
     );
+  });
+});
+
+describe('clusters behind one proxy (one scheme, host and port, a path prefix each)', () => {
+  const at = (m: SetMember, address: string): SetMember => ({ ...m, address });
+  const naming = (api_address: string) => ({ cluster_id: 'sec', secondary_id: 'zz', primaries: [{ api_address }] });
+  const targetsOf = (members: SetMember[]) =>
+    replicationSets(members)
+      .map((s) => s.members.map((m) => m.target).sort())
+      .sort();
+
+  it('keeps two primaries of different sets apart: two sets of one primary, no split brain', () => {
+    const members = [at(primary('east', { cluster_id: 'e' }), 'http://proxy:8200/a'), at(primary('west', { cluster_id: 'w' }), 'http://proxy:8200/b')];
+    const m = primariesOf(members);
+    expect([...seriesOf(m, 'secrets_replication_set_primaries').values()]).toEqual([1, 1]);
+    expect(m.get(series('secrets_replication_set_primaries', { kind: 'performance', replication_set: 'e' }))).toBe(1);
+    expect(m.get(series('secrets_replication_set_primaries', { kind: 'performance', replication_set: 'w' }))).toBe(1);
+  });
+
+  it('links a secondary to the primary whose address, path prefix included, its answer names', () => {
+    const members = [
+      at(primary('east', { cluster_id: 'e' }), 'http://proxy:8200/a'),
+      at(primary('west', { cluster_id: 'w' }), 'http://proxy:8200/b/'),
+      secondary('east-pr', naming('http://proxy:8200/a/')),
+      secondary('west-pr', { ...naming('http://PROXY:8200/b'), cluster_id: 'sec-2', secondary_id: 'yy' }),
+    ];
+    expect(targetsOf(members)).toEqual([
+      ['east', 'east-pr'],
+      ['west', 'west-pr'],
+    ]);
+  });
+
+  it('links nothing by an address several configured clusters share', () => {
+    const members = [
+      at(primary('east', { cluster_id: 'e' }), 'http://proxy:8200/a'),
+      at(primary('west', { cluster_id: 'w' }), 'http://proxy:8200/b'),
+      secondary('pr', naming('http://proxy:8200')),
+    ];
+    expect(targetsOf(members)).toEqual([['east'], ['pr'], ['west']]);
+    expect(primariesOf(members).get(series('secrets_replication_secondary_primary_watched', { target: 'pr', kind: 'performance' }))).toBe(0);
+    // Two targets at one address (the same cluster configured twice) are not told apart either.
+    const twice = [primary('a', { cluster_id: 'x1' }), primary('a2', { cluster_id: 'x2' }), secondary('b', naming('https://a:8200'))].map((m) =>
+      m.target === 'a2' ? at(m, 'https://a:8200') : m,
+    );
+    expect(targetsOf(twice)).toEqual([['a'], ['a2'], ['b']]);
+  });
+
+  it('counts every configured cluster as a holder of its address, polled or not', () => {
+    const members = [at(primary('east', { cluster_id: 'e' }), 'http://proxy:8200/a'), secondary('pr', naming('http://proxy:8200'))];
+    expect(targetsOf(members)).toEqual([['east', 'pr']]);
+    const addresses = new ClusterAddresses([
+      { target: 'east', address: 'http://proxy:8200/a' },
+      { target: 'west', address: 'http://proxy:8200/b' },
+    ]);
+    expect(replicationSets(members, { addresses }).map((s) => s.members.map((m) => m.target))).toEqual([['east'], ['pr']]);
+  });
+
+  it('still links an answer without a path to the one cluster configured behind a prefix at its origin', () => {
+    const members = [at(primary('a', { cluster_id: 'p' }), 'https://lb:8200/secrets'), secondary('b', naming('https://lb:8200'))];
+    expect(targetsOf(members)).toEqual([['a', 'b']]);
+    // A path the configured address does not have names another cluster.
+    expect(targetsOf([at(primary('a', { cluster_id: 'p' }), 'https://lb:8200'), secondary('b', naming('https://lb:8200/other'))])).toEqual([['a'], ['b']]);
+  });
+
+  it('links two secondaries that name the same primary vigil does not watch', () => {
+    const members = [secondary('b', naming('https://gone:8200')), secondary('c', { ...naming('https://gone:8200/'), cluster_id: 'other', secondary_id: 'c' })];
+    expect(targetsOf(members)).toEqual([['b', 'c']]);
   });
 });
 
