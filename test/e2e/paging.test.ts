@@ -130,12 +130,25 @@ async function startVigilOn(withSink: boolean): Promise<[VigilProcess, string]> 
 beforeAll(async () => {
   secrets = await startSecretsSimulator(
     {
-      clusters: ['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'].map(
-        (name) => ({ name }),
-      ),
+      clusters: [
+        'dr-primary',
+        'dr-secondary',
+        'perf-primary',
+        'perf-secondary',
+        'sealed-primary',
+        'sealed-secondary',
+        'x-unreachable',
+        'x-hung',
+        'x-5xx',
+        'x-sealed',
+        'x-denied',
+        'x-garbage',
+      ].map((name) => ({ name })),
       replication: [
         { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
         { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
+        // A set of its own, so that its secondary's seal is not mixed up with the split brain's promotion.
+        { kind: 'performance', primary: 'sealed-primary', secondaries: ['sealed-secondary'] },
       ],
     },
     { walTickMs: 1000 },
@@ -275,6 +288,14 @@ const FAULTS: Fault[] = [
     pages: [['SecretsSealed', { target: 'x-sealed' }]],
     inject: () => post(sim(secretsUrl('x-sealed'), 'seal'), { sealed: true }),
     clear: () => post(sim(secretsUrl('x-sealed'), 'seal'), { sealed: false }),
+  },
+  {
+    // One cause, one page: its primary reports it disconnected, and SecretsReplicationSecondaryDisconnected
+    // for it is in no alsoPages, so "paged nothing else" fails if it pages.
+    classes: ['secrets-secondary-sealed'],
+    pages: [['SecretsSealed', { target: 'sealed-secondary' }]],
+    inject: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: true }),
+    clear: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: false }),
   },
   {
     classes: ['secrets-denied', 'secrets-garbage'],
