@@ -71,6 +71,23 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'a secondary disconnects from its primary',
     alert: 'SecretsReplicationSecondaryDisconnected',
     proof: 'live',
+    note: 'not while the secondary answers sealed: its seal pages',
+  },
+  {
+    id: 'secrets-secondary-sealed',
+    area: 'Secrets service',
+    failure: 'a secondary is sealed',
+    alert: 'SecretsSealed',
+    proof: 'live',
+    note: "one page for one cause: its primary's SecretsReplicationSecondaryDisconnected for it is held while vigil links the two and the seal lasts",
+  },
+  {
+    id: 'secrets-secondary-unreachable',
+    area: 'Secrets service',
+    failure: 'a secondary stops answering (refused, hung, 5xx)',
+    alert: 'SecretsServiceDown',
+    proof: 'promtool',
+    note: "its primary's SecretsReplicationSecondaryDisconnected pages too if the primary loses it: vigil's path to it is not the primary's, so vigil cannot tell one cause from two",
   },
   {
     id: 'secrets-heartbeat',

@@ -69,6 +69,17 @@ file vigil cannot read, a standby node at the target's address, the rate limit, 
 vigil cannot read (\`decode\`, \`schema\`, \`too_large\`: a version vigil does not know must never
 page the upstream's on-call). All of these are \`VigilCollectorFailing\`, with the reason.
 
+## One page per cause
+
+A sealed secondary pages once, as \`SecretsSealed\`: its primary's
+\`SecretsReplicationSecondaryDisconnected\` about it is left out by the rule itself (nothing
+inhibits a critical) while the seal lasts and vigil links the two:
+\`secrets_replication_secondary_target_info\` names the target whose own status carries the
+\`secondary_id\` the primary lists, and vigil keeps it while that target answers sealed. A secondary
+that does not answer at all pages \`SecretsServiceDown\`, and its primary's alert still pages if the
+primary loses it too: vigil's path to it is not the primary's, so vigil cannot tell one cause from
+two, and a secondary its primary lost is data at risk whatever vigil sees.
+
 ## Inhibitions
 
 Only a warning is ever silenced, and only by a critical that explains it:

@@ -139,7 +139,8 @@ beforeAll(async () => {
   secrets = await startSecretsSimulator(
     {
       clusters: [
-        ...['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'],
+        ...['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'sealed-primary', 'sealed-secondary'],
+        ...['x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'],
         ...Object.keys(BEHIND_SHARED_PROXY),
       ].map((name) => ({ name })),
       replication: [
@@ -147,6 +148,8 @@ beforeAll(async () => {
         { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
         // DR, so the performance split brain of the faults below cannot hide a false one here.
         ...Object.keys(BEHIND_SHARED_PROXY).map((primary) => ({ kind: 'dr' as const, primary, secondaries: [] })),
+        // A set of its own, so that its secondary's seal is not mixed up with the split brain's promotion.
+        { kind: 'performance', primary: 'sealed-primary', secondaries: ['sealed-secondary'] },
       ],
     },
     { walTickMs: 1000 },
@@ -289,6 +292,14 @@ const FAULTS: Fault[] = [
     pages: [['SecretsSealed', { target: 'x-sealed' }]],
     inject: () => post(sim(secretsUrl('x-sealed'), 'seal'), { sealed: true }),
     clear: () => post(sim(secretsUrl('x-sealed'), 'seal'), { sealed: false }),
+  },
+  {
+    // One cause, one page: its primary reports it disconnected, and SecretsReplicationSecondaryDisconnected
+    // for it is in no alsoPages, so "paged nothing else" fails if it pages.
+    classes: ['secrets-secondary-sealed'],
+    pages: [['SecretsSealed', { target: 'sealed-secondary' }]],
+    inject: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: true }),
+    clear: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: false }),
   },
   {
     classes: ['secrets-denied', 'secrets-garbage'],

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,21 +9,29 @@ import { promtoolCheckMetrics } from '../helpers/tools.js';
 /**
  * The whole /metrics body of a fixed estate against the committed one (test/fixtures/golden/), as
  * node_exporter keeps collector/fixtures/e2e-output.txt: a renamed, dropped or added series, or a
- * changed value, shows here and in review. `npm run golden` rewrites the files.
+ * changed value, shows here and in review. `npm run golden` rewrites the files (this file, run with
+ * VIGIL_GOLDEN_WRITE=1): commit them with the change that made them differ.
  */
+const WRITE = process.env.VIGIL_GOLDEN_WRITE === '1';
+const name = (format: GoldenFormat) => relative(process.cwd(), fileURLToPath(GOLDEN_FILES[format]));
 let estate: GoldenEstate;
 const live = new Map<GoldenFormat, string>();
 
 beforeAll(async () => {
   estate = await startGoldenEstate();
-  for (const format of Object.keys(GOLDEN_FILES) as GoldenFormat[]) live.set(format, await estate.scrape(format));
+  for (const format of Object.keys(GOLDEN_FILES) as GoldenFormat[]) {
+    live.set(format, await estate.scrape(format));
+    if (!WRITE) continue;
+    mkdirSync(new URL('.', GOLDEN_FILES[format]), { recursive: true });
+    writeFileSync(GOLDEN_FILES[format], normalizeExposition(live.get(format)!));
+    process.stdout.write(`${name(format)} written\n`);
+  }
 }, 30_000);
 afterAll(async () => {
   await estate?.close();
 });
 
 const golden = (format: GoldenFormat) => readFileSync(GOLDEN_FILES[format], 'utf8');
-const name = (format: GoldenFormat) => relative(process.cwd(), fileURLToPath(GOLDEN_FILES[format]));
 
 describe('the golden exposition', () => {
   it.each(Object.keys(GOLDEN_FILES) as GoldenFormat[])('%s: /metrics is the committed body, normalized', (format) => {

@@ -5,7 +5,6 @@ import { optionalSecretFile, readSecretFile } from '../../jobs/secret-file.js';
 import type { UpstreamClient } from '../../upstream/client.js';
 import { backoffOn } from '../../upstream/retry.js';
 import type { SecretsAuth } from '../../upstream/secrets/api.js';
-import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 import { defineCollector } from '../collector.js';
 import { collectEndpoint } from '../endpoint.js';
 import { SecretsState } from './derived-state.js';
@@ -17,6 +16,7 @@ import { primaryChangesFamily } from './primary-changes.js';
 import { replicationSetFamilies } from './replication-sets.js';
 import { replicationFamilies, replicationUp } from './replication.js';
 import { sealedFamily } from './seal.js';
+import { secondaryTargetFamily } from './secondary-targets.js';
 import { secretsTarget, type SecretsTarget } from './target.js';
 import { walLagFamily } from './wal-lag.js';
 
@@ -59,7 +59,7 @@ function replicationJob(
       publish((state) => {
         for (const o of outcomes) {
           const kind = t.replication_kinds.find((k) => k === o.part);
-          if (kind) state.latest.set(t.name, kind, o.value as ReplicationStatus | undefined);
+          if (kind) state.record(t.name, kind, o);
         }
       }),
   };
@@ -94,6 +94,7 @@ export const secretsCollector = defineCollector({
     ...replicationFamilies,
     walLagFamily,
     ...replicationSetFamilies,
+    secondaryTargetFamily,
     merkleUp,
     ...merkleFamilies,
     sealedFamily,
@@ -101,7 +102,7 @@ export const secretsCollector = defineCollector({
     attemptUp,
     ...attemptFamilies,
   ],
-  derived: [walLagFamily, ...replicationSetFamilies],
+  derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
   state: () => new SecretsState(),
   jobs: (targets, ctx, state) =>
     targets.flatMap((t) =>

@@ -1,12 +1,17 @@
+import type { PartOutcome } from '../../jobs/part.js';
 import type { GroupWriter } from '../../metrics/render.js';
 import { renderGroup } from '../../metrics/render.js';
+import type { ReplicationKind } from '../../upstream/secrets/api.js';
+import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 import { replicationSetFamilies, replicationSets } from './replication-sets.js';
+import { secondaryTargetFamily, secondaryTargets } from './secondary-targets.js';
 import type { SecretsTarget } from './target.js';
-import { WalLagTracker, walLagFamily } from './wal-lag.js';
+import { WalLagTracker, walLagFamily, type LatestStatus } from './wal-lag.js';
 
 export const WAL_LAG_GROUP = 'secrets_wal_lag';
 export const REPLICATION_SETS_GROUP = 'secrets_replication_sets';
+export const SECONDARY_TARGETS_GROUP = 'secrets_secondary_targets';
 /** Addresses kept parsed: far more than an estate names, and a bound on what answers could add. */
 const ADDRESSES_KEPT = 10_000;
 
@@ -17,9 +22,25 @@ const ADDRESSES_KEPT = 10_000;
  */
 export class SecretsState {
   readonly latest = new WalLagTracker();
+  /**
+   * What each sealed target last said before it answered sealed: a sealed cluster keeps its
+   * replication identity, so its primary's view of it can still be told apart from other causes.
+   * Only for the link to its primary; its own series, the WAL lag and the sets forget it.
+   */
+  private readonly sealed = new Map<string, LatestStatus>();
   private readonly addresses = new Map<string, Address>();
   /** The configured clusters' addresses, indexed once per config: the targets' list is kept until a reload. */
   private configured?: { targets: readonly SecretsTarget[]; index: ClusterAddresses };
+
+  /** One kind's status poll of a target: its status, or what a sealed answer keeps of the last one. */
+  record(target: string, kind: ReplicationKind, outcome: PartOutcome): void {
+    const key = `${target}/${kind}`;
+    const status = outcome.value as ReplicationStatus | undefined;
+    const kept = outcome.error?.reason === 'sealed' ? (this.latest.get(target, kind) ?? this.sealed.get(key)) : undefined;
+    if (kept) this.sealed.set(key, kept);
+    else this.sealed.delete(key);
+    this.latest.set(target, kind, status);
+  }
 
   addressOf(url: string): Address {
     let a = this.addresses.get(url);
@@ -41,6 +62,7 @@ export class SecretsState {
   /** Renders the WAL lag and the replication sets of `targets` from their latest statuses. */
   publish(targets: readonly SecretsTarget[], store: GroupWriter): void {
     store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], this.latest.pairs(), {}));
+    store.replace(SECONDARY_TARGETS_GROUP, renderGroup([secondaryTargetFamily], secondaryTargets(this.latest.statuses(), [...this.sealed.values()]), {}));
     const byName = new Map(targets.map((t) => [t.name, t]));
     const members = this.latest.statuses().flatMap((l) => {
       const t = byName.get(l.target);
@@ -54,7 +76,9 @@ export class SecretsState {
 
   /** After a reload: statuses of removed targets go, and what they fed is rendered again. */
   settle(targets: readonly SecretsTarget[], store: GroupWriter): void {
-    this.latest.forgetTargetsExcept(new Set(targets.map((t) => t.name)));
+    const names = new Set(targets.map((t) => t.name));
+    this.latest.forgetTargetsExcept(names);
+    for (const [k, v] of this.sealed) if (!names.has(v.target)) this.sealed.delete(k);
     this.publish(targets, store);
   }
 }

@@ -64,6 +64,9 @@ export class WalLagTracker {
     if (status) this.latest.set(key, { target, kind, status });
     else this.latest.delete(key);
   }
+  get(target: string, kind: ReplicationKind): LatestStatus | undefined {
+    return this.latest.get(`${target}/${kind}`);
+  }
   forgetTargetsExcept(targets: ReadonlySet<string>): void {
     for (const [k, v] of this.latest) if (!targets.has(v.target)) this.latest.delete(k);
   }
