@@ -6,6 +6,7 @@ import { CONTENT_TYPE } from './metrics/render.js';
 import { deflatePiece, gzipMember, type Deflated } from './metrics/gzip-stream.js';
 import { EOF_LINE, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './metrics/openmetrics.js';
 import { negotiateFormat } from './server/negotiate.js';
+import type { ExpositionFormat } from './metrics/snapshot.js';
 import { lifecycleRouter } from './server/lifecycle.js';
 import { uiRoutes } from './server/ui-routes.js';
 import { VERSION } from './version.js';
@@ -88,13 +89,23 @@ function runtimeBody(render: () => Promise<string>): () => Promise<RuntimeBody> 
  */
 function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
   const runtime = runtimeBody(deps.processMetrics);
+  // The gzip body of the last snapshot and runtime tail, framed once: both change at most once a
+  // second or a collection, and every scrape in between writes the same bytes.
+  const framed = new Map<ExpositionFormat, { head: Deflated; tail: Encoded; body: Buffer }>();
+  const gzipBody = (format: ExpositionFormat, head: Deflated, tail: Encoded): Buffer => {
+    const last = framed.get(format);
+    if (last?.head === head && last.tail === tail) return last.body;
+    const body = Buffer.concat(gzipMember([head, tail.deflated]));
+    framed.set(format, { head, tail, body });
+    return body;
+  };
   return async (req, res) => {
     // Both formats are assembled when a collection commits: choosing one renders nothing.
     const format = negotiateFormat(req.headers.accept);
     const snap = deps.daemon.snapshot(format);
     const gzip = acceptsGzip(req);
     const tail = (await runtime())[format];
-    const body = gzip ? gzipMember([await snap.deflated(), tail.deflated]) : [...snap.buffers(), tail.identity];
+    const body = gzip ? [gzipBody(format, await snap.deflated(), tail)] : [...snap.buffers(), tail.identity];
     res.writeHead(200, {
       'content-type': format === 'openmetrics' ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE,
       vary: 'Accept, Accept-Encoding',
