@@ -4,6 +4,7 @@ import { renderMetricsDoc } from '../src/metrics/docs.js';
 import { renderHttpRoutesTable } from '../src/server/http-routes.js';
 import { renderEndpointDeclarationsTable, renderLayersTable } from './architecture-tables.js';
 import { withSection } from './doc-sections.js';
+import { renderPerformance } from './readme-performance.js';
 import { renderPagingDoc } from './paging/render.js';
 
 /**
@@ -23,5 +24,5 @@ function update(file: string, sections: Record<string, string>): void {
 
 write('docs/metrics.md', renderMetricsDoc(CATALOG));
 write('docs/paging.md', renderPagingDoc());
-update('README.md', { 'http-routes': renderHttpRoutesTable() });
+update('README.md', { 'http-routes': renderHttpRoutesTable(), performance: renderPerformance() });
 update('docs/architecture.md', { layers: renderLayersTable(), endpoints: renderEndpointDeclarationsTable() });

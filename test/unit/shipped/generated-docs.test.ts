@@ -8,6 +8,7 @@ import { renderPagingDoc } from '../../../scripts/paging/render.js';
 import { alertRules } from '../../helpers/rules.js';
 import { renderEndpointDeclarationsTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
 import { sectionOf } from '../../../scripts/doc-sections.js';
+import { renderPerformance } from '../../../scripts/readme-performance.js';
 
 describe('docs/metrics.md', () => {
   it('is what the catalog generates (run `npm run docs` after changing a metric)', () => {
@@ -51,6 +52,13 @@ describe('docs/paging.md', () => {
     }
     // 2m for, with a 15 s poll, 5 s timeout, 30 s scrape, 30 s evaluation and 30 s group_wait.
     expect(rows.find((r) => r.id === 'agent-hung')!.pageWithinSeconds).toBe(15 + 5 + 30 + 30 + 120 + 30);
+  });
+});
+
+describe('README.md', () => {
+  it('states the performance the committed bench results measured (run `npm run docs` after `npm run bench`)', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(sectionOf(readme, 'performance', 'README.md')).toBe(renderPerformance());
   });
 });
 
