@@ -25,11 +25,16 @@ function scalar(value: string, multiline: boolean): Scalar {
   return s;
 }
 
-/** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
-export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Record<string, string> {
-  const files = readdirSync(dir)
+/** The rule files of `dir`, sorted: the order of the groups in every generated form. */
+export function ruleSourceFiles(dir: URL = RULES_SOURCE): string[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.rules.yml'))
     .sort();
+}
+
+/** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
+export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Record<string, string> {
+  const files = ruleSourceFiles(dir);
   const seen = new Set<string>();
   const out: Record<string, string> = {};
   for (const file of files) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: type checks, lint, layout, then unit, integration and end-to-end tests.
-# The end-to-end tests run the real Prometheus tools, PostgreSQL, Chromium, nginx, openssl, curl and wget. When they are missing, this installs them
+# The end-to-end tests run the real Prometheus tools, PostgreSQL, Chromium, nginx, openssl, curl and wget (and the jsonnet mixin's tests, jsonnet). When they are missing, this installs them
 # on Debian as root, or stops naming the exact command to run; a test never skips silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,7 @@ command -v openssl >/dev/null || missing+=(openssl)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v curl >/dev/null || missing+=(curl)
 command -v wget >/dev/null || missing+=(wget)
+command -v jsonnet >/dev/null || missing+=(jsonnet)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing ${missing[*]} (needed by the end-to-end tests)"

@@ -29,3 +29,18 @@ export function substituteGrafanaVariables(expr: string, rateInterval = '1m', ra
     .replace(/\$__range/g, range)
     .replace(/\$(target|job|instance|cluster)\b/g, '.*');
 }
+
+/** Every vector selector of an expression with its matchers, read from the syntax tree (Grafana's `$__` intervals allowed). */
+export function selectors(expr: string): Array<{ metric: string; matchers: string }> {
+  const text = expr.replace(/\$__\w+/g, (v) => `${'1'.repeat(v.length - 1)}s`);
+  const out: Array<{ metric: string; matchers: string }> = [];
+  const c = parser.parse(text).cursor();
+  do {
+    if (c.name === 'VectorSelector') {
+      const id = c.node.getChild('Identifier');
+      const m = c.node.getChild('LabelMatchers');
+      out.push({ metric: id ? text.slice(id.from, id.to) : '', matchers: m ? text.slice(m.from, m.to) : '' });
+    }
+  } while (c.next());
+  return out;
+}

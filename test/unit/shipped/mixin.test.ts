@@ -7,25 +7,10 @@ import { allDashboards } from '../../../dashboards/src/index.js';
 import { DEFAULT_MIXIN, parseMixinConfig, type MixinConfig } from '../../../mixin/config.js';
 import { withGroupingLabel, withMatchers, withUpJob } from '../../../mixin/promql.js';
 import { generateRules } from '../../../mixin/rules.js';
-import { parser } from '@prometheus-io/lezer-promql';
+import { selectors } from '../../helpers/promql.js';
 import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
 import { requireTool } from '../../helpers/tools.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-
-/** Every vector selector of an expression with its matchers, read from the syntax tree. */
-function selectors(expr: string): Array<{ metric: string; matchers: string }> {
-  const text = expr.replace(/\$__\w+/g, (v) => `${'1'.repeat(v.length - 1)}s`);
-  const out: Array<{ metric: string; matchers: string }> = [];
-  const c = parser.parse(text).cursor();
-  do {
-    if (c.name === 'VectorSelector') {
-      const id = c.node.getChild('Identifier');
-      const m = c.node.getChild('LabelMatchers');
-      out.push({ metric: id ? text.slice(id.from, id.to) : '', matchers: m ? text.slice(m.from, m.to) : '' });
-    }
-  } while (c.next());
-  return out;
-}
 
 describe('PromQL edits of the mixin', () => {
   it('adds matchers to every selector, with or without braces, and leaves the rest as written', () => {
