@@ -66,10 +66,16 @@ const LAYERS = [
     ['support', 'config-fields', 'metrics', 'config', 'engine', 'sink', 'catalog', 'daemon'],
   ],
   [
+    'check',
+    ['^src/check/'],
+    '`--config.check`: the files a config names, and each endpoint polled once',
+    ['support', 'config-fields', 'upstream', 'jobs', 'collectors', 'config', 'server'],
+  ],
+  [
     'entry',
     ['^src/(cli|healthcheck|main)\\.ts$'],
     'the command line and the programs: vigil and its health check',
-    ['support', 'config-fields', 'metrics', 'config', 'sink', 'daemon', 'server'],
+    ['support', 'config-fields', 'metrics', 'config', 'sink', 'daemon', 'server', 'check'],
   ],
 ];
 

@@ -39,12 +39,12 @@ export function renderEndpointDeclarationsTable(): string {
     c.endpoints.map((e) => {
       const sw = e.switch ? `\`${e.switch.key}\` (default ${e.switch.default}): ${cell(e.switch.help)}` : '—';
       const na = e.notApplicable ? cell(e.notApplicable.means) : '—';
-      return `| \`${c.kind}\` | \`${e.id}\` | ${e.method} \`${e.path}\` | ${cell(e.when)} | ${sw} | ${e.up ? `\`${e.up.name}\`` : '—'} | ${na} | ${feedsOf(e).length} |`;
+      return `| \`${c.kind}\` | \`${e.id}\` | ${e.method} \`${e.path}\` | ${e.needs ? cell(e.needs) : '—'} | ${cell(e.when)} | ${sw} | ${e.up ? `\`${e.up.name}\`` : '—'} | ${na} | ${feedsOf(e).length} |`;
     }),
   );
   return [
-    '| targets (config) | endpoint | call | when | switch | `_up` | not applicable when | families fed |',
-    '|---|---|---|---|---|---|---|---|',
+    '| targets (config) | endpoint | call | needs | when | switch | `_up` | not applicable when | families fed |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Declared in ${COLLECTORS.map((c) => `\`src/collectors/${folder(c.kind)}/endpoints.ts\``).join(', ')}.`,

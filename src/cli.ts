@@ -28,6 +28,10 @@ export interface Flags {
   shard?: number;
   /** `--pod`: a StatefulSet pod's name; its ordinal is the shard. */
   pod?: string;
+  /** `--config.check`: check the config, the web config and the files they name, then exit. */
+  configCheck: boolean;
+  /** `--config.check.probe`: the check also polls every endpoint of every target once. */
+  configCheckProbe: boolean;
   version: boolean;
   help: boolean;
 }
@@ -41,6 +45,12 @@ team-management service on schedules and serves Prometheus metrics.
 
 flags:
   --config.file=PATH            configuration file (YAML) [default: vigil.yml]
+  --config.check                check the configuration, the web config and every file they name
+                                (tokens, certificates, the alert store's directory), print one line
+                                per target and exit: 0 when all is fine, 1 otherwise
+  --config.check.probe          with --config.check: also poll every endpoint of every target once
+                                and say per endpoint ok, not applicable, refused (with the permission
+                                it needs), unreachable, TLS failure or unreadable answer
   --web.listen-address=ADDR     HOST:PORT to serve /metrics, /healthz, /readyz and the API on;
                                 overrides web.listen_address of the config [default: 0.0.0.0:9810]
   --web.config.file=PATH        TLS, basic auth and response headers, in the Prometheus
@@ -74,6 +84,8 @@ signals: SIGHUP reloads the configuration (as does POST /-/reload); SIGTERM and 
 
 const OPTIONS = {
   'config.file': { type: 'string', default: 'vigil.yml' },
+  'config.check': { type: 'boolean', default: false },
+  'config.check.probe': { type: 'boolean', default: false },
   'web.listen-address': { type: 'string' },
   'web.config.file': { type: 'string' },
   'web.enable-lifecycle': { type: 'boolean', default: false },
@@ -114,6 +126,7 @@ export function parseFlags(argv: string[]): Flags {
   const { externalUrl, routePrefix } = prefixFlags(values['web.external-url'] as string | undefined, values['web.route-prefix'] as string | undefined);
   const configFile = String(values['config.file']);
   if (!configFile) throw new FlagError('--config.file: must not be empty');
+  if (values['config.check.probe'] === true && values['config.check'] !== true) throw new FlagError('--config.check.probe: only with --config.check');
   return {
     configFile,
     ...(listen !== undefined ? { listenAddress: listen } : {}),
@@ -127,6 +140,8 @@ export function parseFlags(argv: string[]): Flags {
     logLevel: level,
     logFormat: format,
     ...shardFlags(values),
+    configCheck: values['config.check'] === true,
+    configCheckProbe: values['config.check.probe'] === true,
     version: values.version === true,
     help: values.help === true,
   };

@@ -7,6 +7,7 @@ import { ConfigError } from './config/errors.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { resolveShard } from './config/sharding.js';
+import { runCheck } from './check/report.js';
 import { Daemon } from './daemon.js';
 import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
@@ -127,6 +128,11 @@ async function main(argv: string[]): Promise<void> {
   const flags = readFlags(argv);
   if (!flags) return;
   const { config, web } = await readConfigs(flags);
+  if (flags.configCheck) {
+    const { text, ok } = await runCheck(config, flags.webConfigFile ? web : undefined, flags.configCheckProbe);
+    process.stdout.write(text);
+    process.exit(ok ? 0 : 1);
+  }
   const log = createLogger(flags.logLevel, flags.logFormat);
   const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat }, shard: flags });
   const address = flags.listenAddress ?? config.web.listen_address;

@@ -46,6 +46,8 @@ export interface Endpoint<In = never, V = unknown, K extends string = string> {
   readonly derived?: readonly AnyFamily[];
   /** How the upstream says the endpoint does not apply to it: then the part exports nothing, `_up` included, and is no failure. */
   readonly notApplicable?: { readonly test: (err: UpstreamError) => boolean; readonly means: string };
+  /** The permission or policy the upstream's API says the call needs: `--config.check.probe` names it when the call is refused. */
+  readonly needs?: string;
   readonly switch?: EndpointSwitch<K>;
 }
 

@@ -1,5 +1,5 @@
 import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { GroupWriter } from '../metrics/render.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from './telemetry.js';
 import { renderGroup } from '../metrics/render.js';
@@ -7,7 +7,7 @@ import { tlsFamilies } from './tls-families.js';
 import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
-import type { Turns } from '../support/turns.js';
+import { Turns } from '../support/turns.js';
 import type { Offload } from '../offload/pool.js';
 
 /** The fields every target kind shares, after config parsing. */
@@ -38,6 +38,23 @@ export interface BuildContext {
   /** Upstream stats groups observed since they were last published, with how to publish each. */
   unpublished: Map<string, () => void>;
 }
+
+/**
+ * What the collectors' jobs are built with, as the collection engine builds them, but writing to no
+ * store and logging nothing: whoever runs the jobs itself (`--config.check.probe`, a test, a bench)
+ * reads their parts.
+ */
+export const jobContext = (offload: Offload): BuildContext => ({
+  store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
+  log: pino({ level: 'silent' }),
+  upstreamStats: new Map(),
+  upstreamKeys: new Set(),
+  clients: [],
+  spacers: new Map(),
+  turns: new Turns(),
+  offload,
+  unpublished: new Map(),
+});
 
 /**
  * Publishes the upstream stats observed since the last call: once per committed job rather than

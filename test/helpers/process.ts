@@ -13,6 +13,22 @@ export function runVigil(args: string[], env: NodeJS.ProcessEnv = {}): { status:
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** runVigil without blocking this process: for a run that polls servers this test process serves (`--config.check.probe`). */
+export function runVigilAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 /** The log lines that say a vigil is ready: its alert sink's, or `vigil listening` for one without a sink. */
 export type ReadyLine = 'alert sink ready' | 'vigil listening' | 'configuration loaded';
 

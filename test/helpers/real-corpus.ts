@@ -1,18 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
-import pino from 'pino';
 import { ENDPOINTS, buildJobs, collectorStates } from '../../src/collectors/index.js';
 import type { TargetKind } from '../../src/collectors/collector.js';
 import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
 import { collectionOffloadPool } from '../../src/collectors/offload.js';
 import { parseConfig } from '../../src/config/load.js';
-import type { BuildContext } from '../../src/jobs/context.js';
+import { jobContext } from '../../src/jobs/context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import type { Labels } from '../../src/metrics/family.js';
-import type { Offload } from '../../src/offload/pool.js';
-import { Turns } from '../../src/support/turns.js';
 import { tempFile } from './daemon.js';
 import { parseExposition } from './exposition.js';
 import { NEVER } from './schedules.js';
@@ -135,21 +132,7 @@ export interface Scrape {
   series: Map<string, number>;
 }
 
-/**
- * What the collectors' jobs are built with, as the collection engine builds them, but writing to no
- * store and logging nothing: a test or a bench runs the jobs itself and reads their parts.
- */
-export const jobContext = (offload: Offload): BuildContext => ({
-  store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
-  log: pino({ level: 'silent' }),
-  upstreamStats: new Map(),
-  upstreamKeys: new Set(),
-  clients: [],
-  spacers: new Map(),
-  turns: new Turns(),
-  offload,
-  unpublished: new Map(),
-});
+export { jobContext } from '../../src/jobs/context.js';
 
 /**
  * A loopback server that answers the requests under `/<id>/` with the answers registered for that

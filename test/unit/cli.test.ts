@@ -8,6 +8,8 @@ describe('command-line flags', () => {
       configFile: 'vigil.yml',
       logLevel: 'info',
       logFormat: 'logfmt',
+      configCheck: false,
+      configCheckProbe: false,
       version: false,
       help: false,
       enableLifecycle: false,
@@ -89,6 +91,12 @@ describe('command-line flags', () => {
 });
 
 describe('shard flags', () => {
+  it('reads --config.check and --config.check.probe, the probe only with the check', () => {
+    expect(parseFlags(['--config.check'])).toMatchObject({ configCheck: true, configCheckProbe: false });
+    expect(parseFlags(['--config.check', '--config.check.probe'])).toMatchObject({ configCheck: true, configCheckProbe: true });
+    expect(() => parseFlags(['--config.check.probe'])).toThrow('--config.check.probe: only with --config.check');
+  });
+
   it('reads --total-shards, --shard and --pod', () => {
     expect(parseFlags(['--total-shards=3', '--pod=vigil-2'])).toMatchObject({ totalShards: 3, pod: 'vigil-2' });
     expect(parseFlags(['--total-shards=12', '--shard=11'])).toMatchObject({ totalShards: 12, shard: 11 });

@@ -42,6 +42,7 @@ export const healthEndpoint = endpoint({
   schema: agentHealthResponse,
   when: 'every run, without the token',
   part: 'health',
+  needs: 'none (polled without the token)',
   fetch: ({ client, signal }: AgentCall) => fetchHealth(client, {}, signal),
   up: agentUp,
   families: healthFamilies,
@@ -56,7 +57,7 @@ function optional<V, const K extends string>(
   schema: z.ZodType,
   fetch: (call: AgentCall) => Promise<V>,
   families: readonly Family<V>[],
-  declared: { default: boolean; help: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable'>,
+  declared: { default: boolean; help: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable' | 'needs'>,
 ): Endpoint<AgentCall, V, K> {
   const { default: on, help, ...rest } = declared;
   return endpoint({
@@ -83,7 +84,8 @@ export const membersEndpoint = optional(
   [memberSeriesDropped],
   {
     default: true,
-    help: 'the servers gossip pool (agent:read); one series per member up to max_members',
+    help: 'the servers gossip pool (node:read); one series per member up to max_members',
+    needs: 'node:read',
     rendered: { lines: (v: MembersResult) => v.group, families: memberPollFamilies },
     notApplicable: { test: membersNotApplicable, means: 'the agent runs no server (500 "not a server", or 501)' },
   },
@@ -97,6 +99,7 @@ export const serversEndpoint = optional(
   {
     default: true,
     help: 'the servers a client knows (agent:read)',
+    needs: 'agent:read',
     notApplicable: { test: serversNotApplicable, means: 'the agent runs no client (501)' },
   },
 );
@@ -104,11 +107,13 @@ export const serversEndpoint = optional(
 export const selfEndpoint = optional('self', agentSelfResponse, async ({ client, auth, signal }) => fetchSelf(client, await auth(), signal), selfFamilies, {
   default: true,
   help: 'raft, gossip and runtime stats, and the build (agent:read)',
+  needs: 'agent:read',
 });
 
 export const hostEndpoint = optional('host', agentHostResponse, async ({ client, auth, signal }) => fetchHost(client, await auth(), signal), hostFamilies, {
   default: false,
   help: 'disk sizes of the host (agent:read, and the agent must allow debug endpoints); off by default: the answer also carries host details (environment, network) that not every operator wants an exporter to fetch',
+  needs: 'agent:read (and debug endpoints allowed on the agent)',
 });
 
 export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint] as const;

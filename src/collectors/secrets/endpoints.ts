@@ -26,6 +26,7 @@ export const statusEndpoint = endpoint({
   schema: replicationStatusResponse,
   when: 'every run, once per kind of `replication_kinds`',
   part: '{kind}',
+  needs: 'none: unauthenticated per the API (a service that still checks wants read on sys/replication/{kind}/status)',
   fetch: async ({ client, auth, signal, kind }: SecretsCall & { kind: ReplicationKind }) =>
     withSecretsReasons(fetchReplicationStatus(client, kind, await auth(), signal)),
   up: replicationUp,
@@ -62,6 +63,7 @@ export const merkleCheckEndpoint = endpoint({
   schema: merkleCheckResponse,
   when: 'on its own schedule, with `merkle_check` set',
   part: 'merkle',
+  needs: 'the DR operation token (merkle_check.dr_operation_token_file)',
   fetch: async ({ client, auth, signal, operationToken }: SecretsCall & { operationToken: () => Promise<string> }) =>
     withSecretsReasons(runMerkleCheck(client, await operationToken(), await auth(), signal)),
   up: merkleUp,

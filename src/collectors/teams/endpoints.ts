@@ -32,6 +32,7 @@ export const showEndpoint = endpoint({
   schema: showTeamResponse,
   when: 'in a listing, behind its switch: once for each team whose list entry lacks an organization-access flag',
   part: 'teams',
+  needs: "a token that can read the organization's teams (a member's sees visible teams; the organization or owners-team token sees secret ones too)",
   fetch: ({ client, id, token, signal }: { client: UpstreamClient; id: string; token: string; signal: AbortSignal }): Promise<Team> =>
     showTeam(client, id, token, signal),
   up: teamsUp,
@@ -53,6 +54,7 @@ export const listEndpoint = endpoint({
   schema: listTeamsResponse,
   when: 'every run, page by page',
   part: 'teams',
+  needs: "a token that can read the organization's teams (a member's sees visible teams; the organization or owners-team token sees secret ones too)",
   fetch: async (call: TeamsCall): Promise<TeamsListing> => {
     const before = call.requests();
     const token = await call.token();

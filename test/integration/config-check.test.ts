@@ -1,0 +1,119 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
+import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
+import { makeCa, makeCert } from '../helpers/certs.js';
+import { tempFile } from '../helpers/daemon.js';
+import { runVigil, runVigilAsync } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** `vigil --config.check` as an operator runs it before deploying, on good and broken setups. */
+const SECRET = 'hunter2-agent-read-token';
+/** A token that may read the gossip pool (node:read) but nothing agent:read guards. */
+const NO_READ = 'hunter2-node-only-token';
+const readToken = tempFile('token', `${SECRET}\n`);
+const nodeOnlyToken = tempFile('token', `${NO_READ}\n`);
+const dir = tempDir('vigil-check-');
+mkdirSync(join(dir, 'a-directory'));
+
+const check = (yaml: string, ...flags: string[]) => runVigil([`--config.file=${tempFile('vigil.yml', yaml)}`, '--config.check', ...flags]);
+const probe = (yaml: string) => runVigilAsync([`--config.file=${tempFile('vigil.yml', yaml)}`, '--config.check', '--config.check.probe']);
+
+describe('--config.check', () => {
+  it('a good config: exit 0, one ok line per target and a summary', () => {
+    const r = check(
+      `secrets:\n  - { name: dr-primary, address: "http://127.0.0.1:8200", token_file: ${readToken} }\n` +
+        `agents:\n  - { name: leader, address: "http://127.0.0.1:4646", token_file: ${readToken} }\n` +
+        `alert_sink:\n  store: { path: ${join(dir, 'alerts.db')} }\n`,
+    );
+    expect(r.stdout).toBe('secrets dr-primary: ok\nagents leader: ok\nalert_sink: ok\n3 checked (3 ok, 0 with problems)\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('a directory where a file is expected, and a store in no directory: exit 1 naming the key and the file', () => {
+    const r = check(
+      `agents:\n  - { name: leader, address: "http://127.0.0.1:4646", token_file: ${join(dir, 'a-directory')} }\n` +
+        `alert_sink:\n  store: { path: ${join(dir, 'nowhere', 'alerts.db')} }\n`,
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`agents leader: token_file ${join(dir, 'a-directory')}: not a regular file\n`);
+    expect(r.stdout).toContain(`alert_sink: alert_sink.store.path ${join(dir, 'nowhere', 'alerts.db')}: directory ${join(dir, 'nowhere')}: ENOENT`);
+    expect(r.stdout).toContain('2 checked (0 ok, 2 with problems)');
+  });
+
+  it('a missing token file: exit 1 naming the key path, as at start', () => {
+    const r = check(`secrets:\n  - { name: dr-primary, address: "http://127.0.0.1:8200", token_file: ${join(dir, 'missing')} }\n`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`secrets[0].token_file: cannot read file "${join(dir, 'missing')}" (ENOENT)`);
+  });
+
+  it('the web config: its certificate files are read as at start', () => {
+    const web = tempFile('web.yml', `tls_server_config: { cert_file: ${join(dir, 'a-directory')}, key_file: ${readToken} }\n`);
+    const r = check('{}\n', `--web.config.file=${web}`);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`web config: tls_server_config.cert_file: cannot read ${join(dir, 'a-directory')} (EISDIR)`);
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+  });
+
+  it('--config.check.probe needs --config.check', () => {
+    const r = runVigil(['--config.check.probe']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--config.check.probe: only with --config.check');
+  });
+});
+
+describe('--config.check.probe', () => {
+  let agents: AgentSimulator;
+  let tlsAgents: AgentSimulator;
+  let secrets: SecretsSimulator;
+  let agentRead = '';
+  const ca = makeCa('probe');
+  const otherCa = makeCa('other');
+
+  beforeAll(async () => {
+    agents = await startAgentSimulator({
+      agents: [{ name: 'leader-1', role: 'server', members: 3 }],
+      acl: { enabled: true, tokens: [{ secret: NO_READ, policies: ['node:read'] }] },
+    });
+    agentRead = tempFile('token', `${agents.readToken}\n`);
+    const server = makeCert(ca, '127.0.0.1', 'server');
+    tlsAgents = await startAgentSimulator(
+      { agents: [{ name: 'leader-1', role: 'server', members: 3 }] },
+      { tls: { cert: readFileSync(server.cert), key: readFileSync(server.key) } },
+    );
+    secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 3_600_000 });
+    await fetch(`${secrets.cluster('perf-primary').url}/_sim/seal`, {
+      method: 'POST',
+      body: '{"sealed":true}',
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([agents?.close(), tlsAgents?.close(), secrets?.close()]);
+  });
+
+  it('says per endpoint what to fix: a missing permission, a wrong CA, an unreachable target, a sealed cluster', async () => {
+    const r = await probe(
+      `agents:\n` +
+        `  - { name: good, address: "${agents.agent('leader-1').url}", token_file: ${agentRead} }\n` +
+        `  - { name: no-read, address: "${agents.agent('leader-1').url}", token_file: ${nodeOnlyToken} }\n` +
+        `  - { name: wrong-ca, address: "${tlsAgents.agent('leader-1').url}", tls: { ca_file: ${otherCa.cert} } }\n` +
+        `  - { name: gone, address: "http://127.0.0.1:1", timeout: 1s }\n` +
+        `secrets:\n  - { name: sealed, address: "${secrets.cluster('perf-primary').url}", replication_kinds: [performance] }\n`,
+    );
+    const out = r.stdout;
+    expect(out).toContain('secrets sealed: 1 of 1 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
+    expect(out).toContain(
+      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n',
+    );
+    expect(out).toContain('agents no-read: 1 of 4 endpoints with problems\n');
+    expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
+    expect(out).toContain('agents wrong-ca: 4 of 4 endpoints with problems\n  agent/health: TLS failure: ');
+    expect(out).toContain('agents gone: 4 of 4 endpoints with problems\n  agent/health: unreachable (connect): ');
+    expect(r.stdout).toContain('5 checked (1 ok, 4 with problems), every endpoint polled once\n');
+    expect(r.status).toBe(1);
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+    expect(r.stdout + r.stderr).not.toContain(agents.readToken);
+  });
+});
