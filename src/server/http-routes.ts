@@ -50,5 +50,5 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
 /** The README's endpoint table. */
 export function renderHttpRoutesTable(): string {
   const rows = HTTP_ROUTES.map((e) => `| \`${e.method === 'GET' ? '' : `${e.method} `}${e.path}\` | ${e.what} |`);
-  return ['| endpoint | what |', '|---|---|', ...rows].join('\n');
+  return ['| route | what |', '|---|---|', ...rows].join('\n');
 }
