@@ -1,5 +1,6 @@
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
 import type { AgentMember } from '../../upstream/agent/members.js';
+import { SeriesCap } from '../series-cap.js';
 import { fromPoll } from './endpoint-up.js';
 
 /**
@@ -24,10 +25,9 @@ export interface MembersView {
  */
 export function limitMembers<M extends Pick<AgentMember, 'Status'>>(members: readonly M[], max: number): { kept: readonly M[]; dropped: number } {
   if (members.length <= max) return { kept: members, dropped: 0 };
-  const kept: M[] = [];
-  for (const m of members) if (m.Status !== 'alive' && kept.length < max) kept.push(m);
-  for (const m of members) if (m.Status === 'alive' && kept.length < max) kept.push(m);
-  return { kept, dropped: members.length - kept.length };
+  const cap = new SeriesCap<M>(max, (m) => m.Status !== 'alive');
+  for (const m of members) cap.offer(m);
+  return { kept: cap.kept(), dropped: cap.dropped };
 }
 
 function countByStatus(members: readonly Pick<AgentMember, 'Status'>[]): Sample[] {

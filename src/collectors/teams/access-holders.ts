@@ -1,5 +1,5 @@
 import { family, single, type Family } from '../../metrics/family.js';
-import type { TeamsListing } from './listing.js';
+import type { TeamsListing } from './tally.js';
 
 /**
  * Who holds access, counted so a mass deletion shows as a drop: the users of the owners team (found
@@ -14,10 +14,7 @@ export const ownersTeamFamily: Family<TeamsListing> = family<TeamsListing>({
   type: 'gauge',
   section: 'teams',
   labels: TO,
-  samples: single((l) => {
-    const name = l.ownersTeam?.toLowerCase();
-    return name === undefined ? undefined : l.teams.find((t) => t.name.toLowerCase() === name)?.usersCount;
-  }),
+  samples: single((l) => l.ownersTeamUsers),
 });
 
 export const lossFractionFamily: Family<number> = family<number>({

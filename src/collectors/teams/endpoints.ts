@@ -2,10 +2,11 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { completeAccess, listTeams, showTeam } from '../../upstream/teams/api.js';
 import { listTeamsResponse } from '../../upstream/teams/list-teams.js';
 import { showTeamResponse, type Team } from '../../upstream/teams/team-resource.js';
-import type { TeamsPage } from '../../upstream/teams/teams-page.js';
+import type { AskedPage, TeamsPage } from '../../upstream/teams/teams-page.js';
 import { endpoint } from '../endpoint.js';
 import { ownersTeamFamily } from './access-holders.js';
-import { teamsFamilies, teamsUp, type TeamsListing } from './listing.js';
+import { teamsFamilies, teamsUp } from './listing.js';
+import { TeamsTally, type TeamsListing } from './tally.js';
 
 /** What a listing takes: the target's pooled client and settings, its token (read once a run), the run's signal. */
 export interface TeamsCall {
@@ -15,11 +16,13 @@ export interface TeamsCall {
   organization: string;
   pageSize: number;
   maxPages: number;
+  /** Bound on the bytes of one pass's pages together. */
+  maxBytes: number;
   maxTeams: number;
   ownersTeam: string;
   completeAccess: boolean;
   /** How a page's body becomes its teams (off the collection thread for a large page). */
-  decodePage: (body: Buffer) => Promise<TeamsPage>;
+  decodePage: (body: Buffer, asked: AskedPage) => Promise<TeamsPage>;
   /** HTTP requests the target's client made so far (retries and shows included). */
   requests: () => number;
 }
@@ -59,16 +62,22 @@ export const listEndpoint = endpoint({
     const before = call.requests();
     const token = await call.token();
     const { client, signal } = call;
-    const listing = await listTeams(client, {
-      organization: call.organization,
-      token,
-      pageSize: call.pageSize,
-      maxPages: call.maxPages,
-      signal,
-      decodePage: call.decodePage,
-    });
-    const teams = call.completeAccess ? await completeAccess(listing.teams, (id) => showEndpoint.fetch({ client, id, token, signal })) : listing.teams;
-    return { teams, pages: listing.pages, requests: call.requests() - before, maxTeams: call.maxTeams, ownersTeam: call.ownersTeam };
+    const show = (id: string) => showEndpoint.fetch({ client, id, token, signal });
+    const listing = await listTeams(
+      client,
+      {
+        organization: call.organization,
+        token,
+        pageSize: call.pageSize,
+        maxPages: call.maxPages,
+        maxBytes: call.maxBytes,
+        signal,
+        decodePage: call.decodePage,
+        ...(call.completeAccess ? { completePage: (teams: Team[]) => completeAccess(teams, show) } : {}),
+      },
+      () => new TeamsTally(call.maxTeams, call.ownersTeam),
+    );
+    return listing.tally.listing(listing.pages, call.requests() - before);
   },
   up: teamsUp,
   families: [...teamsFamilies, ownersTeamFamily],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readableFile, targetFields } from '../../config/fields.js';
+import { readableFile, size, targetFields } from '../../config/fields.js';
 import { TEAMS_MAX_PAGE_SIZE } from '../../upstream/teams/api.js';
 import { switchFields } from '../endpoint.js';
 import { TEAMS_ENDPOINTS } from './endpoints.js';
@@ -13,10 +13,12 @@ export const teamsTarget = z.strictObject({
   page_size: z.number().int().min(1).max(TEAMS_MAX_PAGE_SIZE).default(TEAMS_MAX_PAGE_SIZE),
   /** Below the service's 30 per token, so vigil leaves room for other clients of the same token. */
   requests_per_second: z.number().positive().max(1000).default(25),
-  /** Teams with their own series (users, info); further teams are only counted. */
+  /** Teams with their own series (users, info, inconsistency); further teams are only counted, never held. */
   max_teams: z.number().int().min(0).default(10_000),
   /** Bound on one listing, against a server whose pagination never ends. */
   max_pages: z.number().int().min(1).default(1000),
+  /** Bound on the bytes of one listing's pages together: max_pages pages of the service's ~270 kB. */
+  max_listing_size: size('256MiB'),
   ...switchFields(TEAMS_ENDPOINTS),
   /** The team whose users own the organization; its users-count is watched for a sudden loss. */
   owners_team: z.string().min(1).default('owners'),

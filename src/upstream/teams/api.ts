@@ -2,7 +2,7 @@ import type { UpstreamClient } from '../client.js';
 import { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
 import { ORGANIZATION_ACCESS, carries, showTeamResponse, toTeam, type Team } from './team-resource.js';
-import { LIST, decodeTeamsPage, type TeamsPage } from './teams-page.js';
+import { LIST, decodeTeamsPage, type AskedPage, type TeamsPage } from './teams-page.js';
 
 /** The service's largest page: it clamps larger ones. */
 export const TEAMS_MAX_PAGE_SIZE = 100;
@@ -14,14 +14,27 @@ export interface ListingRequest {
   pageSize: number;
   /** Bound on pages, against a server whose pagination never ends. */
   maxPages: number;
+  /** Bound on the bytes of one pass's pages together (max_listing_size). */
+  maxBytes: number;
   signal: AbortSignal;
   /** How a page's body becomes its teams (off the collection thread for a large page); decoded here by default. */
-  decodePage?: (body: Buffer) => Promise<TeamsPage>;
+  decodePage?: (body: Buffer, asked: AskedPage) => Promise<TeamsPage>;
+  /** Completes a page's teams before they are tallied (complete_access). */
+  completePage?: (teams: Team[]) => Promise<Team[]>;
 }
 
-export interface TeamListing {
-  teams: Team[];
-  /** Pages fetched for the listing that was kept. */
+/**
+ * What a pass does with each team as its page arrives. A page is dropped once tallied, so a
+ * listing holds what its tally keeps, not every team the service sent.
+ */
+export interface TeamsTally {
+  add(team: Team): void;
+}
+
+export interface TeamListing<T> {
+  /** The tally of the pass that was kept. */
+  tally: T;
+  /** Pages fetched for it. */
   pages: number;
 }
 
@@ -29,7 +42,7 @@ const SHOW = 'teams/show';
 
 const headers = (token: string) => ({ accept: 'application/vnd.api+json', authorization: `Bearer ${token}` });
 
-async function fetchPage(client: UpstreamClient, req: ListingRequest, number: number): Promise<TeamsPage> {
+async function fetchPage(client: UpstreamClient, req: ListingRequest, number: number): Promise<Buffer> {
   const res = await client.bytes({
     endpoint: LIST,
     path: `/api/v2/organizations/${encodeURIComponent(req.organization)}/teams`,
@@ -38,8 +51,10 @@ async function fetchPage(client: UpstreamClient, req: ListingRequest, number: nu
     headers: headers(req.token),
     signal: req.signal,
   });
-  return req.decodePage ? req.decodePage(res.body) : decodeTeamsPage({ body: res.body });
+  return res.body;
 }
+
+const decodeHere = (body: Buffer, asked: AskedPage) => Promise.resolve(decodeTeamsPage({ body, asked }));
 
 /**
  * The page after `current`: meta.pagination's next-page when the answer has pagination meta, else
@@ -62,13 +77,44 @@ const schemaError = (msg: string) => new UpstreamError('schema', `${LIST}: ${msg
 /** The teams changed under a listing (a page shifted): the pages do not add up to one listing. */
 class ListingChanged extends Error {}
 
-async function onePass(client: UpstreamClient, req: ListingRequest): Promise<TeamListing> {
-  const teams: Team[] = [];
-  const ids = new Set<string>();
+/** What one pass has taken so far: the bytes of its pages, and the ids of its teams (one on two pages means they shifted). */
+class Pass<T extends TeamsTally> {
+  private readonly ids = new Set<string>();
+  private bytes = 0;
+
+  constructor(
+    private readonly req: ListingRequest,
+    readonly tally: T,
+  ) {}
+
+  get teams(): number {
+    return this.ids.size;
+  }
+
+  /** Counts a page's bytes against max_listing_size before it is decoded. */
+  spend(body: Buffer, pages: number): void {
+    this.bytes += body.length;
+    if (this.bytes <= this.req.maxBytes) return;
+    const which = pages === 1 ? 'page 1 holds' : `pages 1-${pages} add up to`;
+    throw new UpstreamError('too_large', `${LIST}: ${which} ${this.bytes} bytes, more than max_listing_size ${this.req.maxBytes}`);
+  }
+
+  async take(teams: Team[]): Promise<void> {
+    for (const t of teams) {
+      if (this.ids.has(t.id)) throw new ListingChanged(`team ${t.id} on two pages`);
+      this.ids.add(t.id);
+    }
+    for (const t of this.req.completePage ? await this.req.completePage(teams) : teams) this.tally.add(t);
+  }
+}
+
+async function onePass<T extends TeamsTally>(client: UpstreamClient, req: ListingRequest, pass: Pass<T>): Promise<TeamListing<T>> {
   let total: number | undefined;
   let bound = req.maxPages;
   for (let number = 1, pages = 1; ; pages++) {
-    const page = await fetchPage(client, req, number);
+    const body = await fetchPage(client, req, number);
+    pass.spend(body, pages);
+    const page = await (req.decodePage ?? decodeHere)(body, { page: number, size: req.pageSize });
     const meta = page.meta?.pagination;
     const current = meta?.['current-page'];
     if (current != null && current !== number) throw schemaError(`asked for page ${number}, got page ${current}`);
@@ -83,15 +129,11 @@ async function onePass(client: UpstreamClient, req: ListingRequest): Promise<Tea
     } else if (count !== undefined && total !== undefined && count !== total) {
       throw new ListingChanged(`total-count went from ${total} to ${count}`);
     }
-    for (const t of page.teams) {
-      if (ids.has(t.id)) throw new ListingChanged(`team ${t.id} on two pages`);
-      ids.add(t.id);
-      teams.push(t);
-    }
+    await pass.take(page.teams);
     const next = nextPageNumber(page, number);
     if (next === undefined) {
-      if (total !== undefined && teams.length !== total) throw new ListingChanged(`${teams.length} teams listed, total-count ${total}`);
-      return { teams, pages };
+      if (total !== undefined && pass.teams !== total) throw new ListingChanged(`${pass.teams} teams listed, total-count ${total}`);
+      return { tally: pass.tally, pages };
     }
     if (next <= number) throw schemaError(`next page ${next} is not after page ${number}`);
     if (pages >= bound) {
@@ -104,14 +146,15 @@ async function onePass(client: UpstreamClient, req: ListingRequest): Promise<Tea
 }
 
 /**
- * Every team of an organization the token may see, from one consistent pass over the pages. When
- * the teams change under the pass (a page repeats a team or the total moves), it starts over once;
- * any failed page fails the whole listing, so a partial listing is never returned.
+ * Every team of an organization the token may see, from one consistent pass over the pages, each
+ * team handed to a fresh tally of `start` as its page arrives. When the teams change under the pass
+ * (a page repeats a team or the total moves), it starts over once with a new tally; any failed page
+ * fails the whole listing, so a partial listing is never returned.
  */
-export async function listTeams(client: UpstreamClient, req: ListingRequest): Promise<TeamListing> {
+export async function listTeams<T extends TeamsTally>(client: UpstreamClient, req: ListingRequest, start: () => T): Promise<TeamListing<T>> {
   for (let pass = 1; ; pass++) {
     try {
-      return await onePass(client, req);
+      return await onePass(client, req, new Pass(req, start()));
     } catch (e) {
       if (!(e instanceof ListingChanged)) throw e;
       if (pass >= 2) throw schemaError(`teams changed during two listings in a row (${e.message})`);

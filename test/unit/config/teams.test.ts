@@ -27,6 +27,7 @@ describe('a teams target', () => {
       requests_per_second: 25,
       max_teams: 10_000,
       max_pages: 1000,
+      max_listing_size: 256 * 1024 * 1024,
       complete_access: false,
       owners_team: 'owners',
       loss_alert_fraction: 0.2,
@@ -41,6 +42,7 @@ describe('a teams target', () => {
     requests_per_second: 5
     max_teams: 0
     max_pages: 10
+    max_listing_size: 64MiB
     complete_access: true
 `),
       'vigil.yml',
@@ -53,6 +55,7 @@ describe('a teams target', () => {
       requests_per_second: 5,
       max_teams: 0,
       max_pages: 10,
+      max_listing_size: 64 * 1024 * 1024,
       complete_access: true,
     });
   });
@@ -63,6 +66,8 @@ describe('a teams target', () => {
     ['a page size above the service maximum', target('    page_size: 101\n'), 'teams[0].page_size:'],
     ['a page size of 0', target('    page_size: 0\n'), 'teams[0].page_size:'],
     ['a rate of 0', target('    requests_per_second: 0\n'), 'teams[0].requests_per_second:'],
+    ['a listing budget that is not a size', target('    max_listing_size: lots\n'), 'teams[0].max_listing_size: invalid size "lots"'],
+    ['a listing budget of 0', target('    max_listing_size: 0\n'), 'teams[0].max_listing_size: invalid size "0"'],
     ['an unknown key', target('    pagesize: 10\n'), 'teams[0].pagesize: unknown key'],
     [
       'a duplicate name',

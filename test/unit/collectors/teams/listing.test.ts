@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { brokenRules, teamsFamilies, type TeamsListing } from '../../../../src/collectors/teams/listing.js';
+import { ownersTeamFamily } from '../../../../src/collectors/teams/access-holders.js';
+import { brokenRules } from '../../../../src/collectors/teams/consistency-rules.js';
+import { teamsFamilies } from '../../../../src/collectors/teams/listing.js';
+import { TeamsTally } from '../../../../src/collectors/teams/tally.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
@@ -10,10 +13,15 @@ import { fixture } from '../../../helpers/fixtures.js';
 
 const teamsOf = (...pages: string[]): Team[] =>
   pages.flatMap((p) => parseBody(listTeamsResponse, fixture(`teams/${p}`), 'organizations/teams').data.map(toTeam));
-const samples = (teams: Team[], extra: Partial<TeamsListing> = {}) =>
-  parseExposition(
-    [...renderGroup(teamsFamilies, { teams, pages: 3, requests: 4, maxTeams: 10_000, ...extra }, { target: 't1', organization: 'acme' }).values()].join(''),
-  );
+/** A listing of `teams` as its pages handed them on, of 3 pages and 4 requests. */
+function listed(teams: Iterable<Team>, maxTeams = 10_000) {
+  const tally = new TeamsTally(maxTeams, 'owners');
+  for (const t of teams) tally.add(t);
+  return tally.listing(3, 4);
+}
+const samples = (teams: Iterable<Team>, maxTeams?: number) =>
+  parseExposition([...renderGroup([...teamsFamilies, ownersTeamFamily], listed(teams, maxTeams), { target: 't1', organization: 'acme' }).values()].join(''));
+const teamsIn = (s: Map<string, number>, name: string) => [...seriesOf(s, name).keys()].map((k) => /team="([^"]+)"/.exec(k)?.[1]);
 const L = (extra: Record<string, string> = {}) => ({ target: 't1', organization: 'acme', ...extra });
 const ALL = ['page-1-of-3.json', 'page-2-of-3.json', 'page-3-of-3.json'];
 
@@ -146,18 +154,41 @@ describe('consistency rules', () => {
 });
 
 describe('max_teams', () => {
-  const s = samples(teamsOf(...ALL), { maxTeams: 2 });
+  const s = samples(teamsOf(...ALL), 2);
 
-  it('keeps per-team series for the first max_teams teams and counts the rest', () => {
-    expect(seriesOf(s, 'teams_team_users').size).toBe(2);
-    expect(seriesOf(s, 'teams_team_info').size).toBe(2);
+  it('gives series of their own to at most max_teams teams, those that break a consistency rule first, and counts the rest', () => {
+    expect(teamsIn(s, 'teams_team_users')).toEqual(['legacy-ops', 'readers']);
+    expect(teamsIn(s, 'teams_team_info')).toEqual(['legacy-ops', 'readers']);
     expect(s.get(series('teams_untracked_teams', L()))).toBe(3);
   });
 
-  it('still counts every team in the organization totals and marks every rule breaker', () => {
+  it('fills the places the rule breakers leave in listing order', () => {
+    expect(teamsIn(samples(teamsOf(...ALL), 3), 'teams_team_users')).toEqual(['legacy-ops', 'readers', 'owners']);
+  });
+
+  it('still counts every team in the organization totals, and finds the owners team past the cap', () => {
     expect(s.get(series('teams_organization_teams', L({ visibility: 'secret' })))).toBe(3);
     expect(s.get(series('teams_organization_access_teams', L({ permission: 'manage-projects' })))).toBe(3);
-    expect(seriesOf(s, 'teams_team_access_inconsistent').size).toBe(2);
+    expect(samples(teamsOf(...ALL), 0).get(series('teams_owners_team_users', L()))).toBe(3);
+  });
+
+  it('caps the rule breakers too: a breaker past max_teams is counted, without a series', () => {
+    const one = samples(teamsOf(...ALL), 1);
+    expect(teamsIn(one, 'teams_team_access_inconsistent')).toEqual(['legacy-ops']);
+    expect(one.get(series('teams_untracked_teams', L()))).toBe(4);
+  });
+
+  it('holds max_teams teams of an organization of 100,000, whatever their order', () => {
+    const [readers] = teamsOf('page-3-of-3.json');
+    const l = listed(
+      (function* () {
+        for (let i = 0; i < 100_000; i++) yield { ...readers!, id: `team-${i}`, name: `t${i}` };
+      })(),
+      10,
+    );
+    expect(l.kept).toHaveLength(10);
+    expect(l.untracked).toBe(99_990);
+    expect(l.visibility.get(readers!.visibility)).toBe(100_000);
   });
 });
 

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from '../../../../src/upstream/client.js';
 import { completeAccess, listTeams, showTeam, type ListingRequest } from '../../../../src/upstream/teams/api.js';
+import { decodeTeamsPage } from '../../../../src/upstream/teams/teams-page.js';
+import type { Team } from '../../../../src/upstream/teams/team-resource.js';
 import { upstreamFailure } from '../../../helpers/failures.js';
 import { fixture } from '../../../helpers/fixtures.js';
 
@@ -38,9 +40,21 @@ const req = (extra: Partial<ListingRequest> = {}): ListingRequest => ({
   token: 'tok-123',
   pageSize: 2,
   maxPages: 100,
+  maxBytes: 1 << 30,
   signal: new AbortController().signal,
   ...extra,
 });
+/** A tally that keeps every team it is given, to look at what a listing passed on. */
+const everyTeam = () => {
+  const teams: Team[] = [];
+  return { teams, add: (t: Team) => void teams.push(t) };
+};
+
+/** A listing's teams, as its pass handed them on, and its pages. */
+const list = async (r: ListingRequest) => {
+  const l = await listTeams(client, r, everyTeam);
+  return { teams: l.tally.teams, pages: l.pages };
+};
 const pages =
   (...names: string[]) =>
   (page: number): Answer => ({ body: fixture(`teams/${names[page - 1] ?? 'missing'}`) });
@@ -55,7 +69,7 @@ function pageWith(pagination: Record<string, number | null>, data: unknown[] = [
 describe('GET organizations/<org>/teams across pages', () => {
   it('follows meta.pagination over three pages and keeps every team, in order', async () => {
     answer = THREE;
-    const listing = await listTeams(client, req());
+    const listing = await list(req());
     expect(listing.teams.map((t) => t.name)).toEqual(['owners', 'platform', 'auditors', 'legacy-ops', 'readers']);
     expect(listing.pages).toBe(3);
     expect(requestedPages()).toEqual(['1', '2', '3']);
@@ -63,7 +77,7 @@ describe('GET organizations/<org>/teams across pages', () => {
 
   it('sends percent-encoded page parameters, the JSON:API media type and the bearer token', async () => {
     answer = THREE;
-    await listTeams(client, req({ organization: 'acme' }));
+    await list(req({ organization: 'acme' }));
     const first = requests[0]!;
     expect(first.url).toBe('/api/v2/organizations/acme/teams?page%5Bnumber%5D=1&page%5Bsize%5D=2');
     expect(first.headers.accept).toBe('application/vnd.api+json');
@@ -72,14 +86,14 @@ describe('GET organizations/<org>/teams across pages', () => {
 
   it('follows links.next when the answer has no pagination meta, asking its own server for the page', async () => {
     answer = pages('links-only-page-1.json', 'links-only-page-2.json');
-    const listing = await listTeams(client, req());
+    const listing = await list(req());
     expect(listing.teams.map((t) => t.name)).toEqual(['owners', 'platform', 'auditors', 'legacy-ops']);
     expect(requestedPages()).toEqual(['1', '2']);
   });
 
   it('takes a single page without meta or links as the whole listing', async () => {
     answer = () => ({ body: { data: (fixture('teams/page-3-of-3.json') as { data: unknown[] }).data } });
-    expect((await listTeams(client, req())).teams.map((t) => t.name)).toEqual(['readers']);
+    expect((await list(req())).teams.map((t) => t.name)).toEqual(['readers']);
   });
 });
 
@@ -87,7 +101,7 @@ describe('a failed page fails the whole listing', () => {
   it('returns no teams when page 2 answers 500, and says why', async () => {
     answer = (page) =>
       page === 2 ? { status: 500, body: { errors: [{ status: '500', title: 'internal server error', detail: 'injected page fault' }] } } : THREE(page);
-    const err = await upstreamFailure(listTeams(client, req()));
+    const err = await upstreamFailure(list(req()));
     expect(err).toMatchObject({ reason: 'http_5xx', status: 500 });
     expect(err.message).toBe('organizations/teams: HTTP 500: internal server error: injected page fault');
     expect(requestedPages()).toEqual(['1', '2']);
@@ -95,7 +109,7 @@ describe('a failed page fails the whole listing', () => {
 
   it('fails with schema when a page does not parse, naming the field', async () => {
     answer = (page) => (page === 3 ? { body: { data: [{ id: 'team-1', type: 'teams', attributes: { 'users-count': 1 } }] } } : THREE(page));
-    const err = await upstreamFailure(listTeams(client, req()));
+    const err = await upstreamFailure(list(req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('data.0.attributes.name');
   });
@@ -114,7 +128,7 @@ describe('error bodies end up in the message', () => {
     ['a plain string error', 'error-401-plain.json', 401, 'http_4xx', 'HTTP 401: unauthorized'],
   ])('%s', async (_what, file, status, reason, message) => {
     answer = () => ({ status, body: fixture(`teams/${file}`) });
-    const err = await upstreamFailure(listTeams(client, req()));
+    const err = await upstreamFailure(list(req()));
     expect(err).toMatchObject({ reason, status });
     expect(err.message).toBe(`organizations/teams: ${message}`);
   });
@@ -124,7 +138,7 @@ describe('pagination that does not end', () => {
   it('stops at max_pages when the server always has a next page', async () => {
     const readers = (fixture('teams/page-3-of-3.json') as { data: object[] }).data[0];
     answer = (page) => pageWith({ 'current-page': page, 'next-page': page + 1 }, [{ ...readers, id: `team-${page}` }]);
-    const err = await upstreamFailure(listTeams(client, req({ maxPages: 5 })));
+    const err = await upstreamFailure(list(req({ maxPages: 5 })));
     expect(err.reason).toBe('too_large');
     expect(err.message).toContain('max_pages 5');
     expect(requests).toHaveLength(5);
@@ -132,7 +146,7 @@ describe('pagination that does not end', () => {
 
   it('stops at the total-pages the first page announced', async () => {
     answer = (page) => pageWith({ 'current-page': page, 'next-page': page + 1, 'total-pages': 2 });
-    const err = await upstreamFailure(listTeams(client, req()));
+    const err = await upstreamFailure(list(req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('past the 2 pages it announced');
     expect(requests).toHaveLength(2);
@@ -140,24 +154,54 @@ describe('pagination that does not end', () => {
 
   it('refuses a next page that is not after the current one', async () => {
     answer = (page) => pageWith({ 'current-page': page, 'next-page': 1 });
-    expect((await upstreamFailure(listTeams(client, req()))).message).toContain('next page 1 is not after page 1');
+    expect((await upstreamFailure(list(req()))).message).toContain('next page 1 is not after page 1');
     expect(requests).toHaveLength(1);
   });
 
   it('refuses an answer for another page than the one asked for', async () => {
     answer = () => pageWith({ 'current-page': 1, 'next-page': 2 });
-    expect((await upstreamFailure(listTeams(client, req()))).message).toContain('asked for page 2, got page 1');
+    expect((await upstreamFailure(list(req()))).message).toContain('asked for page 2, got page 1');
   });
 
   it('gives up at once when the first page announces more than max_pages', async () => {
     answer = THREE;
-    expect((await upstreamFailure(listTeams(client, req({ maxPages: 2 })))).reason).toBe('too_large');
+    expect((await upstreamFailure(list(req({ maxPages: 2 })))).reason).toBe('too_large');
     expect(requests).toHaveLength(1);
   });
 
   it('refuses a links.next without a page number', async () => {
     answer = () => ({ body: { data: [], links: { next: 'https://teams.example/api/v2/organizations/acme/teams?cursor=abc' } } });
-    expect((await upstreamFailure(listTeams(client, req()))).reason).toBe('schema');
+    expect((await upstreamFailure(list(req()))).reason).toBe('schema');
+  });
+});
+
+describe('an answer bounded by what was asked', () => {
+  it('fails a page holding more teams than the page[size] asked for, naming the page and both sizes', async () => {
+    answer = THREE;
+    const err = await upstreamFailure(listTeams(client, req({ pageSize: 1 }), everyTeam));
+    expect(err.reason).toBe('too_large');
+    expect(err.message).toBe('organizations/teams: page 1 holds 2 teams, more than the page[size] of 1 asked for');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('checks the count before reading the teams (the same check where a worker thread decodes)', () => {
+    const body = Buffer.from(JSON.stringify({ data: [{ not: 'a team' }, {}, {}] }));
+    expect(() => decodeTeamsPage({ body, asked: { page: 7, size: 2 } })).toThrow('page 7 holds 3 teams, more than the page[size] of 2 asked for');
+  });
+
+  it('fails a listing whose pages add up to more than max_listing_size, asking for no page after it', async () => {
+    answer = THREE;
+    const first = Buffer.byteLength(JSON.stringify(THREE(1).body));
+    const err = await upstreamFailure(listTeams(client, req({ maxBytes: first + 10 }), everyTeam));
+    expect(err.reason).toBe('too_large');
+    expect(err.message).toMatch(new RegExp(`^organizations/teams: pages 1-2 add up to \\d+ bytes, more than max_listing_size ${first + 10}$`));
+    expect(requestedPages()).toEqual(['1', '2']);
+  });
+
+  it('takes a listing of exactly max_listing_size', async () => {
+    answer = THREE;
+    const total = [1, 2, 3].reduce((n, p) => n + Buffer.byteLength(JSON.stringify(THREE(p).body)), 0);
+    expect((await listTeams(client, req({ maxBytes: total }), everyTeam)).pages).toBe(3);
   });
 });
 
@@ -179,7 +223,7 @@ describe('a listing is one consistent pass', () => {
 
   it('starts over once when the teams change under it, and keeps only the second pass', async () => {
     answer = changingOnce(1);
-    const listing = await listTeams(client, req());
+    const listing = await list(req());
     expect(listing.teams).toHaveLength(5);
     expect(listing.pages).toBe(3);
     expect(requestedPages()).toEqual(['1', '2', '1', '2', '3']);
@@ -187,7 +231,7 @@ describe('a listing is one consistent pass', () => {
 
   it('fails when they change under two passes in a row', async () => {
     answer = changingOnce(2);
-    const err = await upstreamFailure(listTeams(client, req()));
+    const err = await upstreamFailure(list(req()));
     expect(err.reason).toBe('schema');
     expect(err.message).toContain('total-count went from 5 to 6');
   });
@@ -200,7 +244,7 @@ describe('a listing is one consistent pass', () => {
       const [p1, p2] = [THREE(1).body, THREE(2).body] as { data: unknown[] }[];
       return { body: { ...p2, data: [p1!.data[1], p2!.data[0]] } };
     };
-    expect((await listTeams(client, req())).teams).toHaveLength(5);
+    expect((await list(req())).teams).toHaveLength(5);
     expect(requestedPages()).toEqual(['1', '2', '1', '2', '3']);
   });
 });
@@ -211,7 +255,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
   /** A listing of `sec` (an older release's entry, most flags missing) and `readers` (every flag). */
   async function listed() {
     answer = () => ({ body: { data: [older.data[1], full.data[0]] } });
-    const { teams } = await listTeams(client, req());
+    const { teams } = await list(req());
     requests.length = 0;
     return teams;
   }

@@ -1,0 +1,12 @@
+import { holds, type OrganizationAccess, type Team } from '../../upstream/teams/team-resource.js';
+
+/** The spec's consistency rules: `when` may only be held together with `needs`. */
+export const CONSISTENCY_RULES = [
+  { rule: 'manage-projects-without-manage-workspaces', when: 'manage-projects', needs: 'manage-workspaces' },
+  { rule: 'read-projects-without-read-workspaces', when: 'read-projects', needs: 'read-workspaces' },
+] as const satisfies readonly { rule: string; when: OrganizationAccess; needs: OrganizationAccess }[];
+
+/** The rules a team breaks (flags an answer left out count as not held). */
+export function brokenRules(t: Team): string[] {
+  return CONSISTENCY_RULES.filter((r) => holds(t, r.when) && !holds(t, r.needs)).map((r) => r.rule);
+}
