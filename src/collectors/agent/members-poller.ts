@@ -1,6 +1,7 @@
 import type { RenderedGroup } from '../../metrics/render.js';
 import type { BuildContext } from '../../jobs/context.js';
 import { decodeBody } from '../offload.js';
+import { warnOnce } from '../series-cap.js';
 import type { MembersPoll } from './members-poll.js';
 
 /** One poll's lines, and the members left out by `max_members` summed over the target's polls. */
@@ -15,16 +16,10 @@ export interface MembersResult {
  */
 export function droppedCounter(t: { name: string; max_members: number }, log: Pick<BuildContext['log'], 'warn'>): (poll: MembersPoll) => MembersResult {
   let droppedTotal = 0;
-  let reported = false;
+  const warn = warnOnce(log, 'gossip pool larger than max_members: members beyond it get no per-member series (raise max_members to keep them)');
   return (poll) => {
     droppedTotal += poll.dropped;
-    if (poll.dropped > 0 && !reported) {
-      reported = true;
-      log.warn(
-        { target: t.name, members: poll.members, max_members: t.max_members, dropped: poll.dropped },
-        'gossip pool larger than max_members: members beyond it get no per-member series (raise max_members to keep them)',
-      );
-    }
+    if (poll.dropped > 0) warn({ target: t.name, members: poll.members, max_members: t.max_members, dropped: poll.dropped });
     return { group: new Map(poll.group), droppedTotal };
   };
 }

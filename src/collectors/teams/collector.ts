@@ -7,6 +7,7 @@ import { backoffOn, firstOf, waitOnRateLimit } from '../../upstream/retry.js';
 import { defineCollector } from '../collector.js';
 import { collectEndpoint } from '../endpoint.js';
 import { TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from '../offload.js';
+import { warnOnce } from '../series-cap.js';
 import { lossFractionFamily, ownersTeamFamily } from './access-holders.js';
 import { TEAMS_ENDPOINTS, listEndpoint } from './endpoints.js';
 import { teamsFamilies, teamsUp } from './listing.js';
@@ -35,6 +36,10 @@ function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
     },
   });
   const context = { target: t.name, organization: t.organization };
+  const warnCap = warnOnce(
+    ctx.log,
+    'organization has more teams than max_teams: teams beyond it are counted without series of their own (raise max_teams to keep them)',
+  );
 
   return [
     {
@@ -57,6 +62,9 @@ function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
             completeAccess: t.complete_access,
             decodePage: (body, asked) => decodeBody(ctx, 'teams-page', body, { body, asked }, TEAMS_PAGE_OFFLOAD_BYTES),
             requests: () => requests,
+            listed: (l) => {
+              if (l.untracked > 0) warnCap({ target: t.name, teams: l.kept.length + l.untracked, max_teams: t.max_teams, untracked: l.untracked });
+            },
           },
           { context, turns: ctx.turns },
         ),

@@ -25,6 +25,8 @@ export interface TeamsCall {
   decodePage: (body: Buffer, asked: AskedPage) => Promise<TeamsPage>;
   /** HTTP requests the target's client made so far (retries and shows included). */
   requests: () => number;
+  /** Told of each complete listing (to report teams past max_teams). */
+  listed?: (listing: TeamsListing) => void;
 }
 
 /** One team, shown to complete the organization-access flags a list entry leaves out. */
@@ -77,7 +79,9 @@ export const listEndpoint = endpoint({
       },
       () => new TeamsTally(call.maxTeams, call.ownersTeam),
     );
-    return listing.tally.listing(listing.pages, call.requests() - before);
+    const result = listing.tally.listing(listing.pages, call.requests() - before);
+    call.listed?.(result);
+    return result;
   },
   up: teamsUp,
   families: [...teamsFamilies, ownersTeamFamily],

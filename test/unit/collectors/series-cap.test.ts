@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeriesCap } from '../../../src/collectors/series-cap.js';
+import { SeriesCap, warnOnce } from '../../../src/collectors/series-cap.js';
 
 const capped = (max: number, items: number[], prefer?: (n: number) => boolean) => {
   const cap = new SeriesCap<number>(max, prefer);
@@ -31,5 +31,15 @@ describe('SeriesCap: which items get series of their own', () => {
 
   it('keeps nothing at a cap of 0, counting everything', () => {
     expect(capped(0, [1, 2, 3], odd)).toEqual({ kept: [], dropped: 3 });
+  });
+});
+
+describe('warnOnce: a cap that bites is reported once', () => {
+  it('logs the first report only, with its fields', () => {
+    const lines: Array<[object, string]> = [];
+    const warn = warnOnce({ warn: (fields, msg) => void lines.push([fields, msg]) }, 'over the cap');
+    warn({ dropped: 2 });
+    warn({ dropped: 3 });
+    expect(lines).toEqual([[{ dropped: 2 }, 'over the cap']]);
   });
 });
