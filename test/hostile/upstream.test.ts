@@ -25,6 +25,9 @@ function teamsPage(number: number, pages: number, count: number, pad = 0): strin
   return `{"data":[${data}],"links":{},"meta":{"pagination":${JSON.stringify(pagination)}}}`;
 }
 const pageNumber = (url: string) => Number(new URL(url, 'http://x').searchParams.get('page[number]') ?? 1);
+/** Each page is made once: making megabytes of JSON per request would slow the service, not vigil. */
+const made = new Map<string, string>();
+const cached = (key: string, make: () => string) => made.get(key) ?? (made.set(key, make()), made.get(key) as string);
 
 let h: HostileVigil;
 let upstream: http.Server;
@@ -39,10 +42,12 @@ beforeAll(async () => {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: ['E'.repeat(8 * 1024 * 1024)] }));
     } else if (req.url?.startsWith('/oversized/')) {
       // 150,000 teams a page (each page under max_response_size) over 40 pages (under max_pages).
-      res.writeHead(200, { 'content-type': 'application/vnd.api+json' }).end(teamsPage(pageNumber(req.url), 40, 150_000));
+      const n = pageNumber(req.url);
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json' }).end(cached(`oversized ${n}`, () => teamsPage(n, 40, 150_000)));
     } else if (req.url?.startsWith('/bloated/')) {
       // The 100 teams asked for, 4 MiB a page, over 40 pages: 160 MiB for 4,000 teams.
-      res.writeHead(200, { 'content-type': 'application/vnd.api+json' }).end(teamsPage(pageNumber(req.url), 40, 100, 40 * 1024));
+      const n = pageNumber(req.url);
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json' }).end(cached(`bloated ${n}`, () => teamsPage(n, 40, 100, 40 * 1024)));
     } else if (req.url?.startsWith('/polite/')) {
       res.writeHead(200, { 'content-type': 'application/vnd.api+json' }).end(teamsPage(1, 1, 3));
     } else if (req.url?.startsWith('/limiter/')) {
@@ -59,7 +64,7 @@ beforeAll(async () => {
   // Its own budget of requests: the limiter's 429 holds back the targets that share its token.
   writeFileSync(join(dir, 'listing-token'), 'listing-token\n');
   const listing = (name: string, extra = '') =>
-    `  - { name: ${name}, address: "${upstreamUrl}/${name}", organization: acme, token_file: ${join(dir, 'listing-token')}, schedule: "${NEVER}"${extra} }\n`;
+    `  - { name: ${name}, address: "${upstreamUrl}/${name}", organization: acme, token_file: ${join(dir, 'listing-token')}, schedule: "${NEVER}", timeout: 60s${extra} }\n`;
   h = await startHostileVigil(`agents:
   - { name: loud, address: "${upstreamUrl}/loud", schedule: "${NEVER}", members: true, servers: false, self: false }
   - { name: fifo, address: "${upstreamUrl}/fifo", schedule: "${NEVER}", token_file: ${fifo}, servers: false, self: false, members: true }
@@ -126,7 +131,7 @@ describe('hostile upstreams and files', () => {
 
   it('pages of the size asked for that add up past max_listing_size fail that listing, saying so', async () => {
     const e = await errorOf('teams', 'bloated');
-    expect(e?.reason).toBe('too_large');
+    expect(e?.reason, JSON.stringify(e)).toBe('too_large');
     expect(e?.message).toMatch(/^organizations\/teams: pages 1-9 add up to \d+ bytes, more than max_listing_size 33554432$/);
     expect((await get(h.url, '/metrics')).text).toContain('teams_up{target="bloated",organization="acme"} 0');
     await expectHealthy(h);
