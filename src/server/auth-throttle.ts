@@ -1,8 +1,8 @@
 import type { Lane } from './check-queue.js';
 
 /**
- * Failed basic-auth attempts throttled per client (remote address): after a few wrong passwords
- * in a window, the client's next attempts are answered 429 with Retry-After, without a bcrypt
+ * Failed basic-auth attempts throttled per client (`clientOf`: an address, an IPv6 /64): after a few
+ * wrong passwords in a window, the client's next attempts are refused with Retry-After, without a bcrypt
  * round, for a back-off that doubles at each new block. Only attempts that cost a round count;
  * a success forgets the client's failures and trusts it for a while, and cached credentials never
  * reach the throttle. What it knows of a client also names the lane its next check waits in

@@ -24,13 +24,6 @@ export interface GuardOptions {
 
 const CHALLENGE = 'Basic realm="vigil", charset="UTF-8"';
 
-const REFUSALS: Record<Exclude<BasicAuthOutcome, 'ok'>, HttpRefusal> = {
-  missing: 'unauthorized',
-  wrong: 'unauthorized',
-  busy: 'auth_busy',
-  throttled: 'auth_throttled',
-};
-
 /**
  * Alertmanager retries a 5xx and drops a 4xx: a notification turned away before its credentials
  * were even checked (too many checks waiting, its address throttled, the rate limit) must be retried.
@@ -117,7 +110,7 @@ export class HttpGuard {
     if (outcome === 'throttled') {
       return this.tooMany(req, res, 'auth_throttled', 'too many failed credential checks from this address; try again later\n', this.auth.retryAfter(client));
     }
-    this.opts.telemetry?.refuse(REFUSALS[outcome]);
+    this.opts.telemetry?.refuse('unauthorized');
     refuse(req, res, 401, 'Unauthorized\n', { 'www-authenticate': CHALLENGE });
   }
 
