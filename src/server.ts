@@ -9,6 +9,7 @@ import { negotiateFormat } from './server/negotiate.js';
 import type { ExpositionFormat } from './metrics/snapshot.js';
 import { lifecycleRouter } from './server/lifecycle.js';
 import { uiRoutes } from './server/ui-routes.js';
+import { writeInSlices } from './server/write-in-slices.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -112,10 +113,8 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
       'content-length': body.reduce((n, b) => n + b.length, 0),
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    // One writev for all pieces rather than a copy of the whole body.
-    res.cork();
-    for (const b of body) res.write(b);
-    res.end();
+    // A writev a slice, rather than a copy of the whole body; the slices let the write timeout see a slow reader's progress.
+    writeInSlices(res, body);
   };
 }
 
