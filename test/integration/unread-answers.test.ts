@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp } from '../../src/server.js';
 import { DEFAULT_LIMITS, listen, type RunningHttp, type ServerLimits } from '../../src/server/http-server.js';
 import { HttpTelemetry } from '../../src/server/telemetry.js';
-import { createLogger } from '../../src/support/logger.js';
+import { appDeps } from '../helpers/app-deps.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
@@ -29,17 +28,7 @@ afterEach(async () => {
 
 async function start(limits: Partial<ServerLimits>): Promise<{ port: number; url: string; store: SnapshotStore }> {
   const store = new SnapshotStore(CATALOG);
-  const app = createApp({
-    daemon: {
-      snapshot: () => new SnapshotStore([]).snapshot(),
-      readiness: () => ({ ready: true, pending: [] }),
-      targets: () => [],
-      collectNow: () => Promise.reject(new Error('not here')),
-    },
-    reload: () => Promise.resolve(),
-    processMetrics: () => Promise.resolve(body),
-    log: createLogger('error', 'json', new PassThrough()),
-  });
+  const app = createApp(appDeps({ processMetrics: () => Promise.resolve(body) }));
   const telemetry = new HttpTelemetry(store);
   server = await listen(app, '127.0.0.1:0', { limits: { ...DEFAULT_LIMITS, ...limits }, telemetry });
   return { port: Number(new URL(server.url).port), url: server.url, store };
