@@ -1,4 +1,5 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../src/catalog.js';
@@ -6,6 +7,9 @@ import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp } from '../../src/server.js';
 import { DEFAULT_LIMITS, listen, type RunningHttp, type ServerLimits } from '../../src/server/http-server.js';
 import { HttpTelemetry } from '../../src/server/telemetry.js';
+import { parseWebConfig, type TlsSettings } from '../../src/server/web-config.js';
+import { selfSignedCertificate } from '../helpers/certs.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { appDeps } from '../helpers/app-deps.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -26,11 +30,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(limits: Partial<ServerLimits>): Promise<{ port: number; url: string; store: SnapshotStore }> {
+async function start(limits: Partial<ServerLimits>, tls?: TlsSettings): Promise<{ port: number; url: string; store: SnapshotStore }> {
   const store = new SnapshotStore(CATALOG);
   const app = createApp(appDeps({ processMetrics: () => Promise.resolve(body) }));
   const telemetry = new HttpTelemetry(store);
-  server = await listen(app, '127.0.0.1:0', { limits: { ...DEFAULT_LIMITS, ...limits }, telemetry });
+  server = await listen(app, '127.0.0.1:0', { limits: { ...DEFAULT_LIMITS, ...limits }, telemetry, ...(tls ? { tls } : {}) });
   return { port: Number(new URL(server.url).port), url: server.url, store };
 }
 
@@ -38,13 +42,13 @@ async function start(limits: Partial<ServerLimits>): Promise<{ port: number; url
  * Asks for /metrics and never reads a byte of the answer; resolves when the request is sent. (It
  * never sees the server close either: the end of a stream comes after data nobody reads.)
  */
-function neverReads(port: number): Promise<void> {
+function neverReads(port: number, secure = false): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = secure ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }) : net.connect(port, '127.0.0.1');
     sockets.push(socket);
     socket.pause();
     socket.on('error', () => undefined);
-    socket.once('connect', () => {
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
       socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n');
       resolve();
     });
@@ -100,6 +104,14 @@ describe('clients that do not read their answer', () => {
   it('cuts an answer that makes no progress for --web.write-timeout, and counts it', async () => {
     const { port, store } = await start({ writeTimeoutMs: 1000 });
     await neverReads(port);
+    expect(await waitFor('the count of stalled writes', async () => ((await stalledCount(store)) === 1 ? 1 : undefined), 10_000)).toBe(1);
+  }, 60_000);
+
+  it('cuts it over TLS too', async () => {
+    const { cert, key } = selfSignedCertificate(tempDir('vigil-unread-'), 1);
+    const web = parseWebConfig(`tls_server_config:\n  cert_file: ${cert}\n  key_file: ${key}\n`, 'web.yml', '/');
+    const { port, store } = await start({ writeTimeoutMs: 1000 }, web.tls);
+    await neverReads(port, true);
     expect(await waitFor('the count of stalled writes', async () => ((await stalledCount(store)) === 1 ? 1 : undefined), 10_000)).toBe(1);
   }, 60_000);
 
