@@ -64,8 +64,8 @@ flags:
                                 path (https://proxy.example/vigil/): the pages' links live under it
   --web.route-prefix=PATH       the path every endpoint is served under [default: the path of
                                 --web.external-url, else /]
-  --web.max-connections=N       open connections at most; past it the oldest idle one is closed
-                                [default: 1000]
+  --web.max-connections=N       open connections at most; past it the oldest idle one is closed,
+                                else the one whose answer has been stuck longest [default: 1000]
   --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
   --web.request-timeout=DURATION
                                 ... and its whole request, body included [default: 30s]

@@ -13,7 +13,7 @@ import type { TlsSettings } from './web-config.js';
 
 /** Bounds on what one client can hold: slow or idle clients are cut off, never queued behind. */
 export interface ServerLimits {
-  /** Open connections at most; past it the oldest idle one is closed to make room (see ConnectionCap). */
+  /** Open connections at most; past it the oldest idle one, else the longest-stuck answer's, is closed to make room (see ConnectionCap). */
   maxConnections: number;
   /** From connection to the end of the request headers (slow-loris), TLS handshake included. */
   headerTimeoutMs: number;
