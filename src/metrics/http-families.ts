@@ -16,6 +16,8 @@ export interface HttpStats {
   refused: ReadonlyMap<HttpRefusal, number>;
   /** bcrypt comparisons run for web-config basic auth. */
   bcryptRounds: number;
+  /** Connections cut because their client stopped reading its answer. */
+  writeStalled: number;
   /** When the served certificate stops being valid (none without TLS). */
   certificateNotAfterSeconds?: number | undefined;
 }
@@ -36,6 +38,14 @@ export const httpFamilies: readonly Family<HttpStats>[] = [
     section: 'vigil',
     labels: [],
     samples: single((s) => s.bcryptRounds),
+  }),
+  family<HttpStats>({
+    name: 'vigil_http_write_stalled_total',
+    help: 'Connections cut because their client stopped reading the answer: it took no byte of it for --web.write-timeout, or it had taken none for a second when a new connection came over --web.max-connections with no idle one to close. Resets when vigil restarts.',
+    type: 'counter',
+    section: 'vigil',
+    labels: [],
+    samples: single((s) => s.writeStalled),
   }),
   family<HttpStats>({
     name: 'vigil_http_tls_cert_expiry_timestamp_seconds',

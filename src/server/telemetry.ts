@@ -11,6 +11,7 @@ const PUBLISH_EVERY_MS = 1000;
 /** The HTTP surface's counters, rendered into the snapshot store at most once a second. */
 export class HttpTelemetry {
   private readonly refused = new Map<HttpRefusal, number>(HTTP_REFUSALS.map((r) => [r, 0]));
+  private writeStalled = 0;
   private notAfter?: number;
   private bcryptRounds = 0;
   private readonly group: ThrottledGroup;
@@ -19,7 +20,12 @@ export class HttpTelemetry {
     this.group = new ThrottledGroup(
       store,
       GROUP,
-      () => renderGroup(httpFamilies, { refused: this.refused, bcryptRounds: this.bcryptRounds, certificateNotAfterSeconds: this.notAfter }, {}),
+      () =>
+        renderGroup(
+          httpFamilies,
+          { refused: this.refused, bcryptRounds: this.bcryptRounds, writeStalled: this.writeStalled, certificateNotAfterSeconds: this.notAfter },
+          {},
+        ),
       PUBLISH_EVERY_MS,
     );
     this.publish();
@@ -33,6 +39,12 @@ export class HttpTelemetry {
   /** A bcrypt comparison ran. */
   round(): void {
     this.bcryptRounds++;
+    this.group.changed();
+  }
+
+  /** A connection was cut because its client stopped reading its answer. */
+  stalled(): void {
+    this.writeStalled++;
     this.group.changed();
   }
 
