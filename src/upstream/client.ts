@@ -187,7 +187,8 @@ export class UpstreamClient {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
-        const detail = printable(errorBodyMessage(text));
+        // A proxy's own refusal is no word of the upstream's.
+        const detail = res.statusCode === 407 ? 'the proxy refused vigil (check the credentials of proxy_url)' : printable(errorBodyMessage(text));
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
           `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,

@@ -35,7 +35,11 @@ export class ProxyTunnel {
     }
     if (answer.statusCode === 200) return answer.socket;
     answer.socket.destroy();
-    throw new UpstreamError(reasonForStatus(answer.statusCode), `proxy ${this.shown} answered ${answer.statusCode} to CONNECT ${authority}`, answer.statusCode);
+    throw new UpstreamError(
+      reasonForStatus(answer.statusCode),
+      `proxy ${this.shown} answered ${answer.statusCode} to CONNECT ${authority}${answer.statusCode === 407 ? ' (check the credentials of proxy_url)' : ''}`,
+      answer.statusCode,
+    );
   }
 
   close(): Promise<void> {
