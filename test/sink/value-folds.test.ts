@@ -17,6 +17,18 @@ describe('foldValue', () => {
     }
     expect(foldValue(`${'x'.repeat(500)}a`, 128)).not.toBe(foldValue(`${'x'.repeat(500)}b`, 128));
   });
+
+  it('folds a value spelled like a fold too, so no value that fits is ever taken for the fold of a longer one', () => {
+    const long = 'x'.repeat(500);
+    const forged = foldValue(long, 128);
+    expect(Buffer.byteLength(forged)).toBeLessThanOrEqual(128);
+    const refolded = foldValue(forged, 128);
+    expect(refolded).not.toBe(forged);
+    expect(refolded).toMatch(new RegExp(`…\\[folded: ${Buffer.byteLength(forged)} bytes, sha256 [0-9a-f]{16}\\]$`));
+    expect(Buffer.byteLength(refolded)).toBeLessThanOrEqual(128);
+    // Only a value that ends the way a fold does: a marker inside a value, or a near miss, is a value.
+    for (const kept of [`${forged} and more`, forged.replace(/]$/, ''), forged.replace('sha256', 'sha1')]) expect(foldValue(kept, 256)).toBe(kept);
+  });
 });
 
 describe('a notification with values past their limits', () => {
