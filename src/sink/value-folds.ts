@@ -61,17 +61,19 @@ function utf8Head(s: string, max: number): string {
 
 /** A label or annotation set with names and values folded, counting each fold; the same object when nothing was. */
 export function foldSet(set: Record<string, string>, names: FoldField, values: FoldField, counts: FoldCounts): Record<string, string> {
-  let out: Record<string, string> | undefined;
-  for (const [k, v] of Object.entries(set)) {
+  const entries = Object.entries(set);
+  let changed = false;
+  for (const [i, [k, v]] of entries.entries()) {
     const fk = foldValue(k, STORED_VALUE_LIMITS[names]);
     const fv = foldValue(v, STORED_VALUE_LIMITS[values]);
-    if (fk === k && fv === v && !out) continue;
-    out ??= Object.fromEntries(Object.entries(set).slice(0, Object.keys(set).indexOf(k)));
     if (fk !== k) counts[names] = (counts[names] ?? 0) + 1;
     if (fv !== v) counts[values] = (counts[values] ?? 0) + 1;
-    out[fk] = fv;
+    if (fk === k && fv === v) continue;
+    entries[i] = [fk, fv];
+    changed = true;
   }
-  return out ?? set;
+  // fromEntries defines each name as its own property: an assignment to `__proto__` would drop that label.
+  return changed ? Object.fromEntries(entries) : set;
 }
 
 /** One value folded to its field's limit, counting a fold. */

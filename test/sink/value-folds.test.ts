@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
+import { foldSet, foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -28,6 +28,17 @@ describe('foldValue', () => {
     expect(Buffer.byteLength(refolded)).toBeLessThanOrEqual(128);
     // Only a value that ends the way a fold does: a marker inside a value, or a near miss, is a value.
     for (const kept of [`${forged} and more`, forged.replace(/]$/, ''), forged.replace('sha256', 'sha1')]) expect(foldValue(kept, 256)).toBe(kept);
+  });
+});
+
+describe('foldSet', () => {
+  it('keeps every label of a set it folds, one named __proto__ included', () => {
+    const set = JSON.parse(`{"long":"${'v'.repeat(2000)}","__proto__":"kept","after":"x"}`) as Record<string, string>;
+    const counts = {};
+    const folded = foldSet(set, 'label_name', 'label_value', counts);
+    expect(Object.keys(folded)).toEqual(['long', '__proto__', 'after']);
+    expect(Object.getOwnPropertyDescriptor(folded, '__proto__')?.value).toBe('kept');
+    expect(counts).toEqual({ label_value: 1 });
   });
 });
 
