@@ -78,6 +78,14 @@ describe('the SQLite alert store', () => {
     expect(() => migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y', 'CREATE TABLE b (x); CREATE TABLE b (x)'])).toThrow(/already exists/);
     expect(pragmaValue(db, 'user_version')).toBe(2);
     expect(keep(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'")).get()).toEqual({ n: 0 });
+    // A step that changes what is stored is rolled back whole too.
+    const failing = (d: Database.Database) => {
+      d.exec('INSERT INTO a (x) VALUES (1)');
+      throw new Error('step failed');
+    };
+    expect(() => migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y', failing])).toThrow('step failed');
+    expect(pragmaValue(db, 'user_version')).toBe(2);
+    expect(keep(db.prepare('SELECT count(*) AS n FROM a')).get()).toEqual({ n: 0 });
     db.close();
   });
 

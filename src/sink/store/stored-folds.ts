@@ -30,50 +30,86 @@ function foldSetText(text: string, names: FoldField, values: FoldField): string 
   return folded === set ? text : JSON.stringify(folded);
 }
 
-interface StoredAlert {
-  fingerprint: string;
-  labels: string;
-  annotations: string;
-  generator_url: string;
-  receiver: string;
+/** Rows looked at per statement: each statement stays short (PostgreSQL's statement_timeout applies). */
+const CHUNK = 1000;
+
+/** A table whose rows may hold values to fold, each row folded on its own (rows never merge). */
+interface RowFold {
+  table: string;
+  /** The primary key, and a value below every key. */
+  key: string;
+  start: SqlValue;
+  /** A row with a value to fold. */
+  candidate: string;
+  read: string[];
+  write: string[];
+  /** The row's new values of `write`, from its values of `read`. */
+  fold(row: Record<string, string>): SqlValue[];
 }
 
-/** Every alert with a value to fold, one row at a time (a row may hold megabytes): alertname and severity follow the folded labels. */
-function* foldAlerts(d: Dialect): FoldSteps {
-  const candidate = [
+/**
+ * Every row of a table with a value to fold: the keys are walked CHUNK at a time, and each row to
+ * fold is read alone (one may hold megabytes), folded and written back.
+ */
+function* foldRows(d: Dialect, t: RowFold): FoldSteps {
+  const scan = `SELECT ${t.key} AS k, CASE WHEN ${t.candidate} THEN 1 ELSE 0 END AS f FROM ${t.table} WHERE ${t.key} > ? ORDER BY ${t.key} LIMIT ${CHUNK}`;
+  const read = `SELECT ${t.read.join(', ')} FROM ${t.table} WHERE ${t.key} = ?`;
+  const write = `UPDATE ${t.table} SET ${t.write.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key} = ?`;
+  for (let after = t.start; ;) {
+    const chunk = (yield spell(d, scan, [after])) as Array<{ k: SqlValue; f: number }>;
+    for (const { k, f } of chunk) {
+      if (Number(f) !== 1) continue;
+      const [row] = (yield spell(d, read, [k])) as Array<Record<string, string>>;
+      if (row) yield spell(d, write, [...t.fold(row), k]);
+    }
+    if (chunk.length < CHUNK) return;
+    after = chunk[chunk.length - 1]!.k;
+  }
+}
+
+/** Alerts: labels and annotations, generator URL, receiver; alertname and severity follow the folded labels. */
+const alertFold = (d: Dialect): RowFold => ({
+  table: 'alerts',
+  key: 'fingerprint',
+  start: '',
+  candidate: [
     setMayFold(d, 'labels', 'label_name', 'label_value'),
     setMayFold(d, 'annotations', 'annotation_name', 'annotation_value'),
     mayFold(d, 'generator_url', LIMIT.generator_url),
     mayFold(d, 'receiver', LIMIT.receiver),
-  ].join(' OR ');
-  const next = `SELECT fingerprint, labels, annotations, generator_url, receiver FROM alerts WHERE fingerprint > ? AND (${candidate}) ORDER BY fingerprint LIMIT 1`;
-  for (let after = ''; ;) {
-    const [row] = (yield spell(d, next, [after])) as unknown as StoredAlert[];
-    if (!row) return;
-    after = row.fingerprint;
-    const labels = foldSetText(row.labels, 'label_name', 'label_value');
+  ].join(' OR '),
+  read: ['labels', 'annotations', 'generator_url', 'receiver'],
+  write: ['alertname', 'severity', 'labels', 'annotations', 'generator_url', 'receiver'],
+  fold: (r) => {
+    const labels = foldSetText(r.labels!, 'label_name', 'label_value');
     const parsed = JSON.parse(labels) as Record<string, string>;
-    const values: SqlValue[] = [
+    return [
       parsed.alertname ?? '',
       parsed.severity ?? '',
       labels,
-      foldSetText(row.annotations, 'annotation_name', 'annotation_value'),
-      foldValue(row.generator_url, LIMIT.generator_url),
-      foldValue(row.receiver, LIMIT.receiver),
+      foldSetText(r.annotations!, 'annotation_name', 'annotation_value'),
+      foldValue(r.generator_url!, LIMIT.generator_url),
+      foldValue(r.receiver!, LIMIT.receiver),
     ];
-    yield spell(d, 'UPDATE alerts SET alertname = ?, severity = ?, labels = ?, annotations = ?, generator_url = ?, receiver = ? WHERE fingerprint = ?', [
-      ...values,
-      row.fingerprint,
-    ]);
-  }
-}
+  },
+});
+
+/** Notifications: receiver and groupKey (the body and the dedup key stay as they are). */
+const notificationFold = (d: Dialect): RowFold => ({
+  table: 'notifications',
+  key: 'id',
+  start: 0,
+  candidate: `${mayFold(d, 'receiver', LIMIT.receiver)} OR ${mayFold(d, 'group_key', LIMIT.group_key)}`,
+  read: ['receiver', 'group_key'],
+  write: ['receiver', 'group_key'],
+  fold: (r) => [foldValue(r.receiver!, LIMIT.receiver), foldValue(r.group_key!, LIMIT.group_key)],
+});
 
 /**
- * Renames in an order where none lands on a value still to be renamed: a stored value spelled
- * like the fold of another is renamed (folded) before the other is folded onto it, so rows of two
- * values never merge, and a unique column (receiver_stats) never conflicts.
+ * Renames of a unique key in an order where none lands on a key still to be renamed: a stored
+ * value spelled like the fold of another is renamed (folded) before the other is folded onto it.
  */
-export function renameOrder(renames: ReadonlyMap<string, string>): Array<[from: string, to: string]> {
+function renameOrder(renames: ReadonlyMap<string, string>): Array<[from: string, to: string]> {
   const pending = new Map(renames);
   const order: Array<[string, string]> = [];
   while (pending.size > 0) {
@@ -88,21 +124,23 @@ export function renameOrder(renames: ReadonlyMap<string, string>): Array<[from: 
   return order;
 }
 
-/** Each distinct value of a column with a value to fold, folded wherever it is stored. */
-function* foldColumn(d: Dialect, table: string, column: string, field: FoldField): FoldSteps {
-  const rows = yield spell(d, `SELECT DISTINCT ${column} AS v FROM ${table} WHERE ${mayFold(d, column, LIMIT[field])}`);
+/**
+ * The per-receiver totals, keyed by the receiver itself: renamed in renameOrder, so no rename meets
+ * a key still to be renamed. Few rows (receivers silent past the retention are pruned).
+ */
+function* foldReceiverTotals(d: Dialect): FoldSteps {
+  const rows = (yield spell(d, `SELECT receiver AS v FROM receiver_stats WHERE ${mayFold(d, 'receiver', LIMIT.receiver)}`)) as Array<{ v: string }>;
   const renames = new Map<string, string>();
-  for (const { v } of rows as Array<{ v: string }>) {
-    const folded = foldValue(v, LIMIT[field]);
+  for (const { v } of rows) {
+    const folded = foldValue(v, LIMIT.receiver);
     if (folded !== v) renames.set(v, folded);
   }
-  for (const [from, to] of renameOrder(renames)) yield spell(d, `UPDATE ${table} SET ${column} = ? WHERE ${column} = ?`, [to, from]);
+  for (const [from, to] of renameOrder(renames)) yield spell(d, 'UPDATE receiver_stats SET receiver = ? WHERE receiver = ?', [to, from]);
 }
 
 /** Every stored value folded as the door folds it today, in the tables both engines have. */
 export function* foldStoredValues(d: Dialect): FoldSteps {
-  yield* foldAlerts(d);
-  yield* foldColumn(d, 'notifications', 'receiver', 'receiver');
-  yield* foldColumn(d, 'notifications', 'group_key', 'group_key');
-  yield* foldColumn(d, 'receiver_stats', 'receiver', 'receiver');
+  yield* foldRows(d, alertFold(d));
+  yield* foldRows(d, notificationFold(d));
+  yield* foldReceiverTotals(d);
 }
