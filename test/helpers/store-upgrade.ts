@@ -39,7 +39,7 @@ function earlierNotifications(h: UpgradeHarness) {
     groupKey: { groupKey: 'g'.repeat(5000), alerts: alerts('long-group', 20) },
     labels: { groupKey: 'lbl', alerts: [{ fingerprint: 'spelled-label', labels: { [longName]: 'a', [foldValue(longName, LIMIT.label_name)]: 'b' } }] },
     receiver: { receiver: longReceiver, groupKey: 'rcv', alerts: alerts('long-receiver', 20) },
-    labelValue: { groupKey: 'val', alerts: alerts('long-label-value', 20, { labels: { runbook: 'u'.repeat(20_000) } }) },
+    labelValue: { groupKey: 'val', alerts: alerts('long-label-value', 20, { labels: { runbook: 'u'.repeat(20_000), note: 'a\u0000b' } }) },
     spelledReceiver: { receiver: foldValue(longReceiver, LIMIT.receiver), groupKey: 'srcv', alerts: alerts('spelled-receiver', 44) },
   };
   const ordinary = Array.from({ length: 600 }, (_, i) => ({ groupKey: `group-${i}`, alerts: alerts(`ordinary-${i}`, 17) }));
@@ -79,6 +79,10 @@ export function storeUpgrade(name: string, h: UpgradeHarness): void {
         const bySeverity = listed.find((a) => a.fingerprint === 'long-severity')!;
         expect(bySeverity.severity).toMatch(FOLD_MARKER);
         expect((await s.alerts({ limit: 10, severity: bySeverity.severity })).alerts.map((a) => a.fingerprint)).toEqual(['long-severity']);
+        // A label PostgreSQL cannot read as JSON text (a NUL), beside one past its limit: both kept.
+        const long = listed.find((a) => a.fingerprint === 'long-label-value-0')!;
+        expect(long.labels.note).toBe('a\u0000b');
+        expect(long.labels.runbook).toMatch(FOLD_MARKER);
         const spelled = listed.find((a) => a.fingerprint === 'spelled-label')!;
         expect(Object.values(spelled.labels).sort()).toEqual(['TestAlert', 'a', 'b']);
         const summary = await s.summary();

@@ -13,8 +13,6 @@ export interface Dialect {
   byteOrder(expr: string): string;
   /** The current alerts counted by state and severity, as `state, severity, count`. */
   alertCounts: string;
-  /** The names and values of a JSON object column (labels, annotations), as a table `e` of `key` and `value`. */
-  entries(column: string): string;
 }
 
 export const SQLITE: Dialect = {
@@ -25,7 +23,6 @@ export const SQLITE: Dialect = {
   byteOrder: (expr) => expr,
   // Kept up to date with the alerts table (migration 1), so that reading it costs no scan.
   alertCounts: 'SELECT state, severity, count FROM alert_counts ORDER BY state, severity',
-  entries: (column) => `json_each(${column}) AS e`,
 };
 
 export const POSTGRES: Dialect = {
@@ -35,7 +32,6 @@ export const POSTGRES: Dialect = {
   byteOrder: (expr) => `${expr} COLLATE "C"`,
   // No counts table: concurrent writers would all update its few rows (see postgres-migrations.ts).
   alertCounts: 'SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity',
-  entries: (column) => `json_each_text(${column}::json) AS e`,
 };
 
 export type SqlValue = string | number | null;

@@ -16,13 +16,6 @@ export type FoldSteps = Generator<Query, void, Rows>;
 
 const LIMIT = STORED_VALUE_LIMITS;
 
-/** A condition on a text expression: it may hold a value to fold (longer than `limit`, or spelled like a fold). */
-const mayFold = (d: Dialect, expr: string, limit: number) => `(${d.bytes(expr)} > ${limit} OR ${expr} LIKE '%…[folded: %')`;
-
-/** A condition on a JSON object column: a name or a value of it may need folding. */
-const setMayFold = (d: Dialect, column: string, names: FoldField, values: FoldField) =>
-  `EXISTS (SELECT 1 FROM ${d.entries(column)} WHERE ${mayFold(d, 'e.key', LIMIT[names])} OR ${mayFold(d, 'e.value', LIMIT[values])})`;
-
 /** A stored label or annotation set folded as the door folds one. */
 function foldSetText(text: string, names: FoldField, values: FoldField): string {
   const set = JSON.parse(text) as Record<string, string>;
@@ -32,6 +25,8 @@ function foldSetText(text: string, names: FoldField, values: FoldField): string 
 
 /** Rows looked at per statement: each statement stays short (PostgreSQL's statement_timeout applies). */
 const CHUNK = 1000;
+/** Bytes of a value read with its chunk; a longer one is read with its row alone (it may be megabytes). */
+const PEEK = 16_384;
 
 /** A table whose rows may hold values to fold, each row folded on its own (rows never merge). */
 interface RowFold {
@@ -39,28 +34,30 @@ interface RowFold {
   /** The primary key, and a value below every key. */
   key: string;
   start: SqlValue;
-  /** A row with a value to fold. */
-  candidate: string;
   read: string[];
   write: string[];
-  /** The row's new values of `write`, from its values of `read`. */
-  fold(row: Record<string, string>): SqlValue[];
+  /** The row's new values of `write` from its values of `read`; undefined when nothing changes. */
+  fold(row: Record<string, string>): SqlValue[] | undefined;
 }
 
 /**
- * Every row of a table with a value to fold: the keys are walked CHUNK at a time, and each row to
- * fold is read alone (one may hold megabytes), folded and written back.
+ * Every row of a table, folded where it holds a value to fold: the keys are walked CHUNK at a time
+ * with each value up to PEEK bytes, and a row with a longer value is read alone. Whether a value
+ * is folded is decided here, as at the door, never by the database (PostgreSQL cannot even read
+ * some JSON that vigil stores as text, a \u0000 in a label).
  */
 function* foldRows(d: Dialect, t: RowFold): FoldSteps {
-  const scan = `SELECT ${t.key} AS k, CASE WHEN ${t.candidate} THEN 1 ELSE 0 END AS f FROM ${t.table} WHERE ${t.key} > ? ORDER BY ${t.key} LIMIT ${CHUNK}`;
+  const peeked = t.read.map((c) => `CASE WHEN ${d.bytes(c)} <= ${PEEK} THEN ${c} END AS ${c}`);
+  const scan = `SELECT ${t.key} AS k, ${peeked.join(', ')} FROM ${t.table} WHERE ${t.key} > ? ORDER BY ${t.key} LIMIT ${CHUNK}`;
   const read = `SELECT ${t.read.join(', ')} FROM ${t.table} WHERE ${t.key} = ?`;
   const write = `UPDATE ${t.table} SET ${t.write.map((c) => `${c} = ?`).join(', ')} WHERE ${t.key} = ?`;
   for (let after = t.start; ;) {
-    const chunk = (yield spell(d, scan, [after])) as Array<{ k: SqlValue; f: number }>;
-    for (const { k, f } of chunk) {
-      if (Number(f) !== 1) continue;
-      const [row] = (yield spell(d, read, [k])) as Array<Record<string, string>>;
-      if (row) yield spell(d, write, [...t.fold(row), k]);
+    const chunk = (yield spell(d, scan, [after])) as Array<Record<string, string | null> & { k: SqlValue }>;
+    for (const peek of chunk) {
+      const whole = t.read.every((c) => peek[c] !== null);
+      const row = whole ? (peek as Record<string, string>) : ((yield spell(d, read, [peek.k])) as Array<Record<string, string>>)[0];
+      const values = row && t.fold(row);
+      if (values) yield spell(d, write, [...values, peek.k]);
     }
     if (chunk.length < CHUNK) return;
     after = chunk[chunk.length - 1]!.k;
@@ -68,42 +65,35 @@ function* foldRows(d: Dialect, t: RowFold): FoldSteps {
 }
 
 /** Alerts: labels and annotations, generator URL, receiver; alertname and severity follow the folded labels. */
-const alertFold = (d: Dialect): RowFold => ({
+const ALERTS: RowFold = {
   table: 'alerts',
   key: 'fingerprint',
   start: '',
-  candidate: [
-    setMayFold(d, 'labels', 'label_name', 'label_value'),
-    setMayFold(d, 'annotations', 'annotation_name', 'annotation_value'),
-    mayFold(d, 'generator_url', LIMIT.generator_url),
-    mayFold(d, 'receiver', LIMIT.receiver),
-  ].join(' OR '),
   read: ['labels', 'annotations', 'generator_url', 'receiver'],
   write: ['alertname', 'severity', 'labels', 'annotations', 'generator_url', 'receiver'],
   fold: (r) => {
     const labels = foldSetText(r.labels!, 'label_name', 'label_value');
+    const annotations = foldSetText(r.annotations!, 'annotation_name', 'annotation_value');
+    const generatorUrl = foldValue(r.generator_url!, LIMIT.generator_url);
+    const receiver = foldValue(r.receiver!, LIMIT.receiver);
+    if (labels === r.labels && annotations === r.annotations && generatorUrl === r.generator_url && receiver === r.receiver) return undefined;
     const parsed = JSON.parse(labels) as Record<string, string>;
-    return [
-      parsed.alertname ?? '',
-      parsed.severity ?? '',
-      labels,
-      foldSetText(r.annotations!, 'annotation_name', 'annotation_value'),
-      foldValue(r.generator_url!, LIMIT.generator_url),
-      foldValue(r.receiver!, LIMIT.receiver),
-    ];
+    return [parsed.alertname ?? '', parsed.severity ?? '', labels, annotations, generatorUrl, receiver];
   },
-});
+};
 
 /** Notifications: receiver and groupKey (the body and the dedup key stay as they are). */
-const notificationFold = (d: Dialect): RowFold => ({
+const NOTIFICATIONS: RowFold = {
   table: 'notifications',
   key: 'id',
   start: 0,
-  candidate: `${mayFold(d, 'receiver', LIMIT.receiver)} OR ${mayFold(d, 'group_key', LIMIT.group_key)}`,
   read: ['receiver', 'group_key'],
   write: ['receiver', 'group_key'],
-  fold: (r) => [foldValue(r.receiver!, LIMIT.receiver), foldValue(r.group_key!, LIMIT.group_key)],
-});
+  fold: (r) => {
+    const [receiver, groupKey] = [foldValue(r.receiver!, LIMIT.receiver), foldValue(r.group_key!, LIMIT.group_key)];
+    return receiver === r.receiver && groupKey === r.group_key ? undefined : [receiver, groupKey];
+  },
+};
 
 /**
  * Renames of a unique key in an order where none lands on a key still to be renamed: a stored
@@ -126,10 +116,12 @@ function renameOrder(renames: ReadonlyMap<string, string>): Array<[from: string,
 
 /**
  * The per-receiver totals, keyed by the receiver itself: renamed in renameOrder, so no rename meets
- * a key still to be renamed. Few rows (receivers silent past the retention are pruned).
+ * a key still to be renamed. The ones to fold are read at once: every render of the metrics reads
+ * them all anyway (and receivers silent past the retention are pruned).
  */
 function* foldReceiverTotals(d: Dialect): FoldSteps {
-  const rows = (yield spell(d, `SELECT receiver AS v FROM receiver_stats WHERE ${mayFold(d, 'receiver', LIMIT.receiver)}`)) as Array<{ v: string }>;
+  const long = `${d.bytes('receiver')} > ${LIMIT.receiver} OR receiver LIKE '%…[folded: %'`;
+  const rows = (yield spell(d, `SELECT receiver AS v FROM receiver_stats WHERE ${long}`)) as Array<{ v: string }>;
   const renames = new Map<string, string>();
   for (const { v } of rows) {
     const folded = foldValue(v, LIMIT.receiver);
@@ -140,7 +132,7 @@ function* foldReceiverTotals(d: Dialect): FoldSteps {
 
 /** Every stored value folded as the door folds it today, in the tables both engines have. */
 export function* foldStoredValues(d: Dialect): FoldSteps {
-  yield* foldRows(d, alertFold(d));
-  yield* foldRows(d, notificationFold(d));
+  yield* foldRows(d, ALERTS);
+  yield* foldRows(d, NOTIFICATIONS);
   yield* foldReceiverTotals(d);
 }
