@@ -111,6 +111,8 @@ export class GuardedStore implements AlertStore {
   }
 
   private mark(a: StoreAvailability): void {
+    // A closed store (a start abandoned while it opened, a store replaced) is no one's to report.
+    if (this.closed) return;
     this.reported = true;
     this.state = a;
     this.onChange(a);
