@@ -162,6 +162,7 @@ export class AlertSinkService {
     });
     if (prev) await this.retire(prev, !sameStore);
     const r = this.begin(cfg, store, kind.identity, monitor);
+    if (!sameStore) this.storeChanged(store.availability(), kind);
     await r.pruner.run();
     await this.exposure.publish();
     monitor.check();
@@ -180,8 +181,15 @@ export class AlertSinkService {
     return store;
   }
 
+  /** A store whose changes count once it is the sink's (starting or running): a reload's store that fails to open is not. */
   private guarded(kind: StoreKind): GuardedStore {
-    return new GuardedStore(kind, (a) => this.storeChanged(a, kind), this.deps.reopenMs ?? 5000, this.now);
+    const store: GuardedStore = new GuardedStore(
+      kind,
+      (a) => (this.running ?? this.starting)?.store === store && this.storeChanged(a, kind),
+      this.deps.reopenMs ?? 5000,
+      this.now,
+    );
+    return store;
   }
 
   /** Stops the timers of a sink being replaced, and closes its store unless the new one keeps it. */
