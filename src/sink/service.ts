@@ -136,7 +136,11 @@ export class AlertSinkService {
       // The Watchdog's silence counts from here: nothing could be received while the store opened.
       this.startedAt = this.now();
       starting.settling = this.start(starting.cfg, kind, store, undefined, false)
-        .catch((e: unknown) => this.log.error({ err: (e as Error).message }, 'alert sink cannot start: the webhook answers 503'))
+        .catch((e: unknown) => {
+          this.log.error({ err: (e as Error).message }, 'alert sink cannot start: it stays off until a reload');
+          this.starting = undefined;
+          return Promise.all([this.stop(), store.close()]).then(() => undefined);
+        })
         .finally(() => this.starting === starting && (this.starting = undefined));
       return starting.settling;
     });
