@@ -13,12 +13,12 @@
  * Given another built tree, the same flood runs against it too ("before"), stopped once its RSS
  * passes 1.5 GiB so that it cannot take the machine with it.
  */
-import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notification } from '../test/helpers/alertmanager.js';
+import { postAndLeave } from '../test/helpers/leaving-sender.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { spawnVigil } from '../test/helpers/process.js';
 
@@ -38,20 +38,6 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 function body(key: string): Buffer {
   const alerts = Array.from({ length: ALERTS }, (_, i) => ({ fingerprint: `${key}-${i}`, severity: 'warning' }));
   return Buffer.from(JSON.stringify(notification({ groupKey: key, alerts })));
-}
-
-/** Posts a body on a new connection and closes it CLOSE_AFTER_MS after the last byte went out, answered or not. */
-function postAndLeave(url: string, payload: Buffer): Promise<void> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = connect(Number(port), hostname, () => {
-      s.write(`POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`);
-      s.write(payload, () => setTimeout(() => s.destroy(), CLOSE_AFTER_MS));
-    });
-    s.on('data', () => undefined);
-    s.on('error', () => undefined);
-    s.on('close', () => resolve());
-  });
 }
 
 /** After the flood: 4 senders that wait for their answers, for 10 s; the sink must store again. */
@@ -112,7 +98,7 @@ async function flood(name: string, root: string, sinkYaml: (dir: string) => stri
   let sent = 0;
   const senders = Array.from({ length: SENDERS }, async (_, s) => {
     for (let i = 0; Date.now() < end && !died; i++) {
-      await postAndLeave(vigil.url, body(`flood-${s}-${i}`));
+      await postAndLeave(vigil.url, body(`flood-${s}-${i}`), CLOSE_AFTER_MS);
       sent++;
     }
   });
