@@ -5,9 +5,9 @@ import { isLoopbackAddress } from '../config/listen-address.js';
 import type { AlertSinkConfig } from '../config/alert-sink.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { capText } from '../support/cap-text.js';
-import { InFlight } from '../support/request-body.js';
 import { SinkAuth } from './auth.js';
 import { SinkExposure, type ExposedSink } from './exposure.js';
+import { IntakeBudget } from './intake-budget.js';
 import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
 import type { Payload } from './payload-schema.js';
 import { Pruner } from './pruning.js';
@@ -79,8 +79,8 @@ export class AlertSinkService {
 
   private running?: Running;
   private startedAt = 0;
-  /** One count across reloads, so a reload does not let twice the cap in. */
-  private readonly inFlight = new InFlight(1);
+  /** One budget across reloads, so a reload does not let twice the bound in. */
+  private readonly budget = new IntakeBudget(1, 0);
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly storeKind: (cfg: AlertSinkConfig['store']) => StoreKind;
@@ -271,14 +271,15 @@ export class AlertSinkService {
   }
 
   private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, monitor: WatchdogMonitor): Router {
-    this.inFlight.max = cfg.max_in_flight;
+    this.budget.maxCount = cfg.max_in_flight;
+    this.budget.maxBytes = cfg.max_in_flight_size;
     return sinkRouter({
       ...this.credentials(auth),
-      inFlight: this.inFlight,
+      budget: this.budget,
       bodyLimit: cfg.body_limit,
       limits: { maxDepth: cfg.limits.max_depth, maxAnswerBytes: cfg.limits.max_answer_size },
       store,
-      receive: (payload, body) => this.receive(store, monitor, payload, body),
+      receive: (payload, body, gone) => this.receive(store, monitor, payload, body, gone),
       folded: (counts) => this.exposure.folded(counts),
       pages: this.deps.pages,
       health: () => monitor.health(),
@@ -289,9 +290,9 @@ export class AlertSinkService {
     return { auth, authenticated: this.deps.authenticated ?? (() => false), log: this.log, refused: (reason) => this.exposure.refused(reason) };
   }
 
-  private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string): Promise<RecordResult> {
+  private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string, gone: AbortSignal): Promise<RecordResult> {
     const receivedAt = this.now();
-    const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body });
+    const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body }, gone);
     monitor.received(payload, receivedAt);
     this.log.debug(
       { receiver: capText(payload.receiver, 128), status: payload.status, alerts: payload.alerts.length, id: result.id, duplicate: result.duplicate },

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startThread } from '../../support/threads.js';
 import { ALERTS_PER_TURN } from '../payload-schema.js';
-import { StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
+import { checkSender, StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
 import type { SqliteStoreOptions } from './sqlite-connection.js';
 import { fromWire, type ReadCall, type StoreReply, type StoreRequest } from './sqlite-thread-protocol.js';
 
@@ -69,7 +69,7 @@ class StoreThread {
   }
 
   /** Sends a request; `more` follows it with further messages of the same id. */
-  call<R>(c: Call): { promise: Promise<R>; more: (m: Omit<Extract<StoreRequest, { call: 'more' }>, 'id'>) => void } {
+  call<R>(c: Call): { promise: Promise<R>; more: (m: Extract<Call, { call: 'more' | 'cancel' }>) => void } {
     const id = this.nextId++;
     const promise = new Promise<R>((resolve, reject) => {
       if (this.dead) return reject(new StoreError('unavailable', 'the alert store thread stopped', 'unreachable'));
@@ -134,20 +134,28 @@ export class SqliteThreadStore implements AlertStore {
 
   /**
    * A notification's alerts cross ALERTS_PER_TURN at a time, one slice per turn of the event loop,
-   * so copying a large notification to the thread never holds a scrape for long.
+   * so copying a large notification to the thread never holds a scrape for long. Once its sender
+   * leaves, no more slices cross and the thread drops what it has unless it is committed.
    */
-  async record(n: IncomingNotification): Promise<RecordResult> {
+  async record(n: IncomingNotification, gone?: AbortSignal): Promise<RecordResult> {
+    checkSender(gone);
     const all = n.payload.alerts;
     const t = this.current();
     const first = { ...n, payload: { ...n.payload, alerts: all.slice(0, ALERTS_PER_TURN) } };
     const { promise, more } = t.call<RecordResult>({ call: 'record', n: first, total: all.length });
     // Settled while the rest is being sent when the thread fails; awaited below.
     promise.catch(() => undefined);
-    for (let i = ALERTS_PER_TURN; i < all.length; i += ALERTS_PER_TURN) {
-      await nextTurn();
-      more({ call: 'more', alerts: all.slice(i, i + ALERTS_PER_TURN) });
+    const cancel = () => more({ call: 'cancel' });
+    gone?.addEventListener('abort', cancel, { once: true });
+    try {
+      for (let i = ALERTS_PER_TURN; i < all.length && !gone?.aborted; i += ALERTS_PER_TURN) {
+        await nextTurn();
+        more({ call: 'more', alerts: all.slice(i, i + ALERTS_PER_TURN) });
+      }
+      return await promise;
+    } finally {
+      gone?.removeEventListener('abort', cancel);
     }
-    return promise;
   }
 
   alerts = this.read('alerts') as AlertStore['alerts'];
