@@ -259,10 +259,14 @@ export class AlertSinkService {
     this.exposure.clear();
   }
 
-  /** Whether a request goes to the webhook and the sink checks its credentials itself (see HttpGuard). */
-  authenticatesItself(req: http.IncomingMessage): boolean {
+  /**
+   * Whether a request goes to the webhook and the sink checks its credentials itself (see
+   * HttpGuard). The guard sees the path as sent, under `--web.route-prefix` when there is one.
+   */
+  authenticatesItself(req: http.IncomingMessage, routePrefix = '/'): boolean {
     const auth = (this.running ?? this.starting)?.auth;
-    return auth !== undefined && auth.ownCredentials && (req.url === WEBHOOK_PATH || req.url?.startsWith(`${WEBHOOK_PATH}?`) === true);
+    const path = routePrefix === '/' ? WEBHOOK_PATH : `${routePrefix}${WEBHOOK_PATH}`;
+    return auth !== undefined && auth.ownCredentials && (req.url === path || req.url?.startsWith(`${path}?`) === true);
   }
 
   /** Renders a change still waiting for its interval now (tests read their changes at once). */
