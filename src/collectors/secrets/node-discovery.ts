@@ -1,0 +1,69 @@
+import type { PartOutcome } from '../../jobs/part.js';
+import type { UpstreamError } from '../../upstream/errors.js';
+import type { AutopilotState } from '../../upstream/secrets/autopilot-state.js';
+import type { Leader } from '../../upstream/secrets/leader.js';
+import { withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
+import type { HaView } from './node-ha-status.js';
+
+/**
+ * Which nodes vigil polls for one cluster, and where the list came from: the target's own list, the
+ * HA status's nodes, the raft servers autopilot knows, or else the configured address alone, with
+ * the reason the lists could not be read. Pure: the job hands it the parts it collected.
+ */
+export const DISCOVERY_SOURCES = ['ha_status', 'autopilot', 'configured', 'address_only'] as const;
+export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
+export type DiscoveryReason = '' | 'forbidden' | 'not_found' | 'unsupported' | 'error';
+
+/** Nodes polled per cluster at most: a bound on what one answer can make vigil poll. */
+export const MAX_NODES = 64;
+
+export interface Discovery {
+  source: DiscoverySource;
+  reason: DiscoveryReason;
+  nodes: string[];
+}
+
+/** Why an answer gave no node list, in the fixed words of `secrets_node_discovery_info`. */
+export function discoveryReason(o: PartOutcome | undefined): DiscoveryReason {
+  const err: UpstreamError | undefined = o?.error ?? o?.refusal;
+  if (!err) return o?.value === undefined ? 'error' : 'unsupported';
+  if (err.status === 403) return 'forbidden';
+  if (err.status === 404) return 'not_found';
+  if (err.status === 400 || err.status === 405 || err.status === 501) return 'unsupported';
+  return 'error';
+}
+
+const distinct = (list: Array<string | undefined>): string[] => [...new Set(list.filter((a): a is string => a !== undefined))].slice(0, MAX_NODES);
+
+export interface DiscoveryInput {
+  /** The target's `nodes.addresses`, when it lists them. */
+  configured?: readonly string[] | undefined;
+  address: string;
+  addressing: NodeAddressing;
+  ha: PartOutcome<HaView>;
+  autopilot: PartOutcome<AutopilotState>;
+}
+
+export function discover(i: DiscoveryInput): Discovery {
+  if (i.configured?.length) return { source: 'configured', reason: '', nodes: distinct(i.configured.map(withoutTrailingSlash)) };
+  const fromHa = distinct(i.ha.value?.nodes.map((n) => n.node) ?? []);
+  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: fromHa };
+  const servers = Object.values(i.autopilot.value?.servers ?? {});
+  const fromRaft = distinct(servers.map((s) => i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster')));
+  if (fromRaft.length) return { source: 'autopilot', reason: '', nodes: fromRaft };
+  return { source: 'address_only', reason: discoveryReason(i.ha), nodes: [withoutTrailingSlash(i.address)] };
+}
+
+/**
+ * The node the cluster reports active: the HA status's active node, else the leader's API address
+ * (as the node polled at it is named, or as advertised when no polled node has it).
+ */
+export function activeNode(ha: HaView | undefined, leader: Leader | undefined, discovered: readonly string[]): string | undefined {
+  const fromHa = ha?.nodes.find((n) => n.active_node === true);
+  if (fromHa?.node) return fromHa.node;
+  const address = leader?.ha_enabled === false ? undefined : leader?.leader_address;
+  if (!address) return undefined;
+  const advertised = withoutTrailingSlash(address);
+  const named = ha?.nodes.find((n) => n.api_address && withoutTrailingSlash(n.api_address) === advertised)?.node;
+  return named ?? discovered.find((d) => d === advertised) ?? advertised;
+}
