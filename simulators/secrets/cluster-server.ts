@@ -8,16 +8,38 @@ import type { Fleet } from './fleet.js';
 import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
 import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
+import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
+import { activeNode, member, type SimNode } from './nodes.js';
 
 /** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */
 export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
   return async (req, res) => {
     const { method, path, query } = route(req);
     if (path.startsWith('/_sim/')) return handleAdmin(fleet, cluster, method, path, req, res);
+    const at = nodeAt(cluster, path);
+    // A killed node: nothing listens at its address any more.
+    if (at.node?.dead) return void req.socket.destroy();
     if (await applyFaults(cluster.faults, res)) return;
-    if (cluster.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
-    await respond(res, () => answer(fleet, cluster, method, path, query, req));
+    const now = new Date();
+    if (at.path === '/v1/sys/health' && at.node) return respond(res, () => healthReply(cluster, at.node!, query, now));
+    if (cluster.sealed || at.node?.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    await respond(res, () => nodesAnswer(cluster, at.path, req, now) ?? answer(fleet, cluster, method, at.path, query, req));
   };
+}
+
+/** Which node a path reaches: `/_node/<id>/...` that node, the cluster's own address the active node (else the first member). */
+function nodeAt(cluster: ClusterModel, path: string): { node: SimNode | undefined; path: string } {
+  const m = /^\/_node\/([^/]+)(\/.*)$/.exec(path);
+  if (m) return { node: cluster.nodes.nodes.find((n) => n.id === m[1]), path: m[2]! };
+  return { node: activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find(member), path };
+}
+
+/** The cluster's HA and raft endpoints; undefined for the other paths. */
+function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMessage, now: Date): Reply | undefined {
+  if (path === '/v1/sys/leader') return leaderReply(cluster, now);
+  if (path === '/v1/sys/ha-status') return (authorizeClient(cluster, req, 'client'), haStatusReply(cluster, now));
+  if (path === '/v1/sys/storage/raft/autopilot/state') return (authorizeClient(cluster, req, 'client'), autopilotReply(cluster, now));
+  return undefined;
 }
 
 async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {

@@ -61,7 +61,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   };
   try {
     for (const spec of valid.clusters) {
-      const model = createCluster(spec.name);
+      const model = createCluster(spec.name, spec.nodes);
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);

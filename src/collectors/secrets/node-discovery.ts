@@ -42,15 +42,35 @@ export interface DiscoveryInput {
   addressing: NodeAddressing;
   ha: PartOutcome<HaView>;
   autopilot: PartOutcome<AutopilotState>;
+  /** Raft address to node, as earlier HA statuses paired them: a node that stopped echoing keeps its name. */
+  known: Map<string, string>;
 }
 
+/** A raft (cluster) address as both answers can be compared by: `host:port`, without scheme or slash. */
+export const raftKey = (address: string | undefined): string | undefined =>
+  address ? withoutTrailingSlash(address.replace(/^[a-z]+:\/\//i, '')).toLowerCase() || undefined : undefined;
+
+/**
+ * The HA status lists only the nodes that echo to the active one now; autopilot lists every raft
+ * server, a dead or sealed one included. Both together, a server named as the HA status paired it
+ * (now, or in an earlier poll: `known` learns the pairs), so a node that stops answering stays
+ * polled, and is seen down, until it leaves the raft cluster.
+ */
 export function discover(i: DiscoveryInput): Discovery {
   if (i.configured?.length) return { source: 'configured', reason: '', nodes: distinct(i.configured.map(withoutTrailingSlash)) };
-  const fromHa = distinct(i.ha.value?.nodes.map((n) => n.node) ?? []);
-  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: fromHa };
+  const haNodes = i.ha.value?.nodes ?? [];
+  for (const n of haNodes) {
+    const key = raftKey(n.cluster_address);
+    if (key && n.node) {
+      if (!i.known.has(key) && i.known.size >= MAX_NODES * 4) i.known.clear();
+      i.known.set(key, n.node);
+    }
+  }
   const servers = Object.values(i.autopilot.value?.servers ?? {});
-  const fromRaft = distinct(servers.map((s) => i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster')));
-  if (fromRaft.length) return { source: 'autopilot', reason: '', nodes: fromRaft };
+  const fromRaft = servers.map((s) => i.known.get(raftKey(s.address) ?? '') ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster'));
+  const fromHa = distinct(haNodes.map((n) => n.node));
+  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft]) };
+  if (distinct(fromRaft).length) return { source: 'autopilot', reason: '', nodes: distinct(fromRaft) };
   return { source: 'address_only', reason: discoveryReason(i.ha), nodes: [withoutTrailingSlash(i.address)] };
 }
 

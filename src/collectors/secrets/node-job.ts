@@ -54,10 +54,11 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
   const addressing = nodeAddressing(t.address, t.nodes.address_template);
   const token = () => optionalSecretFile(t.token_file, 'token_file');
   const context = { target: t.name };
+  const known = new Map<string, string>();
   return {
     collector: 'secrets_nodes',
     target: t.name,
-    schedule: t.nodes.schedule,
+    schedule: t.nodes.schedule ?? t.schedule,
     run: async (signal) => {
       const call = { client, token, signal };
       const opts = { context, turns: ctx.turns };
@@ -72,6 +73,7 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
         addressing,
         ha: ha as PartOutcome<HaView>,
         autopilot: autopilot as PartOutcome<AutopilotState>,
+        known,
       });
       const health = await Promise.all(
         found.nodes.map((node) =>

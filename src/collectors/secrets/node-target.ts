@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { httpUrl, schedule } from '../../config/fields.js';
+import { cronExpression, httpUrl } from '../../config/fields.js';
 import { fillTemplate, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
-
-/** How often each node is polled unless the target says otherwise: every node costs one request a run. */
-export const NODES_EVERY_30_SECONDS = '*/30 * * * * *';
 
 const template = z.string().superRefine((t, ctx) => {
   const unknown = unknownVariables(t);
@@ -24,7 +21,8 @@ export const nodesField = z
   .strictObject({
     /** Poll every node of the cluster at its own address. */
     enabled: z.boolean().default(true),
-    schedule: schedule(NODES_EVERY_30_SECONDS),
+    /** Absent: the target's own `schedule`. Each run costs three requests to the cluster's address and one to each node. */
+    schedule: cronExpression.optional(),
     /** The nodes' API addresses, instead of what the cluster reports. */
     addresses: z
       .array(httpUrl)
