@@ -40,11 +40,11 @@ export const nodeHealthFamilies: readonly Family<NodeHealth>[] = [
   }),
   family<NodeHealth>({
     name: 'secrets_node_info',
-    help: `The node's version and cluster name, value 1; ${FROM_HEALTH}.`,
+    help: `The node's version and cluster name (empty while sealed), value 1; absent when the answer names no version (an unknown version is no version skew); ${FROM_HEALTH}.`,
     type: 'gauge',
     section: 'secrets',
     labels: [...NODE, 'version', 'cluster_name'],
-    samples: (h) => [{ labels: { version: h.body.version ?? '', cluster_name: h.body.cluster_name ?? '' }, value: 1 }],
+    samples: (h) => (h.body.version === undefined ? [] : [{ labels: { version: h.body.version, cluster_name: h.body.cluster_name ?? '' }, value: 1 }]),
   }),
   family<NodeHealth>({
     name: 'secrets_license_expiry_timestamp_seconds',
