@@ -17,21 +17,22 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
     const { method, path, query } = route(req);
     if (path.startsWith('/_sim/')) return handleAdmin(fleet, cluster, method, path, req, res);
     const at = nodeAt(cluster, path);
-    // A killed node: nothing listens at its address any more.
-    if (at.node?.dead) return void req.socket.destroy();
+    // A killed node, or a cluster whose every node is gone: nothing listens there any more.
+    const node = at.node;
+    if (!node || node.dead) return void req.socket.destroy();
     if (await applyFaults(cluster.faults, res)) return;
     const now = new Date();
-    if (at.path === '/v1/sys/health' && at.node) return respond(res, () => healthReply(cluster, at.node!, query, now));
-    if (cluster.sealed || at.node?.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    if (at.path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
+    if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
     await respond(res, () => nodesAnswer(cluster, at.path, req, now) ?? answer(fleet, cluster, method, at.path, query, req));
   };
 }
 
-/** Which node a path reaches: `/_node/<id>/...` that node, the cluster's own address the active node (else the first member). */
+/** Which node a path reaches: `/_node/<id>/...` that node, the cluster's own address the active node (else, as a load balancer would, a live member). */
 function nodeAt(cluster: ClusterModel, path: string): { node: SimNode | undefined; path: string } {
   const m = /^\/_node\/([^/]+)(\/.*)$/.exec(path);
   if (m) return { node: cluster.nodes.nodes.find((n) => n.id === m[1]), path: m[2]! };
-  return { node: activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find(member), path };
+  return { node: activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find((n) => member(n) && !n.dead), path };
 }
 
 /** The cluster's HA and raft endpoints; undefined for the other paths. */

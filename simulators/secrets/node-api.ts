@@ -1,6 +1,6 @@
-import { notFound, ok, type Reply } from './api-error.js';
 import type { ClusterModel } from './cluster.js';
-import { activeNode, failureTolerance, healthyVoter, member, roleOf, serving, MAX_TRAILING_LOGS, type SimNode } from './nodes.js';
+import { ApiError, notFound, ok, type Reply } from './api-error.js';
+import { activeNode, failureTolerance, healthyVoter, member, serving, MAX_TRAILING_LOGS, type SimNode } from './nodes.js';
 import { envelope } from './status-body.js';
 
 type Json = Record<string, unknown>;
@@ -20,10 +20,11 @@ function healthStatus(cluster: ClusterModel, n: SimNode, query: URLSearchParams)
   if (n.removed) return code('removedcode', 530);
   if (n.sealed || cluster.sealed) return code('sealedcode', 503);
   if (cluster.replication.dr.role.mode === 'secondary') return code('drsecondarycode', 472);
-  const role = roleOf(cluster.nodes, n);
-  if (role === 'active') return active;
-  if (role === 'performance_standby') return query.get('perfstandbyok') === 'true' ? active : code('performancestandbycode', 473);
-  if (!activeNode(cluster.nodes, cluster.sealed)) return code('haunhealthycode', 474);
+  const leader = activeNode(cluster.nodes, cluster.sealed);
+  if (leader === n) return active;
+  // No active node to reach (the quorum lost): every standby says so.
+  if (!leader) return code('haunhealthycode', 474);
+  if (n.standbyKind === 'performance_standby') return query.get('perfstandbyok') === 'true' ? active : code('performancestandbycode', 473);
   return query.get('standbyok') === 'true' ? active : code('standbycode', 429);
 }
 
@@ -38,7 +39,7 @@ function license(cluster: ClusterModel): Json {
 /** One node's `sys/health`: the same body with every status code (a sealed node knows no cluster name). */
 export function healthReply(cluster: ClusterModel, n: SimNode, query: URLSearchParams, now: Date): Reply {
   const sealed = n.sealed || cluster.sealed;
-  const role = roleOf(cluster.nodes, n);
+  const role = activeNode(cluster.nodes, cluster.sealed) === n ? 'active' : n.standbyKind;
   const mode = (k: 'performance' | 'dr') => (sealed ? 'unknown' : cluster.replication[k].role.mode);
   const body: Json = {
     initialized: true,
@@ -57,10 +58,16 @@ export function healthReply(cluster: ClusterModel, n: SimNode, query: URLSearchP
   return { status: healthStatus(cluster, n, query), body };
 }
 
+/** What a standby answers a request it must forward while no node is active (the quorum lost). */
+function noActiveNode(): ApiError {
+  return new ApiError(500, ['local node not active but active cluster node not found']);
+}
+
 /** `sys/ha-status`: the active node and every node that echoes to it (a sealed, dead or removed node does not). */
 export function haStatusReply(cluster: ClusterModel, now: Date): Reply {
   if (cluster.quirks.omitPeerLists) throw notFound();
   const active = activeNode(cluster.nodes, cluster.sealed);
+  if (!active) throw noActiveNode();
   const nodes = cluster.nodes.nodes.filter(serving).map((n) => ({
     hostname: n.hostname,
     api_address: nodeApiAddress(cluster, n),
@@ -93,7 +100,7 @@ export function leaderReply(cluster: ClusterModel, now: Date): Reply {
 }
 
 function serverView(cluster: ClusterModel, n: SimNode, now: Date): Json {
-  const leader = n.id === cluster.nodes.activeId && serving(n);
+  const leader = activeNode(cluster.nodes, cluster.sealed) === n;
   const down = !serving(n);
   return {
     id: n.hostname,
@@ -116,14 +123,15 @@ function serverView(cluster: ClusterModel, n: SimNode, now: Date): Json {
 /** `sys/storage/raft/autopilot/state`, as the servers answer it: in the `data` envelope. */
 export function autopilotReply(cluster: ClusterModel, now: Date): Reply {
   if (cluster.quirks.omitPeerLists) throw notFound();
+  const active = activeNode(cluster.nodes, cluster.sealed);
+  if (!active) throw noActiveNode();
   const members = cluster.nodes.nodes.filter(member);
   const tolerance = failureTolerance(cluster.nodes);
-  const active = activeNode(cluster.nodes, cluster.sealed);
   const data = {
     healthy: members.every(healthyVoter),
     failure_tolerance: tolerance,
     optimistic_failure_tolerance: tolerance,
-    leader: active?.hostname ?? '',
+    leader: active.hostname,
     voters: members.map((n) => n.hostname),
     servers: Object.fromEntries(members.map((n) => [n.hostname, serverView(cluster, n, now)])),
     upgrade_info: null,

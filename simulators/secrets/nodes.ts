@@ -55,9 +55,16 @@ export const member = (n: SimNode): boolean => !n.removed;
 /** A node that takes part: alive, unsealed, still a member. */
 export const serving = (n: SimNode): boolean => member(n) && !n.dead && !n.sealed;
 
+/** A leader needs a quorum: more than half of the voters serving. */
+export function hasQuorum(set: NodeSet): boolean {
+  const voters = set.nodes.filter(member);
+  return voters.filter(serving).length >= Math.floor(voters.length / 2) + 1;
+}
+
+/** The node that is active: the leader, serving, with its quorum; none while the cluster is sealed or has lost its quorum. */
 export function activeNode(set: NodeSet, clusterSealed: boolean): SimNode | undefined {
   const a = set.nodes.find((n) => n.id === set.activeId);
-  return a && serving(a) && !clusterSealed ? a : undefined;
+  return a && serving(a) && !clusterSealed && hasQuorum(set) ? a : undefined;
 }
 
 export type NodeRole = 'active' | StandbyKind;

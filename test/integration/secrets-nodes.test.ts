@@ -209,6 +209,20 @@ describe('each node fault changes exactly its series', () => {
     );
   });
 
+  it('two voters of three dead: the survivor is up with no active node, and the nodes read before stay polled', async () => {
+    await nodeSeries();
+    await admin('nodes/node-1', { dead: true });
+    await admin('nodes/node-2', { dead: true });
+    const m = await nodeSeries();
+    expect(m.get(cluster('node_discovery_info', { source: 'ha_status', reason: 'error' }))).toBe(1);
+    expect(m.get(cluster('nodes_discovered'))).toBe(3);
+    expect([...m.keys()].filter((k) => k.startsWith('secrets_active_node_info'))).toEqual([]);
+    expect(m.get(node('node_up', 'node-3'))).toBe(1);
+    expect(m.get(node('node_role', 'node-3', { role: 'standby' }))).toBe(1);
+    expect(m.get(node('node_role', 'node-3', { role: 'active' }))).toBe(0);
+    expect([m.get(node('node_up', 'node-1')), m.get(node('node_up', 'node-2'))]).toEqual([0, 0]);
+  });
+
   it('a node left behind in an upgrade: its version, nothing else', async () => {
     const before = await nodeSeries();
     await admin('nodes/node-2', { version: '1.16.9+ent' });

@@ -75,6 +75,16 @@ export function discover(i: DiscoveryInput): Discovery {
 }
 
 /**
+ * While the lists cannot be read for an error (an election under way, the configured address
+ * down), the nodes read last stay polled, under the source they came from and the reason: an
+ * election must not make the standbys vanish. A refusal (403, 404) is an answer: it is taken as it is.
+ */
+export function orLast(d: Discovery, last: Discovery | undefined): Discovery {
+  if (d.source !== 'address_only' || d.reason !== 'error' || !last || (last.source !== 'ha_status' && last.source !== 'autopilot')) return d;
+  return { source: last.source, reason: 'error', nodes: last.nodes };
+}
+
+/**
  * The node the cluster reports active: the HA status's active node, else the leader's API address
  * (as the node polled at it is named, or as advertised when no polled node has it).
  */

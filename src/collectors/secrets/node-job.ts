@@ -9,7 +9,7 @@ import { collectEndpoint } from '../endpoint.js';
 import { activeNodeFamilies, discoveryFamilies, type ActiveNodeChanges } from './cluster-nodes.js';
 import { autopilotStateEndpoint, haStatusEndpoint, leaderEndpoint, nodeHealthEndpoint } from './endpoints.js';
 import { nodeAddressing } from './node-addresses.js';
-import { activeNode, discover } from './node-discovery.js';
+import { activeNode, discover, orLast, type Discovery } from './node-discovery.js';
 import type { HaView } from './node-ha-status.js';
 import type { SecretsTarget } from './target.js';
 
@@ -55,6 +55,7 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
   const token = () => optionalSecretFile(t.token_file, 'token_file');
   const context = { target: t.name };
   const known = new Map<string, string>();
+  let last: Discovery | undefined;
   return {
     collector: 'secrets_nodes',
     target: t.name,
@@ -67,14 +68,18 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
         collectEndpoint(autopilotStateEndpoint, call, opts),
         collectEndpoint(leaderEndpoint, call, opts),
       ]);
-      const found = discover({
-        configured: t.nodes.addresses,
-        address: t.address,
-        addressing,
-        ha: ha as PartOutcome<HaView>,
-        autopilot: autopilot as PartOutcome<AutopilotState>,
-        known,
-      });
+      const found = orLast(
+        discover({
+          configured: t.nodes.addresses,
+          address: t.address,
+          addressing,
+          ha: ha as PartOutcome<HaView>,
+          autopilot: autopilot as PartOutcome<AutopilotState>,
+          known,
+        }),
+        last,
+      );
+      last = found;
       const health = await Promise.all(
         found.nodes.map((node) =>
           collectEndpoint(
