@@ -11,29 +11,28 @@ import { readBody, type Body } from './request-body.js';
 import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
 import { activeNode, member, type SimNode } from './nodes.js';
 
-/** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */
-export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
+/**
+ * The HTTP listener of one simulated cluster (its load balancer, `node` undefined) or of one of its
+ * nodes: admin routes, then faults, the node's health, seal, routing, namespace, auth.
+ */
+export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNode): Handler {
   return async (req, res) => {
     const { method, path, query } = route(req);
     if (path.startsWith('/_sim/')) return handleAdmin(fleet, cluster, method, path, req, res);
-    const at = nodeAt(cluster, path);
+    const node = own ?? balanced(cluster);
     // A killed node, or a cluster whose every node is gone: nothing listens there any more.
-    const node = at.node;
     if (!node || node.dead) return void req.socket.destroy();
     if (await applyFaults(cluster.faults, res)) return;
     const now = new Date();
-    if (at.path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
+    if (path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
     if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
-    await respond(res, () => nodesAnswer(cluster, at.path, req, now) ?? answer(fleet, cluster, method, at.path, query, req));
+    await respond(res, () => nodesAnswer(cluster, path, req, now) ?? answer(fleet, cluster, method, path, query, req));
   };
 }
 
-/** Which node a path reaches: `/_node/<id>/...` that node, the cluster's own address the active node (else, as a load balancer would, a live member). */
-function nodeAt(cluster: ClusterModel, path: string): { node: SimNode | undefined; path: string } {
-  const m = /^\/_node\/([^/]+)(\/.*)$/.exec(path);
-  if (m) return { node: cluster.nodes.nodes.find((n) => n.id === m[1]), path: m[2]! };
-  return { node: activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find((n) => member(n) && !n.dead), path };
-}
+/** The node the cluster's own address reaches: the active one, else, as a load balancer would, a live member. */
+const balanced = (cluster: ClusterModel): SimNode | undefined =>
+  activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find((n) => member(n) && !n.dead);
 
 /** The cluster's HA and raft endpoints; undefined for the other paths. */
 function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMessage, now: Date): Reply | undefined {

@@ -17,6 +17,8 @@ export interface SimulatedCluster {
   readonly url: string;
   /** Client token with sudo, for X-Secrets-Token or Authorization: Bearer. */
   readonly rootToken: string;
+  /** Its nodes' own API addresses, by node id (`node-1` is active at the start). */
+  readonly nodes: ReadonlyMap<string, string>;
   /** A valid DR operation token for this cluster, minted if it has none. */
   drOperationToken(): string;
   /** API requests this cluster has answered. */
@@ -44,6 +46,7 @@ function simulated(model: ClusterModel, server: RunningServer): SimulatedCluster
     name: model.name,
     url: model.url,
     rootToken: model.rootToken,
+    nodes: new Map(model.nodes.nodes.map((n) => [n.id, n.url])),
     drOperationToken: () => anyOperationToken(model),
     requests: () => server.requests(),
   };
@@ -67,6 +70,11 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
       servers.push(server);
       serverOf.set(spec.name, server);
       model.url = server.url;
+      for (const node of model.nodes.nodes) {
+        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.tls);
+        servers.push(own);
+        node.url = own.url;
+      }
       // Cluster-to-cluster traffic is modelled in memory; the address only has to be unique and look real.
       model.clusterAddr = `https://${spec.name}:8201`;
       fleet.add(model);

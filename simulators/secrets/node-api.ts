@@ -7,8 +7,11 @@ type Json = Record<string, unknown>;
 
 /** The raft index the leader is at: it grows as the cluster lives. */
 const leaderIndex = (cluster: ClusterModel, now: Date): number => 100 + Math.floor((now.getTime() - cluster.startedAt.getTime()) / 1000);
-export const nodeApiAddress = (cluster: ClusterModel, n: SimNode): string => `${cluster.url}/_node/${n.id}`;
-const nodeClusterAddress = (n: SimNode): string => `${n.hostname}:8201`;
+/** Its raft (cluster) address: the host of its API address, the port after its API port (8200, 8201). */
+const nodeClusterAddress = (n: SimNode): string => {
+  const u = new URL(n.url);
+  return `${u.hostname}:${Number(u.port) + 1}`;
+};
 
 /** The status code `sys/health` answers a node's state with, the documented defaults overridable by the query as the API allows. */
 function healthStatus(cluster: ClusterModel, n: SimNode, query: URLSearchParams): number {
@@ -70,7 +73,7 @@ export function haStatusReply(cluster: ClusterModel, now: Date): Reply {
   if (!active) throw noActiveNode();
   const nodes = cluster.nodes.nodes.filter(serving).map((n) => ({
     hostname: n.hostname,
-    api_address: nodeApiAddress(cluster, n),
+    api_address: n.url,
     cluster_address: `https://${nodeClusterAddress(n)}`,
     active_node: n === active,
     last_echo: n === active ? null : new Date(now.getTime() - 1500).toISOString(),
@@ -90,7 +93,7 @@ export function leaderReply(cluster: ClusterModel, now: Date): Reply {
     ha_enabled: true,
     is_self: active !== undefined,
     active_time: cluster.nodes.activeSince.toISOString(),
-    leader_address: active ? `${nodeApiAddress(cluster, active)}/` : '',
+    leader_address: active ? `${active.url}/` : '',
     leader_cluster_address: active ? `https://${nodeClusterAddress(active)}/` : '',
     performance_standby: false,
     performance_standby_last_remote_wal: 0,

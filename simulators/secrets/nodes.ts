@@ -1,8 +1,8 @@
 /**
  * The nodes of one simulated cluster: one active node, standbys and performance standbys, every one a
- * raft voter, each answering its own `sys/health` at `<cluster url>/_node/<id>` (the cluster's
- * listener, a path prefix per node, as a proxy in front of several nodes would route them). The
- * cluster's own address reaches the active node. Faults change one node at a time.
+ * raft voter, each with a listener of its own (its API address) answering its own `sys/health`; its
+ * raft address is its API port plus one, as a server's 8201 beside its 8200. The cluster's own
+ * address, a load balancer's, reaches the active node. Faults change one node at a time.
  */
 export type StandbyKind = 'standby' | 'performance_standby';
 
@@ -11,6 +11,8 @@ export interface SimNode {
   readonly hostname: string;
   /** What the node is while another one is active. */
   readonly standbyKind: StandbyKind;
+  /** Its API address, known once its listener is bound. */
+  url: string;
   sealed: boolean;
   /** Killed: the process is gone, nothing answers at its address. */
   dead: boolean;
@@ -40,6 +42,7 @@ export function createNodes(cluster: string, count: number, now = new Date()): N
     id: `node-${i + 1}`,
     hostname: `${cluster}-node-${i + 1}`,
     standbyKind: i % 2 === 1 ? 'standby' : 'performance_standby',
+    url: '',
     sealed: false,
     dead: false,
     removed: false,

@@ -21,7 +21,7 @@ const admin = async (path: string, body: unknown = {}, cluster = 'raft') => {
   });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 };
-const url = (id: string) => `${sim.cluster('raft').url}/_node/${id}`;
+const url = (id: string) => sim.cluster('raft').nodes.get(id)!;
 const node = (name: string, id: string, extra: Record<string, string> = {}) => series(`secrets_${name}`, { target: 'raft', node: url(id), ...extra });
 const server = (name: string, id: string, extra: Record<string, string> = {}) =>
   series(`secrets_raft_${name}`, { target: 'raft', server: `raft-${id}`, ...extra });
@@ -50,16 +50,20 @@ const voterLost = (id: string) => [
 const changed = (a: Map<string, number>, b: Map<string, number>) => [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
 
 beforeAll(async () => {
-  sim = await startSecretsSimulator({ clusters: [{ name: 'raft' }, { name: 'five', nodes: 5 }] }, { walTickMs: 3_600_000 });
+  sim = await startSecretsSimulator({ clusters: [{ name: 'raft' }, { name: 'five', nodes: 5 }, { name: 'presealed' }] }, { walTickMs: 3_600_000 });
+  // Sealed before vigil first looks: no HA status ever names it, autopilot only by its raft address.
+  await admin('nodes/node-2', { sealed: true }, 'presealed');
   old = await startSecretsSimulator({ clusters: [{ name: 'old' }] }, { walTickMs: 3_600_000, profile: 'pre-1.5' });
   const token = tempFile('root-token', sim.cluster('raft').rootToken);
   const oldToken = tempFile('old-root-token', old.cluster('old').rootToken);
+  const presealedToken = tempFile('presealed-root-token', sim.cluster('presealed').rootToken);
   const listed = [url('node-1'), url('node-2')].map((u) => `"${u}"`).join(', ');
   vigil = await startTestDaemon(
     'secrets:\n' +
       `  - { name: raft, address: "${sim.cluster('raft').url}", token_file: "${token}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
       `  - { name: no-token, address: "${sim.cluster('five').url}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
       `  - { name: listed, address: "${sim.cluster('raft').url}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr], nodes: { addresses: [${listed}] } }\n` +
+      `  - { name: presealed, address: "${sim.cluster('presealed').url}", token_file: "${presealedToken}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
       `  - { name: old, address: "${old.cluster('old').url}", token_file: "${oldToken}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n`,
   );
 });
@@ -228,6 +232,16 @@ describe('each node fault changes exactly its series', () => {
     await admin('nodes/node-2', { version: '1.16.9+ent' });
     const after = await nodeSeries();
     expect(changed(before, after)).toEqual([info('node-2'), info('node-2', '1.16.9+ent')].sort());
+  });
+});
+
+describe('a standby sealed before vigil first looked', () => {
+  it('is polled where its API address is (learned from the nodes the HA status pairs), and reads sealed, not down', async () => {
+    const m = await vigil.metrics();
+    const sealed = sim.cluster('presealed').nodes.get('node-2')!;
+    expect(m.get(series('secrets_nodes_discovered', { target: 'presealed' }))).toBe(3);
+    expect(m.get(series('secrets_node_up', { target: 'presealed', node: sealed }))).toBe(1);
+    expect(m.get(series('secrets_node_sealed', { target: 'presealed', node: sealed }))).toBe(1);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 
 /**
- * The nodes of a simulated secrets cluster: each answers sys/health at its own path with the
+ * The nodes of a simulated secrets cluster: each answers sys/health at its own address with the
  * documented status codes and one body, the cluster answers sys/ha-status, sys/leader and the
  * autopilot state as the API documents them, and the node faults change what they should.
  */
@@ -15,7 +15,8 @@ async function get(url: string, auth?: string): Promise<{ status: number; body: 
   const res = await fetch(url, { headers: auth ? { 'x-secrets-token': auth } : {} });
   return { status: res.status, body: (await res.json()) as Obj };
 }
-const health = (node: string, query = '', cluster = 'dr-primary') => get(`${base(cluster)}/_node/${node}/v1/sys/health${query}`);
+const nodeUrl = (node: string, cluster = 'dr-primary') => sim.cluster(cluster).nodes.get(node)!;
+const health = (node: string, query = '', cluster = 'dr-primary') => get(`${nodeUrl(node, cluster)}/v1/sys/health${query}`);
 async function admin(path: string, body: unknown, cluster = 'dr-primary'): Promise<{ status: number; body: Obj }> {
   const res = await fetch(`${base(cluster)}/_sim/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Obj };
@@ -86,16 +87,19 @@ describe('the HA status, the leader and autopilot', () => {
     expect((await get(`${base()}/v1/sys/ha-status`)).status).toBe(403);
     const nodes = (await get(`${base()}/v1/sys/ha-status`, token())).body.Nodes as Obj[];
     expect(nodes.map((n) => [n.api_address, n.active_node])).toEqual([
-      [`${base()}/_node/node-1`, true],
-      [`${base()}/_node/node-2`, false],
-      [`${base()}/_node/node-3`, false],
+      [nodeUrl('node-1'), true],
+      [nodeUrl('node-2'), false],
+      [nodeUrl('node-3'), false],
     ]);
+    // Each node's raft address: its API host, the port after its API port.
+    const api = new URL(nodeUrl('node-2'));
+    expect(nodes[1]!.cluster_address).toBe(`https://127.0.0.1:${Number(api.port) + 1}`);
   });
 
   it('sys/leader names the active node, and follows the leader when it moves', async () => {
-    expect((await get(`${base()}/v1/sys/leader`)).body.leader_address).toBe(`${base()}/_node/node-1/`);
+    expect((await get(`${base()}/v1/sys/leader`)).body.leader_address).toBe(`${nodeUrl('node-1')}/`);
     await admin('leader', { node: 'node-3' });
-    expect((await get(`${base()}/v1/sys/leader`)).body.leader_address).toBe(`${base()}/_node/node-3/`);
+    expect((await get(`${base()}/v1/sys/leader`)).body.leader_address).toBe(`${nodeUrl('node-3')}/`);
     expect((await admin('leader', { node: 'node-9' })).status).toBe(400);
   });
 

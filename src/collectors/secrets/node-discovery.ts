@@ -2,7 +2,7 @@ import type { PartOutcome } from '../../jobs/part.js';
 import type { UpstreamError } from '../../upstream/errors.js';
 import type { AutopilotState } from '../../upstream/secrets/autopilot-state.js';
 import type { Leader } from '../../upstream/secrets/leader.js';
-import { withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
+import { pollable, withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
 import type { HaView } from './node-ha-status.js';
 
 /**
@@ -44,11 +44,46 @@ export interface DiscoveryInput {
   autopilot: PartOutcome<AutopilotState>;
   /** Raft address to node, as earlier HA statuses paired them: a node that stopped echoing keeps its name. */
   known: Map<string, string>;
+  /** Nodes are addressed by the target's template: no address is learned from the answers. */
+  templated?: boolean;
 }
 
 /** A raft (cluster) address as both answers can be compared by: `host:port`, without scheme or slash. */
 export const raftKey = (address: string | undefined): string | undefined =>
   address ? withoutTrailingSlash(address.replace(/^[a-z]+:\/\//i, '')).toLowerCase() || undefined : undefined;
+
+const hostPort = (address: string | undefined): { host: string; port: number } | undefined => {
+  const key = raftKey(address);
+  const m = key ? /^(.*):(\d+)$/.exec(key) : null;
+  return m ? { host: m[1]!, port: Number(m[2]) } : undefined;
+};
+
+/**
+ * How this cluster's nodes' API addresses follow from their raft addresses, learned from the nodes
+ * the HA status pairs: the same host, and the same port offset (8200 beside 8201) or the same API
+ * port, on every one of them. A raft server no HA status ever paired (sealed since before vigil
+ * looked) is then polled where its API should be; without a rule that every pair keeps, none.
+ */
+function apiOfRaft(nodes: HaView['nodes']): ((address: string | undefined) => string | undefined) | undefined {
+  const pairs = nodes.flatMap((n) => {
+    const raft = hostPort(n.cluster_address);
+    const api = n.node ? new URL(n.node) : undefined;
+    return raft && api && api.hostname.toLowerCase() === raft.host ? [{ raft, api }] : [];
+  });
+  const port = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const offsets = new Set(pairs.map((p) => port(p.api) - p.raft.port));
+  const ports = new Set(pairs.map((p) => port(p.api)));
+  const first = pairs[0]?.api;
+  if (!first || pairs.length < nodes.filter((n) => n.node).length || (offsets.size !== 1 && ports.size !== 1)) return undefined;
+  return (address) => {
+    const raft = hostPort(address);
+    if (!raft) return undefined;
+    const u = new URL(first.href);
+    u.hostname = raft.host;
+    u.port = String(offsets.size === 1 ? raft.port + [...offsets][0]! : [...ports][0]!);
+    return pollable(u.href);
+  };
+}
 
 /**
  * The HA status lists only the nodes that echo to the active one now; autopilot lists every raft
@@ -67,7 +102,10 @@ export function discover(i: DiscoveryInput): Discovery {
     }
   }
   const servers = Object.values(i.autopilot.value?.servers ?? {});
-  const fromRaft = servers.map((s) => i.known.get(raftKey(s.address) ?? '') ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster'));
+  const learned = i.templated ? undefined : apiOfRaft(haNodes);
+  const fromRaft = servers.map(
+    (s) => i.known.get(raftKey(s.address) ?? '') ?? learned?.(s.address) ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster'),
+  );
   const fromHa = distinct(haNodes.map((n) => n.node));
   if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft]) };
   if (distinct(fromRaft).length) return { source: 'autopilot', reason: '', nodes: distinct(fromRaft) };

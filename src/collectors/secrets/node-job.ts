@@ -76,6 +76,7 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
           ha: ha as PartOutcome<HaView>,
           autopilot: autopilot as PartOutcome<AutopilotState>,
           known,
+          templated: t.nodes.address_template !== undefined,
         }),
         last,
       );

@@ -64,6 +64,15 @@ describe('which nodes are polled', () => {
     expect(now.nodes).toEqual(['http://10.0.0.1:8200', 'http://10.0.0.2:8200', 'http://10.0.0.3:8200']);
   });
 
+  it('a raft server no HA status ever named: polled where the pairs the HA status makes put its API (same host, 8200 beside 8201)', () => {
+    const servers = { raft1: SERVER(1), raft2: SERVER(2), raft3: SERVER(3) };
+    const d = discover(input({ ha: ha([NODE(1), NODE(2)]), autopilot: autopilot(servers) }));
+    expect(d.nodes).toEqual(['http://10.0.0.1:8200', 'http://10.0.0.2:8200', 'http://10.0.0.3:8200']);
+    // A template says where nodes are: nothing is learned.
+    const templated = discover(input({ ha: ha([NODE(1), NODE(2)]), autopilot: autopilot(servers), templated: true }));
+    expect(templated.nodes[2]).toBe('https://10.0.0.3:8200');
+  });
+
   it('autopilot alone: each server at its host, with the scheme and port of the configured address', () => {
     const d = discover(input({ autopilot: autopilot({ raft1: SERVER(1), raft2: SERVER(2) }) }));
     expect(d).toEqual({ source: 'autopilot', reason: '', nodes: ['https://10.0.0.1:8200', 'https://10.0.0.2:8200'] });
