@@ -100,7 +100,7 @@ export const haStatusEndpoint = endpoint({
   part: 'ha_status',
   needs: 'read on sys/ha-status (root namespace)',
   fetch: async ({ client, token, signal, addressing }: ClusterCall & { addressing: NodeAddressing }) => ({
-    nodes: (await fetchHaStatus(client, await token(), signal)).map((n) => ({
+    nodes: (await withSecretsReasons(fetchHaStatus(client, await token(), signal))).map((n) => ({
       ...n,
       node: addressing({ hostname: n.hostname, address: n.api_address }, 'api'),
     })),
@@ -124,7 +124,7 @@ export const autopilotStateEndpoint = endpoint({
   when: NODE_POLL,
   part: 'raft_autopilot',
   needs: 'read on sys/storage/raft/autopilot/state (root namespace)',
-  fetch: async ({ client, token, signal }: ClusterCall) => fetchAutopilotState(client, await token(), signal),
+  fetch: async ({ client, token, signal }: ClusterCall) => withSecretsReasons(fetchAutopilotState(client, await token(), signal)),
   up: autopilotUp,
   families: autopilotFamilies,
   notApplicable: {
@@ -142,7 +142,7 @@ export const leaderEndpoint = endpoint({
   when: NODE_POLL,
   part: 'leader',
   needs: 'none: unauthenticated per the API',
-  fetch: async ({ client, signal }: Pick<ClusterCall, 'client' | 'signal'>) => fetchLeader(client, signal),
+  fetch: async ({ client, signal }: Pick<ClusterCall, 'client' | 'signal'>) => withSecretsReasons(fetchLeader(client, signal)),
   up: leaderUp,
   families: [],
   derived: activeNodeFamilies,
