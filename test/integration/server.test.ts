@@ -23,7 +23,9 @@ beforeAll(async () => {
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
   // Each POST /-/collect here runs the jobs: none is answered from the run before. One job per
   // target (the node poll off): the tests count jobs and requests.
-  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`, { collectMinInterval: 0 });
+  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`, {
+    collectMinInterval: 0,
+  });
 });
 afterAll(async () => {
   await vigil?.close();
