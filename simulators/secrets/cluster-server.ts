@@ -37,9 +37,12 @@ const balanced = (cluster: ClusterModel): SimNode | undefined =>
 /** The cluster's HA and raft endpoints; undefined for the other paths. */
 function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMessage, now: Date): Reply | undefined {
   if (path === '/v1/sys/leader') return leaderReply(cluster, now);
-  if (path === '/v1/sys/ha-status') return (authorizeClient(cluster, req, 'client'), haStatusReply(cluster, now));
-  if (path === '/v1/sys/storage/raft/autopilot/state') return (authorizeClient(cluster, req, 'client'), autopilotReply(cluster, now));
-  return undefined;
+  const reply = path === '/v1/sys/ha-status' ? haStatusReply : path === '/v1/sys/storage/raft/autopilot/state' ? autopilotReply : undefined;
+  if (!reply) return undefined;
+  authorizeClient(cluster, req, 'client');
+  // A DR secondary serves its status endpoints only.
+  if (cluster.replication.dr.role.mode === 'secondary') throw badRequest('path disabled in replication DR secondary mode');
+  return reply(cluster, now);
 }
 
 async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {

@@ -50,13 +50,20 @@ const voterLost = (id: string) => [
 const changed = (a: Map<string, number>, b: Map<string, number>) => [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
 
 beforeAll(async () => {
-  sim = await startSecretsSimulator({ clusters: [{ name: 'raft' }, { name: 'five', nodes: 5 }, { name: 'presealed' }] }, { walTickMs: 3_600_000 });
+  sim = await startSecretsSimulator(
+    {
+      clusters: [{ name: 'raft' }, { name: 'five', nodes: 5 }, { name: 'presealed' }, { name: 'drpri' }, { name: 'drsec' }],
+      replication: [{ kind: 'dr', primary: 'drpri', secondaries: ['drsec'] }],
+    },
+    { walTickMs: 3_600_000 },
+  );
   // Sealed before vigil first looks: no HA status ever names it, autopilot only by its raft address.
   await admin('nodes/node-2', { sealed: true }, 'presealed');
   old = await startSecretsSimulator({ clusters: [{ name: 'old' }] }, { walTickMs: 3_600_000, profile: 'pre-1.5' });
   const token = tempFile('root-token', sim.cluster('raft').rootToken);
   const oldToken = tempFile('old-root-token', old.cluster('old').rootToken);
   const presealedToken = tempFile('presealed-root-token', sim.cluster('presealed').rootToken);
+  const drsecToken = tempFile('drsec-root-token', sim.cluster('drsec').rootToken);
   const listed = [url('node-1'), url('node-2')].map((u) => `"${u}"`).join(', ');
   vigil = await startTestDaemon(
     'secrets:\n' +
@@ -64,6 +71,7 @@ beforeAll(async () => {
       `  - { name: no-token, address: "${sim.cluster('five').url}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
       `  - { name: listed, address: "${sim.cluster('raft').url}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr], nodes: { addresses: [${listed}] } }\n` +
       `  - { name: presealed, address: "${sim.cluster('presealed').url}", token_file: "${presealedToken}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
+      `  - { name: drsec, address: "${sim.cluster('drsec').url}", token_file: "${drsecToken}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n` +
       `  - { name: old, address: "${old.cluster('old').url}", token_file: "${oldToken}", timeout: 1s, schedule: "${NEVER}", replication_kinds: [dr] }\n`,
   );
 });
@@ -264,6 +272,13 @@ describe('where the node list cannot be read', () => {
     expect(of(m, 'old').filter((k) => k.startsWith('secrets_raft_') || k.startsWith('secrets_ha_status_'))).toEqual([]);
     expect(m.has(series('secrets_license_expiry_timestamp_seconds', { target: 'old', node: old.cluster('old').url }))).toBe(false);
     expect(m.get(series('vigil_collector_up', { collector: 'secrets_nodes', target: 'old' }))).toBe(1);
+  });
+
+  it('a DR secondary, which disables the HA status and autopilot (400): its address only, reason unsupported, and no failure', async () => {
+    const m = await vigil.metrics();
+    expect(m.get(series('secrets_node_discovery_info', { target: 'drsec', source: 'address_only', reason: 'unsupported' }))).toBe(1);
+    expect(m.get(series('secrets_node_role', { target: 'drsec', node: sim.cluster('drsec').url, role: 'dr_secondary' }))).toBe(1);
+    expect(m.get(series('vigil_collector_up', { collector: 'secrets_nodes', target: 'drsec' }))).toBe(1);
   });
 
   it('nodes the config lists: those, whatever the cluster reports', async () => {

@@ -96,6 +96,11 @@ describe('the HA status, the leader and autopilot', () => {
     expect(nodes[1]!.cluster_address).toBe(`https://127.0.0.1:${Number(api.port) + 1}`);
   });
 
+  it('a DR secondary disables the HA status and autopilot', async () => {
+    const r = await get(`${base('dr-secondary')}/v1/sys/ha-status`, token('dr-secondary'));
+    expect(r).toEqual({ status: 400, body: { errors: ['path disabled in replication DR secondary mode'] } });
+  });
+
   it('sys/leader names the active node, and follows the leader when it moves', async () => {
     expect((await get(`${base()}/v1/sys/leader`)).body.leader_address).toBe(`${nodeUrl('node-1')}/`);
     await admin('leader', { node: 'node-3' });

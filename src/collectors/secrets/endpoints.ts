@@ -87,7 +87,9 @@ export interface ClusterCall {
   signal: AbortSignal;
 }
 
-const refused = (err: UpstreamError) => err.status === 403 || err.status === 404 || err.status === 405;
+/** Refused (403), unknown (404, 405), or disabled on a DR secondary (400 "path disabled in replication DR secondary mode"). */
+const refused = (err: UpstreamError) =>
+  err.status === 403 || err.status === 404 || err.status === 405 || (err.status === 400 && /path disabled/i.test(err.message));
 const NODE_POLL = "every run of the node poll (`nodes.schedule`), at the cluster's configured address";
 
 /** The nodes the active node has heard from, with their API addresses: where the node poll finds the nodes. */
@@ -129,7 +131,8 @@ export const autopilotStateEndpoint = endpoint({
   families: autopilotFamilies,
   notApplicable: {
     test: (err) => refused(err) || ((err.status === 400 || err.status === 500) && /raft|autopilot|integrated storage/i.test(err.message)),
-    means: 'no integrated storage (400 "raft storage is not in use", 404), autopilot not running yet (no body), or the token may not read the path (403)',
+    means:
+      'no integrated storage (400 "raft storage is not in use", 404), a DR secondary (400 "path disabled"), autopilot not running yet (no body), or the token may not read the path (403)',
   },
 });
 
