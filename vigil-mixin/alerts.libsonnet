@@ -327,11 +327,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
         rules: [
           {
             alert: 'SecretsNodeSealed',
-            expr: |||
-              max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1
-              and on (target, node%(clusterComma)s)
-              max by (target, node%(clusterComma)s) (secrets_node_up%(selBraces)s) == 1
-            ||| % keys,
+            expr: 'max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1' % keys,
             'for': forOf('SecretsNodeSealed', '5m'),
             labels: {
               severity: severityOf('SecretsNodeSealed', 'warning'),

@@ -145,6 +145,46 @@ describe('a user’s labels', () => {
   });
 });
 
+describe('thresholds', () => {
+  /** The alerts promtool finds firing at `at` for `series` (name → values), with the rules generated for `config`. */
+  function firing(config: MixinConfig, series: Record<string, string>, at: string, alerts: string[]): string {
+    const dir = tempDir('vigil-mixin-thresholds-');
+    writeFileSync(join(dir, 'secrets-nodes.rules.yml'), generateRules(config)['secrets-nodes.rules.yml']!);
+    const test = {
+      rule_files: ['secrets-nodes.rules.yml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: Object.entries(series).map(([s, values]) => ({ series: s, values })),
+          alert_rule_test: alerts.map((alertname) => ({ eval_time: at, alertname, exp_alerts: [] })),
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'test.yml'), JSON.stringify(test));
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'test.yml'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    // Every case expects silence: what promtool reports got is what fired.
+    return [...`${r.stdout}${r.stderr}`.matchAll(/alertname: (\w+)/g)].map((m) => m[1]).join(' ');
+  }
+
+  const estate = {
+    // Three healthy voters: tolerance 1, all that three voters give.
+    'secrets_raft_failure_tolerance{target="three"}': '1x90',
+    'secrets_raft_voters{target="three"}': '3x90',
+    // A licence with 20 days left.
+    'secrets_license_expiry_timestamp_seconds{target="lic",node="n"}': '1728000x90',
+  };
+
+  it('are where the shipped rules say: a healthy cluster of three voters and a licence 20 days from its end', () => {
+    expect(firing(DEFAULT_MIXIN, estate, '80m', ['SecretsRaftFailureToleranceLow', 'SecretsLicenseExpiringSoon'])).toBe('SecretsLicenseExpiringSoon');
+  });
+
+  it('move when a user sets them: tolerance 2 expected of every cluster, licence warnings 14 days ahead', () => {
+    const mine = { ...DEFAULT_MIXIN, thresholds: { secretsRaftFailureToleranceExpected: 2, secretsLicenseWarningDays: 14 } };
+    expect(firing(mine, estate, '80m', ['SecretsRaftFailureToleranceLow', 'SecretsLicenseExpiringSoon'])).toBe('SecretsRaftFailureToleranceLow');
+  });
+});
+
 describe('docs/paging.md, "Your labels"', () => {
   it('shows a config that the mixin takes', () => {
     const doc = readFileSync(new URL('../../../docs/paging.md', import.meta.url), 'utf8');
