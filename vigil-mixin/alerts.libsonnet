@@ -369,6 +369,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               max by (target%(clusterComma)s) (secrets_node_role{%(selComma)srole=~"active|dr_secondary"}) == 1
               unless on (target%(clusterComma)s)
               max by (target%(clusterComma)s) (secrets_active_node_info%(selBraces)s) == 1
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_node_discovery_info{%(selComma)ssource="address_only"}) == 1
             ||| % keys,
             'for': forOf('SecretsNoActiveNode', '2m'),
             labels: {
