@@ -187,7 +187,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'unsealed nodes answer and none is or names the active node',
     alert: 'SecretsNoActiveNode',
     proof: 'promtool',
-    note: 'not for a cluster sealed or uninitialized as a whole: it pages at its address',
+    note: 'not for a cluster sealed or uninitialized as a whole, which pages at its address, nor for one whose node list vigil could not read',
   },
   {
     id: 'secrets-raft-tolerance-lost',
