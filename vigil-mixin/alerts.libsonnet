@@ -12,6 +12,17 @@ local names = [
   'SchedulerAgentMemberFailed',
   'SchedulerAgentNoKnownServers',
   'SchedulerAgentNoRaftLeader',
+  'SecretsNodeSealed',
+  'SecretsNodeUnreachable',
+  'SecretsNoActiveNode',
+  'SecretsRaftFailureToleranceLost',
+  'SecretsRaftFailureToleranceLow',
+  'SecretsRaftServerUnhealthy',
+  'SecretsLeadershipChurn',
+  'SecretsNodeVersionSkew',
+  'SecretsLicenseExpiringSoon',
+  'SecretsLicenseExpiryCritical',
+  'SecretsLicenseExpired',
   'SecretsDROperationTokenAttemptOpen',
   'SecretsDROperationTokenAttemptOpenLong',
   'SecretsSealed',
@@ -46,6 +57,12 @@ local names = [
   'Watchdog',
 ];
 local severities = ['critical', 'warning', 'info', 'none'];
+local thresholdNames = [
+  'secretsRaftFailureToleranceExpected',
+  'secretsLeadershipChangesPerHour',
+  'secretsLicenseWarningDays',
+  'secretsLicenseCriticalDays',
+];
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
 {
@@ -59,11 +76,17 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       job: std.escapeStringJson(c.vigilJob),
       clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
       cluster: c.clusterLabel,
+      secretsRaftFailureToleranceExpected: std.toString(thresholdOf('secretsRaftFailureToleranceExpected', 1)),
+      secretsLeadershipChangesPerHour: std.toString(thresholdOf('secretsLeadershipChangesPerHour', 3)),
+      secretsLicenseWarningDays: std.toString(thresholdOf('secretsLicenseWarningDays', 30)),
+      secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
     },
+    local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
     local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
     local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
     assert unknown(c.forDurations) == [] : 'forDurations names an alert no rule defines: %s' % std.join(', ', unknown(c.forDurations)),
     assert unknown(c.severities) == [] : 'severities names an alert no rule defines: %s' % std.join(', ', unknown(c.severities)),
+    assert [n for n in std.objectFields(c.thresholds) if !std.member(thresholdNames, n)] == [] : 'thresholds names none of %s' % std.join(', ', thresholdNames),
     assert [n for n in std.objectFields(c.severities) if !std.member(severities, c.severities[n])] == [] : 'a severity must be one of %s' % std.join(', ', severities),
 
     groups+: [
@@ -296,6 +319,180 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: 'No watched server of a region is or follows a raft leader.',
               description: 'None of the watched servers of region {{ $labels.region }} has been the raft leader or heard from one for 1 minute.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#scheduleragentnoraftleader',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-secrets-nodes',
+        rules: [
+          {
+            alert: 'SecretsNodeSealed',
+            expr: 'max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1' % keys,
+            'for': forOf('SecretsNodeSealed', '5m'),
+            labels: {
+              severity: severityOf('SecretsNodeSealed', 'warning'),
+            },
+            annotations: {
+              summary: 'A node of a secrets cluster is sealed.',
+              description: 'Node {{ $labels.node }} of {{ $labels.target }} answers sealed: the cluster has one node fewer to fail over to.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnodesealed',
+            },
+          },
+          {
+            alert: 'SecretsNodeUnreachable',
+            expr: |||
+              max by (target, node%(clusterComma)s) (secrets_node_up%(selBraces)s) == 0
+              unless on (target, node%(clusterComma)s)
+              max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1
+            ||| % keys,
+            'for': forOf('SecretsNodeUnreachable', '10m'),
+            labels: {
+              severity: severityOf('SecretsNodeUnreachable', 'warning'),
+            },
+            annotations: {
+              summary: 'A node of a secrets cluster does not answer vigil.',
+              description: 'Node {{ $labels.node }} of {{ $labels.target }} has not answered sys/health: it is down, or vigil cannot reach the address it advertises.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnodeunreachable',
+            },
+          },
+          {
+            alert: 'SecretsNoActiveNode',
+            expr: |||
+              count by (target%(clusterComma)s) (
+                max by (target, node%(clusterComma)s) (secrets_node_up%(selBraces)s) == 1
+                and on (target, node%(clusterComma)s)
+                max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 0
+                and on (target, node%(clusterComma)s)
+                max by (target, node%(clusterComma)s) (secrets_node_initialized%(selBraces)s) == 1
+              )
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_node_role{%(selComma)srole=~"active|dr_secondary"}) == 1
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_active_node_info%(selBraces)s) == 1
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_node_discovery_info{%(selComma)ssource="address_only"}) == 1
+            ||| % keys,
+            'for': forOf('SecretsNoActiveNode', '2m'),
+            labels: {
+              severity: severityOf('SecretsNoActiveNode', 'critical'),
+            },
+            annotations: {
+              summary: 'A secrets cluster has no active node.',
+              description: '{{ $value }} unsealed nodes of {{ $labels.target }} answer, and none of them is or names an active node: the cluster serves no request.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnoactivenode',
+            },
+          },
+          {
+            alert: 'SecretsRaftFailureToleranceLost',
+            expr: |||
+              max by (target%(clusterComma)s) (secrets_raft_failure_tolerance%(selBraces)s) == 0
+              and on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_raft_voters%(selBraces)s) > 1
+            ||| % keys,
+            'for': forOf('SecretsRaftFailureToleranceLost', '2m'),
+            labels: {
+              severity: severityOf('SecretsRaftFailureToleranceLost', 'critical'),
+            },
+            annotations: {
+              summary: 'A secrets cluster can no longer lose a raft voter.',
+              description: '{{ $labels.target }} reports a raft failure tolerance of 0 with {{ with printf "max(secrets_raft_voters{target=%q})" $labels.target | query }}{{ . | first | value }}{{ end }} voters: one more voter lost and it loses quorum.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsraftfailuretolerancelost',
+            },
+          },
+          {
+            alert: 'SecretsRaftFailureToleranceLow',
+            expr: |||
+              max by (target%(clusterComma)s) (secrets_raft_failure_tolerance%(selBraces)s) > 0
+              < on (target%(clusterComma)s)
+              clamp_min(floor(max by (target%(clusterComma)s) (secrets_raft_voters%(selBraces)s) / 2 - 0.5), %(secretsRaftFailureToleranceExpected)s)
+            ||| % keys,
+            'for': forOf('SecretsRaftFailureToleranceLow', '5m'),
+            labels: {
+              severity: severityOf('SecretsRaftFailureToleranceLow', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster tolerates fewer raft voter losses than expected.',
+              description: '{{ $labels.target }} can lose only {{ $value }} more raft voter(s) before it loses quorum, fewer than expected.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsraftfailuretolerancelow',
+            },
+          },
+          {
+            alert: 'SecretsRaftServerUnhealthy',
+            expr: 'max by (target, server%(clusterComma)s) (secrets_raft_server_healthy%(selBraces)s) == 0' % keys,
+            'for': forOf('SecretsRaftServerUnhealthy', '5m'),
+            labels: {
+              severity: severityOf('SecretsRaftServerUnhealthy', 'warning'),
+            },
+            annotations: {
+              summary: 'Raft autopilot reports a server of a secrets cluster unhealthy.',
+              description: 'Raft server {{ $labels.server }} of {{ $labels.target }} is unhealthy for autopilot (last contact {{ with printf "max(secrets_raft_server_last_contact_seconds{target=%q,server=%q})" $labels.target $labels.server | query }}{{ . | first | value | humanizeDuration }}{{ else }}unknown{{ end }} ago).',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsraftserverunhealthy',
+            },
+          },
+          {
+            alert: 'SecretsLeadershipChurn',
+            expr: 'max by (target%(clusterComma)s) (increase(secrets_active_node_changes_total%(selBraces)s[1h])) > %(secretsLeadershipChangesPerHour)s' % keys,
+            labels: {
+              severity: severityOf('SecretsLeadershipChurn', 'warning'),
+            },
+            annotations: {
+              summary: 'The active node of a secrets cluster keeps changing.',
+              description: 'The active node of {{ $labels.target }} changed {{ $value | printf "%.0f" }} times within the last hour.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsleadershipchurn',
+            },
+            [if std.objectHas(c.forDurations, 'SecretsLeadershipChurn') then 'for']: c.forDurations['SecretsLeadershipChurn'],
+          },
+          {
+            alert: 'SecretsNodeVersionSkew',
+            expr: 'count by (target%(clusterComma)s) (count by (target, version%(clusterComma)s) (secrets_node_info%(selBraces)s)) > 1' % keys,
+            'for': forOf('SecretsNodeVersionSkew', '2h'),
+            labels: {
+              severity: severityOf('SecretsNodeVersionSkew', 'warning'),
+            },
+            annotations: {
+              summary: 'The nodes of a secrets cluster run different versions.',
+              description: 'The nodes of {{ $labels.target }} report {{ $value }} versions ({{ range printf "count by (version) (secrets_node_info{target=%q})" $labels.target | query | sortByLabel "version" }}{{ .Labels.version }} {{ end }}) for 2 hours.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnodeversionskew',
+            },
+          },
+          {
+            alert: 'SecretsLicenseExpiringSoon',
+            expr: 'min by (target%(clusterComma)s) (secrets_license_expiry_timestamp_seconds%(selBraces)s) - time() < %(secretsLicenseWarningDays)s * 86400' % keys,
+            'for': forOf('SecretsLicenseExpiringSoon', '1h'),
+            labels: {
+              severity: severityOf('SecretsLicenseExpiringSoon', 'warning'),
+            },
+            annotations: {
+              summary: 'The licence of a secrets cluster expires soon.',
+              description: 'The licence of {{ $labels.target }} expires in {{ $value | humanizeDuration }}.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretslicenseexpiringsoon',
+            },
+          },
+          {
+            alert: 'SecretsLicenseExpiryCritical',
+            expr: 'min by (target%(clusterComma)s) (secrets_license_expiry_timestamp_seconds%(selBraces)s) - time() < %(secretsLicenseCriticalDays)s * 86400 > 0' % keys,
+            'for': forOf('SecretsLicenseExpiryCritical', '10m'),
+            labels: {
+              severity: severityOf('SecretsLicenseExpiryCritical', 'critical'),
+            },
+            annotations: {
+              summary: 'The licence of a secrets cluster expires within days.',
+              description: 'The licence of {{ $labels.target }} expires in {{ $value | humanizeDuration }}: an expired licence stops the service.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretslicenseexpirycritical',
+            },
+          },
+          {
+            alert: 'SecretsLicenseExpired',
+            expr: 'time() - min by (target%(clusterComma)s) (secrets_license_expiry_timestamp_seconds%(selBraces)s) >= 0' % keys,
+            'for': forOf('SecretsLicenseExpired', '1m'),
+            labels: {
+              severity: severityOf('SecretsLicenseExpired', 'critical'),
+            },
+            annotations: {
+              summary: 'The licence of a secrets cluster has expired.',
+              description: 'The licence of {{ $labels.target }} expired {{ $value | humanizeDuration }} ago: the service stops serving.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretslicenseexpired',
             },
           },
         ],
