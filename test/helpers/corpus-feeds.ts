@@ -167,7 +167,7 @@ export const FEEDS: Record<string, Feeds> = {
       '*.Datacenter': NODES,
       '*.NodePool': NODES,
       '*.NodeClass': NODES,
-      '*.SchedulingEligibility': ['scheduler_nodes'],
+      '*.SchedulingEligibility': ['scheduler_nodes', 'scheduler_node_status'],
       // Whether a node drains decides whether it gets series of its own.
       '*.Drain': NODES,
     },

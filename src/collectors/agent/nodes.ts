@@ -24,11 +24,12 @@ export const nodesFamilies: readonly Family<NodesListing>[] = [
   }),
   family<NodesListing>({
     name: 'scheduler_node_status',
-    help: `1 for each client node that is not ready, with its status; at most max_nodes nodes (with those that drain), down and disconnected first; ${FROM_NODES}.`,
+    help: `1 for each client node that is not ready, with its status and scheduling eligibility (a node drained before it went down, as a scale-in does, is ineligible); at most max_nodes nodes (with those that drain), down and disconnected first; ${FROM_NODES}.`,
     type: 'gauge',
     section: 'agent',
-    labels: [...NODE, 'status'],
-    samples: (l) => l.watched.flatMap((n) => (n.status === 'ready' ? [] : [{ labels: { ...nodeLabels(n), status: n.status }, value: 1 }])),
+    labels: [...NODE, 'status', 'eligibility'],
+    samples: (l) =>
+      l.watched.flatMap((n) => (n.status === 'ready' ? [] : [{ labels: { ...nodeLabels(n), status: n.status, eligibility: n.eligibility }, value: 1 }])),
   }),
   family<NodesListing>({
     name: 'scheduler_node_draining',

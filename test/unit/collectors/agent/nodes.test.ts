@@ -64,7 +64,7 @@ describe('the node tally', () => {
     t.add(node(2, { Drain: true }));
     const text = [...renderGroup(nodesFamilies, t.listing(1), { target: 'a' }).values()].map(linesText).join('');
     expect(text).toContain(
-      'scheduler_node_status{target="a",node="evil\\"\\nnode",node_id="id-1",datacenter="dc1",node_pool="",node_class="",status="down"} 1',
+      'scheduler_node_status{target="a",node="evil\\"\\nnode",node_id="id-1",datacenter="dc1",node_pool="",node_class="",status="down",eligibility="eligible"} 1',
     );
     expect(text).toContain('scheduler_node_draining{target="a",node="client-2",node_id="id-2",datacenter="dc1",node_pool="web",node_class=""} 1');
     expect(text).not.toMatch(/scheduler_node_status\{[^}]*node="client-2"/);
