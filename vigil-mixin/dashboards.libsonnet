@@ -2261,7 +2261,7 @@
       annotations: {},
       title: 'vigil / Scheduler agents',
       uid: 'vigil-scheduler-agents',
-      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.',
+      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, client nodes and host disks.',
       tags: [
         'vigil',
       ],
@@ -3235,10 +3235,236 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Clients and hosts',
+          title: 'Client nodes',
           gridPos: {
             x: 0,
             y: 64,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Nodes by status per pool',
+          description: "Client nodes of each region's pools by status (ready, initializing, down, disconnected), from the node listing of the agents with nodes: true; the largest count across agents. SchedulerNodePoolDown pages when more than 30% of a pool's eligible nodes (3 or more) are lost for 10m.",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 65,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region, node_pool, status) (sum by (job, instance, target, node_pool, status) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target"}) * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}} {{node_pool}} {{status}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Ineligible and draining nodes per pool',
+          description: 'Client nodes not eligible for new work, and nodes draining, per pool (a scale-in drains nodes and leaves them ineligible).',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 65,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target",eligibility="ineligible"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{node_pool}} ineligible',
+            },
+            {
+              expr: 'max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target",drain="true"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{node_pool}} draining',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Nodes not ready',
+          description: 'Client nodes that are not ready, with their status and eligibility (at most max_nodes per target, lost ones first).',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 73,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node, node_id, datacenter, node_pool, node_class, status, eligibility) (scheduler_node_status{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Nodes draining',
+          description: 'Client nodes draining; SchedulerNodeDrainStuck tells of one draining for 3h.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 73,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node, node_id, datacenter, node_pool, node_class) (scheduler_node_draining{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Clients and hosts',
+          gridPos: {
+            x: 0,
+            y: 81,
             h: 1,
             w: 24,
           },
@@ -3277,7 +3503,7 @@
           },
           gridPos: {
             x: 0,
-            y: 65,
+            y: 82,
             w: 12,
             h: 8,
           },
@@ -3327,7 +3553,7 @@
           },
           gridPos: {
             x: 12,
-            y: 65,
+            y: 82,
             w: 12,
             h: 8,
           },
@@ -3377,7 +3603,7 @@
           },
           gridPos: {
             x: 0,
-            y: 73,
+            y: 90,
             w: 12,
             h: 8,
           },
@@ -3427,7 +3653,7 @@
           },
           gridPos: {
             x: 12,
-            y: 73,
+            y: 90,
             w: 12,
             h: 8,
           },

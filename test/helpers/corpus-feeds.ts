@@ -91,6 +91,8 @@ const self: Feeds = {
 
 const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
 const MEMBERS = ['scheduler_agent_members', 'scheduler_agent_member_status', 'scheduler_agent_member_info'];
+const NODE = ['scheduler_node_status', 'scheduler_node_draining'];
+const NODES = ['scheduler_nodes', ...NODE];
 const TEAM = [
   'teams_organization_teams',
   'teams_team_users',
@@ -212,6 +214,21 @@ export const FEEDS: Record<string, Feeds> = {
   'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
   'agent/self': self,
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
+  // A node without a status cannot be counted; every other field costs the series it labels.
+  'agent/nodes': {
+    essential: ['*', '*.Status'],
+    feeds: {
+      '*': NODES,
+      '*.ID': NODE,
+      '*.Name': NODE,
+      '*.Datacenter': NODES,
+      '*.NodePool': NODES,
+      '*.NodeClass': NODES,
+      '*.SchedulingEligibility': ['scheduler_nodes', 'scheduler_node_status'],
+      // Whether a node drains decides whether it gets series of its own.
+      '*.Drain': NODES,
+    },
+  },
   'teams/list': {
     // Pagination is essential: a misread page link would end the listing early and undercount teams.
     essential: ['data', ...TEAM_ESSENTIAL('data.*'), 'links.**', 'meta.**'],
