@@ -6,15 +6,18 @@ import type { AgentAuth } from '../../upstream/agent/api.js';
 import { defineCollector } from '../collector.js';
 import { collectEndpoint, switchedOn } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
-import { AGENT_ENDPOINTS, type AgentCall } from './endpoints.js';
+import { autopilotFamilies, leaderOf } from './autopilot.js';
+import { AGENT_ENDPOINTS, autopilotEndpoint, type AgentCall } from './endpoints.js';
 import { expectedServersFamily } from './expected-servers.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
+import { LeaderChanges, leaderChangesFamily } from './leader-changes.js';
 import { membersFamilies } from './members.js';
 import { membersPoller } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
 import { agentTarget, type AgentTarget } from './target.js';
+import type { AutopilotHealth } from '../../upstream/agent/autopilot-health.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
 
@@ -22,12 +25,12 @@ export const AGENT_COLLECTOR = 'scheduler_agent';
  * One job per agent target: every endpoint it switches on fetched concurrently, one part each, so a
  * failing endpoint fails only its own series. Health is always polled.
  */
-function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
+function agentJobs(t: AgentTarget, ctx: BuildContext, leaders: LeaderChanges): Job[] {
   const client = clientFor('agents', t, ctx);
   const pollMembers = membersPoller(t, ctx);
   const endpoints = switchedOn(AGENT_ENDPOINTS, t);
 
-  const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
+  const run = async (signal: AbortSignal): Promise<PartOutcome[]> => {
     // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
     let auth: Promise<AgentAuth> | undefined;
     const call: AgentCall = {
@@ -37,19 +40,43 @@ function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
       auth: () => (auth ??= optionalSecretFile(t.token_file, 'token_file').then((token) => ({ token }))),
     };
     const expected: PartOutcome = { part: 'expected', group: renderGroup([expectedServersFamily], t.expected_servers, { target: t.name }) };
-    return Promise.all([expected, ...endpoints.map((e) => collectEndpoint(e, call, { context: { target: t.name }, turns: ctx.turns }))]);
+    const parts = await Promise.all([expected, ...endpoints.map((e) => collectEndpoint(e, call, { context: { target: t.name }, turns: ctx.turns }))]);
+    return [...parts, ...leaderChangesPart(t, endpoints.includes(autopilotEndpoint), parts, leaders)];
   };
 
   return [{ collector: AGENT_COLLECTOR, target: t.name, schedule: t.schedule, run }];
 }
 
-/** The cluster agent: its health (always), and the gossip members, known servers, self stats and host each switched on. */
+/** The count of leader changes, from the leader this run's autopilot answer names (kept when it names none). */
+function leaderChangesPart(t: AgentTarget, polled: boolean, parts: readonly PartOutcome[], leaders: LeaderChanges): PartOutcome[] {
+  if (!polled) return [];
+  const health = parts.find((p) => p.part === autopilotEndpoint.part)?.value as AutopilotHealth | undefined;
+  const changes = leaders.record(t.name, health === undefined ? undefined : leaderOf(health));
+  return [{ part: 'leader_changes', group: renderGroup([leaderChangesFamily], changes, { target: t.name }) }];
+}
+
+/**
+ * The cluster agent: its health (always), and the gossip members, known servers, self stats, host and
+ * autopilot health each switched on; its state counts the leader changes autopilot names, across reloads.
+ */
 export const agentCollector = defineCollector({
   kind: 'agents',
   target: agentTarget,
   endpoints: AGENT_ENDPOINTS,
-  families: [agentUp, ...healthFamilies, agentEndpointUp, ...selfFamilies, ...membersFamilies, ...serversFamilies, ...hostFamilies, expectedServersFamily],
+  families: [
+    agentUp,
+    ...healthFamilies,
+    agentEndpointUp,
+    ...selfFamilies,
+    ...membersFamilies,
+    ...serversFamilies,
+    ...hostFamilies,
+    ...autopilotFamilies,
+    leaderChangesFamily,
+    expectedServersFamily,
+  ],
   derived: [expectedServersFamily],
-  state: () => undefined,
-  jobs: (targets, ctx) => targets.flatMap((t) => agentJobs(t, ctx)),
+  state: () => new LeaderChanges(),
+  jobs: (targets, ctx, leaders) => targets.flatMap((t) => agentJobs(t, ctx, leaders)),
+  settle: (leaders, targets) => leaders.keep(new Set(targets.map((t) => t.name))),
 });
