@@ -3,6 +3,7 @@ import { handleFaultAdmin, type Faults } from '../common/faults.js';
 import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
 import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
+import { autopilotAdmin } from './autopilot-admin.js';
 import { agentStats } from './stats.js';
 
 export interface AdminContext {
@@ -33,6 +34,10 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/allocations              {"count": N} sets the client's allocation count
  *   POST /_sim/serf                     {"health_score": "3", ...} overrides gossip stats; DELETE drops them
  *   POST /_sim/host/disk                {"mount": "/", "used_mb": N} sets a mount's used MB; DELETE drops all
+ *   POST /_sim/autopilot/servers/{name} {"killed"?: bool, "lag"?: N} kills (or revives) a raft server of the
+ *                                       region, or makes it trail the leader by N log entries
+ *   POST /_sim/autopilot/flap           {"every_ms": N|null} moves leadership every N ms (null stops)
+ *   DELETE /_sim/autopilot              drops the region's autopilot faults
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -85,6 +90,7 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       agent.diskUsedOverride = {};
       return { status: 204, body: undefined };
   }
+  if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
   }
@@ -170,6 +176,7 @@ function agentState({ agent, faults }: AdminContext): unknown {
     raftOverride: agent.raftOverride,
     stats: agentStats(agent),
     members: agent.pool?.list() ?? [],
+    autopilot: agent.autopilot?.body(true).body,
     faults,
   };
 }

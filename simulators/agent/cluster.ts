@@ -1,4 +1,5 @@
 import { AgentModel } from './agent.js';
+import { RegionAutopilot } from './autopilot.js';
 import { RPC_PORT, hostIp } from './identity.js';
 import type { ServerHost } from './members.js';
 import { AGENT_DEFAULTS, type AgentScenario, type AgentSpec } from './scenario.js';
@@ -42,8 +43,12 @@ export function buildAgents(scenario: AgentScenario): AgentModel[] {
       leaderIp: leader?.ip,
     });
   });
+  const autopilots = new Map<string, RegionAutopilot>();
   for (const agent of agents) {
     const spec = specs.find((s) => s.name === agent.name);
+    const pool = agents.find((a) => a.pool && a.region === agent.region)?.pool;
+    if (pool && !autopilots.has(agent.region)) autopilots.set(agent.region, new RegionAutopilot(pool.list()));
+    agent.autopilot = autopilots.get(agent.region);
     if (agent.isClient && spec?.servers === undefined) agent.setServers(defaultServers(agents, agent.region));
   }
   return agents;

@@ -134,7 +134,7 @@ export const autopilotEndpoint = optional(
     path: '/v1/operator/autopilot/health',
     needs: 'operator:read',
     derived: [leaderChangesFamily],
-    notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no known servers")' },
+    notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no servers")' },
   },
 );
 

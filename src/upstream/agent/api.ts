@@ -65,4 +65,4 @@ export async function fetchAutopilotHealth(c: UpstreamClient, auth: AgentAuth, s
  * is a failure, not this.
  */
 export const autopilotNotApplicable = (err: UpstreamError): boolean =>
-  err.status === 403 || err.status === 501 || (err.status === 500 && /no known servers|not a server/i.test(err.message));
+  err.status === 403 || err.status === 501 || (err.status === 500 && /no (known )?servers|not a server/i.test(err.message));
