@@ -1,12 +1,13 @@
 import type { MixinConfig } from '../../mixin/config.js';
+import { autopilotRow } from './agents-autopilot.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
 export function agentsDashboard(config?: MixinConfig) {
-  return dashboard(
+  const d = dashboard(
     'scheduler',
-    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.',
+    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, server fault tolerance and host disks.',
     'scheduler_agent_up',
     config,
   )
@@ -127,7 +128,8 @@ export function agentsDashboard(config?: MixinConfig) {
       unit: 's',
       mayBeEmpty: true,
       queries: [{ expr: `scheduler_agent_raft_last_contact_seconds{${T}}`, legend: '{{target}}' }],
-    })
+    });
+  return autopilotRow(d)
     .row('Clients and hosts')
     .timeseries({
       title: 'Allocations',
