@@ -105,8 +105,8 @@ export function clientFor(
     proxy: proxyFor(new URL(target.address), target),
     ...extra,
     beforeDecode: () => ctx.turns.take(),
-    observe: (endpoint, code, seconds) => {
-      observeRequest(s, endpoint, code, seconds);
+    observe: (endpoint, code, seconds, data) => {
+      observeRequest(s, endpoint, code, seconds, data);
       ctx.unpublished.set(key, publish);
     },
     onTls: (o) => {

@@ -38,12 +38,13 @@ export function newUpstreamStats(target: string): UpstreamStats {
   return { target, latency: new Map(), retries: new Map(), rateLimited: 0 };
 }
 
-export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number): void {
+/** `data`: the answer was one of its request's data statuses (the 429 of an unhealthy cluster's autopilot health), not a refusal. */
+export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number, data = false): void {
   const key = `${endpoint}\u0000${code}`;
   let h = s.latency.get(key);
   if (!h) s.latency.set(key, (h = new HistogramData(LATENCY_BOUNDS)));
   h.observe(seconds);
-  if (code === '429') s.rateLimited += 1;
+  if (code === '429' && !data) s.rateLimited += 1;
 }
 
 const JOB = ['collector', 'target'] as const;
@@ -147,7 +148,7 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_rate_limited_total',
-    help: '429 (rate limited) answers received from this upstream target.',
+    help: '429 (rate limited) answers received from this upstream target; not the 429 an unhealthy cluster answers its autopilot health with, which is data.',
     type: 'counter',
     section: 'vigil',
     labels: ['target'],
