@@ -4,6 +4,8 @@ import type { Member } from './members.js';
 /** Autopilot's defaults: a server is unhealthy past this contact age or this many log entries behind. */
 const LAST_CONTACT_THRESHOLD_MS = 200;
 const MAX_TRAILING_LOGS = 250;
+/** Regions run 3, 5 or 7 voting servers: the first ones of a pool (a pool sized for load tests holds thousands). */
+const MAX_RAFT_SERVERS = 7;
 /** Raft's index advances one entry per 100 ms, as the agents' raft stats do. */
 const INDEX_PER_MS = 1 / 100;
 
@@ -32,7 +34,7 @@ export class RegionAutopilot {
   private flapFrom = 0;
 
   constructor(members: readonly Member[]) {
-    this.servers = members.map((m) => ({
+    this.servers = members.slice(0, MAX_RAFT_SERVERS).map((m) => ({
       name: m.Name,
       id: stableUuid(`raft:${m.Name}`),
       address: `${m.Addr}:${RPC_PORT}`,
