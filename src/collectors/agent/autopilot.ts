@@ -1,5 +1,6 @@
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
 import type { AutopilotHealth, AutopilotServer } from '../../upstream/agent/autopilot-health.js';
+import { SeriesCap } from '../series-cap.js';
 
 /**
  * `/operator/autopilot/health`: the region's servers as its leader's autopilot sees them. Every
@@ -8,16 +9,27 @@ import type { AutopilotHealth, AutopilotServer } from '../../upstream/agent/auto
 
 const FROM = 'from a scheduled poll of /v1/operator/autopilot/health';
 const SERF_STATUSES = ['alive', 'leaving', 'left', 'failed'] as const;
+const CAPPED = 'at most 100 servers, the leader and the unhealthy ones first';
 
-const serversOf = (h: AutopilotHealth): readonly AutopilotServer[] => h.Servers?.list ?? [];
+/** Servers with series of their own: regions run 3, 5 or 7; an answer listing thousands is no region's raft. */
+export const MAX_AUTOPILOT_SERVERS = 100;
+const kept = new WeakMap<AutopilotHealth, readonly AutopilotServer[]>();
+
+/** The servers that get series: at most MAX_AUTOPILOT_SERVERS, the leader and the unhealthy ones first; picked once per answer. */
+function serversOf(h: AutopilotHealth): readonly AutopilotServer[] {
+  const list = h.Servers?.list ?? [];
+  if (list.length <= MAX_AUTOPILOT_SERVERS) return list;
+  let picked = kept.get(h);
+  if (picked === undefined) {
+    const cap = new SeriesCap<AutopilotServer>(MAX_AUTOPILOT_SERVERS, (s) => s.Leader === true || s.Healthy !== true);
+    for (const s of list) cap.offer(s);
+    kept.set(h, (picked = cap.kept()));
+  }
+  return picked;
+}
 
 /** The voters: the answer's own list when it has one, else counted from servers that all say whether they vote. */
-export function voterCount(h: AutopilotHealth): number | undefined {
-  if (h.Voters !== undefined) return h.Voters.length;
-  const s = h.Servers;
-  if (s === undefined || !s.complete || s.list.some((x) => x.Voter === undefined)) return undefined;
-  return s.list.filter((x) => x.Voter).length;
-}
+export const voterCount = (h: AutopilotHealth): number | undefined => h.Voters?.length ?? h.Servers?.voters;
 
 /** The leader's id or name: the answer's `Leader` when present, else the one server that says it leads. */
 export function leaderOf(h: AutopilotHealth): string | undefined {
@@ -28,12 +40,9 @@ export function leaderOf(h: AutopilotHealth): string | undefined {
 
 /** How far each server's last index is behind the leader's (else the highest reported). */
 function indexLag(h: AutopilotHealth): Sample[] {
-  const servers = serversOf(h);
-  const leader = servers.find((s) => s.Leader === true && s.LastIndex !== undefined);
-  const indices = servers.flatMap((s) => (s.LastIndex === undefined ? [] : [s.LastIndex]));
-  if (indices.length === 0) return [];
-  const head = leader?.LastIndex ?? Math.max(...indices);
-  return servers.flatMap((s) => (s.LastIndex === undefined ? [] : [{ labels: { server: s.key }, value: Math.max(0, head - s.LastIndex) }]));
+  const head = h.Servers?.head;
+  if (head === undefined) return [];
+  return serversOf(h).flatMap((s) => (s.LastIndex === undefined ? [] : [{ labels: { server: s.key }, value: Math.max(0, head - s.LastIndex) }]));
 }
 
 const perServer = (value: (s: AutopilotServer) => number | boolean | undefined) => (h: AutopilotHealth) =>
@@ -43,7 +52,14 @@ const perServer = (value: (s: AutopilotServer) => number | boolean | undefined) 
   });
 
 const serverGauge = (name: string, help: string, value: (s: AutopilotServer) => number | boolean | undefined): Family<AutopilotHealth> =>
-  family<AutopilotHealth>({ name, help: `${help}; ${FROM}.`, type: 'gauge', section: 'agent', labels: ['target', 'server'], samples: perServer(value) });
+  family<AutopilotHealth>({
+    name,
+    help: `${help}; ${CAPPED}; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target', 'server'],
+    samples: perServer(value),
+  });
 
 export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
   family<AutopilotHealth>({
@@ -84,7 +100,7 @@ export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
   ),
   family<AutopilotHealth>({
     name: 'scheduler_agent_autopilot_server_index_lag',
-    help: `Raft log entries this server's last index is behind the leader's (behind the highest reported when no leader is named); ${FROM}.`,
+    help: `Raft log entries this server's last index is behind the leader's (behind the highest reported when no leader is named); ${CAPPED}; ${FROM}.`,
     type: 'gauge',
     section: 'agent',
     labels: ['target', 'server'],
@@ -92,7 +108,7 @@ export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
   }),
   family<AutopilotHealth>({
     name: 'scheduler_agent_autopilot_server_status',
-    help: `Gossip (serf) status of each server, one series per status (alive, leaving, left, failed, plus its own if other), 1 for the current one; ${FROM}.`,
+    help: `Gossip (serf) status of each server, one series per status (alive, leaving, left, failed, plus its own if other), 1 for the current one; ${CAPPED}; ${FROM}.`,
     type: 'gauge',
     section: 'agent',
     labels: ['target', 'server', 'status'],
@@ -105,7 +121,7 @@ export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
   }),
   family<AutopilotHealth>({
     name: 'scheduler_agent_autopilot_server_info',
-    help: `Identity of each server autopilot reports (always 1): raft id, address and version; ${FROM}.`,
+    help: `Identity of each server autopilot reports (always 1): raft id, address and version; ${CAPPED}; ${FROM}.`,
     type: 'gauge',
     section: 'agent',
     labels: ['target', 'server', 'server_id', 'address', 'version'],

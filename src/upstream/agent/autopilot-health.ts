@@ -25,14 +25,21 @@ const server = z
 
 export type AutopilotServer = z.output<typeof server> & { key: string };
 
-/** The servers read, and whether every entry was (a count from a list with a dropped entry would undercount). */
+/**
+ * The servers read, whether every entry was (a count from a list with a dropped entry would
+ * undercount), the voters, and the leader's last index (else the highest): counted over all of them.
+ */
 const servers = lenient(z.array(z.unknown())).transform((list) => {
   if (list === undefined) return undefined;
   const read = list.flatMap((v) => {
     const r = server.safeParse(v);
     return r.success && r.data.key ? [r.data as AutopilotServer] : [];
   });
-  return { list: read, complete: read.length === list.length };
+  const complete = read.length === list.length;
+  const voters = complete && read.every((s) => s.Voter !== undefined) ? read.filter((s) => s.Voter).length : undefined;
+  const indices = read.flatMap((s) => (s.LastIndex === undefined ? [] : [s.LastIndex]));
+  const head = read.find((s) => s.Leader === true && s.LastIndex !== undefined)?.LastIndex ?? (indices.length ? Math.max(...indices) : undefined);
+  return { list: read, complete, voters, head };
 });
 
 /** Newer servers also name the leader and the voters at the top (`Leader`, `Voters`): read when present. */

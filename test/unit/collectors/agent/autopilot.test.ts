@@ -75,6 +75,16 @@ describe('GET /v1/operator/autopilot/health', () => {
     expect(samples({ Healthy: 'maybe', Servers: [] }).has(one('healthy'))).toBe(false);
   });
 
+  it('gives series to at most 100 servers, the leader and the unhealthy ones first, and counts every voter', () => {
+    const many = Array.from({ length: 150 }, (_, i) => server(`s${i}`, { Leader: i === 149, Healthy: i !== 120, LastIndex: 100 + (i === 149 ? 10 : 0) }));
+    const s = samples({ Healthy: false, FailureTolerance: 1, Servers: many });
+    expect(seriesOf(s, 'scheduler_agent_autopilot_server_healthy').size).toBe(100);
+    expect(s.get(one('server_healthy', { server: 's120' }))).toBe(0);
+    expect(s.get(one('server_leader', { server: 's149' }))).toBe(1);
+    expect(s.get(one('server_index_lag', { server: 's0' }))).toBe(10);
+    expect(s.get(one('voters'))).toBe(150);
+  });
+
   it('names the leader from the answer, else from the one server that leads', () => {
     expect(leaderOf(parse({ Leader: 'x', Servers: [] }))).toBe('x');
     expect(leaderOf(parse(three))).toBe('id-a');
