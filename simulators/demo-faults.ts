@@ -100,6 +100,24 @@ function agentFaults(agents: AgentSimulator): DemoFault[] {
       alerts: ['SchedulerAgentNoRaftLeader', 'SchedulerAgentUnhealthy'],
     },
     {
+      what: "kill two of the region's six raft servers: no failure tolerated",
+      inject: ['server-5', 'server-6'].map((n) => `curl -XPOST ${server}/_sim/autopilot/servers/${n}.global -d '{"killed":true}'`).join(' && '),
+      clear: `curl -XDELETE ${server}/_sim/autopilot`,
+      alerts: ['SchedulerAgentAutopilotNoFailureTolerance', 'SchedulerAgentAutopilotServerUnhealthy'],
+    },
+    {
+      what: 'let a raft voter trail the leader by 5000 log entries',
+      inject: `curl -XPOST ${server}/_sim/autopilot/servers/server-2.global -d '{"lag":5000}'`,
+      clear: `curl -XDELETE ${server}/_sim/autopilot`,
+      alerts: ['SchedulerAgentAutopilotServerUnhealthy'],
+    },
+    {
+      what: 'flap the raft leader every 20 seconds',
+      inject: `curl -XPOST ${server}/_sim/autopilot/flap -d '{"every_ms":20000}'`,
+      clear: `curl -XPOST ${server}/_sim/autopilot/flap -d '{"every_ms":null}'`,
+      alerts: ['SchedulerAgentLeaderFlapping'],
+    },
+    {
       what: "fill the client host's disk",
       inject: `curl -XPOST ${client}/_sim/host/disk -d '{"mount":"/","used_mb":50000}'`,
       clear: `curl -XDELETE ${client}/_sim/host/disk`,

@@ -2261,7 +2261,7 @@
       annotations: {},
       title: 'vigil / Scheduler agents',
       uid: 'vigil-scheduler-agents',
-      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, client nodes and host disks.',
+      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, server fault tolerance, client nodes and host disks.',
       tags: [
         'vigil',
       ],
@@ -3461,10 +3461,234 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Clients and hosts',
+          title: 'Server fault tolerance (autopilot)',
           gridPos: {
             x: 0,
             y: 81,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Failure tolerance and voters per region',
+          description: 'Voting servers a region could lose without losing its quorum, and its voters, from /v1/operator/autopilot/health (needs operator:read); SchedulerAgentAutopilotNoFailureTolerance pages at 0 with more than one voter.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 82,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region) (scheduler_agent_autopilot_failure_tolerance{job=~"$job", instance=~"$instance", target=~"$target"} * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}} tolerance',
+            },
+            {
+              expr: 'max by (region) (scheduler_agent_autopilot_voters{job=~"$job", instance=~"$instance", target=~"$target"} * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{region}} voters',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Unhealthy servers',
+          description: 'Servers autopilot finds unhealthy (out of contact, trailing the log, or not alive in gossip); SchedulerAgentAutopilotServerUnhealthy warns after 5m.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 82,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'scheduler_agent_autopilot_server_healthy{job=~"$job", instance=~"$instance", target=~"$target"} == 0',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Server index lag',
+          description: "Raft log entries each server trails the leader's last index by; autopilot calls a server unhealthy past 250 (MaxTrailingLogs).",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 90,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (server) (scheduler_agent_autopilot_server_index_lag{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{server}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Leader changes',
+          description: 'Changes of the raft leader autopilot names, counted by vigil between polls, per interval; SchedulerAgentLeaderFlapping warns above 3 in an hour.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 90,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region) (increase(scheduler_agent_autopilot_leader_changes_total{job=~"$job", instance=~"$instance", target=~"$target"}[$__rate_interval]) * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}}',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Clients and hosts',
+          gridPos: {
+            x: 0,
+            y: 98,
             h: 1,
             w: 24,
           },
@@ -3503,7 +3727,7 @@
           },
           gridPos: {
             x: 0,
-            y: 82,
+            y: 99,
             w: 12,
             h: 8,
           },
@@ -3553,7 +3777,7 @@
           },
           gridPos: {
             x: 12,
-            y: 82,
+            y: 99,
             w: 12,
             h: 8,
           },
@@ -3603,7 +3827,7 @@
           },
           gridPos: {
             x: 0,
-            y: 90,
+            y: 107,
             w: 12,
             h: 8,
           },
@@ -3653,7 +3877,7 @@
           },
           gridPos: {
             x: 12,
-            y: 90,
+            y: 107,
             w: 12,
             h: 8,
           },

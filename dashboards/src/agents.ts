@@ -1,12 +1,13 @@
 import type { MixinConfig } from '../../mixin/config.js';
+import { autopilotRow } from './agents-autopilot.js';
 import { dashboard } from './common.js';
 
 const T = 'target=~"$target"';
 
 export function agentsDashboard(config?: MixinConfig) {
-  return dashboard(
+  const d = dashboard(
     'scheduler',
-    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, client nodes and host disks.',
+    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, server fault tolerance, client nodes and host disks.',
     'scheduler_agent_up',
     config,
   )
@@ -166,7 +167,8 @@ export function agentsDashboard(config?: MixinConfig) {
       unit: 'none',
       mayBeEmpty: true,
       queries: [{ expr: `max by (node, node_id, datacenter, node_pool, node_class) (scheduler_node_draining{${T}})` }],
-    })
+    });
+  return autopilotRow(d)
     .row('Clients and hosts')
     .timeseries({
       title: 'Allocations',

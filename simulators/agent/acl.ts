@@ -3,7 +3,7 @@ import type http from 'node:http';
 import type { AclPolicy, AclSpec } from './scenario.js';
 
 const TOKEN_HEADER = 'x-scheduler-token';
-const ALL_POLICIES: readonly AclPolicy[] = ['agent:read', 'agent:write', 'node:read'];
+const ALL_POLICIES: readonly AclPolicy[] = ['agent:read', 'agent:write', 'node:read', 'operator:read'];
 
 /**
  * The cluster-wide ACL system every agent of one simulator shares. With ACLs off every request is
@@ -17,7 +17,7 @@ export class Acl {
 
   constructor(spec?: AclSpec) {
     this.enabled = spec?.enabled ?? false;
-    this.tokens.set(this.readToken, new Set<AclPolicy>(['agent:read', 'node:read']));
+    this.tokens.set(this.readToken, new Set<AclPolicy>(['agent:read', 'node:read', 'operator:read']));
     this.tokens.set(this.managementToken, new Set(ALL_POLICIES));
     for (const t of spec?.tokens ?? []) this.tokens.set(t.secret, new Set(t.policies));
   }

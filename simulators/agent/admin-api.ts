@@ -4,6 +4,7 @@ import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
 import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
 import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from './nodes.js';
+import { autopilotAdmin } from './autopilot-admin.js';
 import { agentStats } from './stats.js';
 
 export interface AdminContext {
@@ -41,6 +42,10 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *                                       takes the first nodes of a pool (or of the region) down
  *   POST /_sim/nodes/{id or name}       {"status"?, "drain"?: bool, "eligibility"?} changes one node
  *   DELETE /_sim/nodes                  every node ready, eligible and not draining again
+ *   POST /_sim/autopilot/servers/{name} {"killed"?: bool, "lag"?: N} kills (or revives) a raft server of the
+ *                                       region, or makes it trail the leader by N log entries
+ *   POST /_sim/autopilot/flap           {"every_ms": N|null} moves leadership every N ms (null stops)
+ *   DELETE /_sim/autopilot              drops the region's autopilot faults
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -101,6 +106,7 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
   }
   if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
+  if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
   }
@@ -221,6 +227,7 @@ function agentState(ctx: AdminContext): unknown {
     stats: agentStats(agent),
     members: agent.pool?.list() ?? [],
     nodes: ctx.fleet.counts(),
+    autopilot: agent.autopilot?.body(true).body,
     faults,
   };
 }

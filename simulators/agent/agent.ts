@@ -1,3 +1,4 @@
+import type { RegionAutopilot } from './autopilot.js';
 import { hostIp, stableUuid } from './identity.js';
 import { MemberPool, type PoolOptions } from './members.js';
 import { AGENT_DEFAULTS, type AgentRole, type AgentSpec } from './scenario.js';
@@ -48,6 +49,8 @@ export class AgentModel {
   serfOverride: Record<string, string> = {};
   /** Used MB per mount that replaces the computed one (admin API), to fill a disk on demand. */
   diskUsedOverride: Record<string, number> = {};
+  /** The region's raft servers as autopilot sees them (shared by the region's agents); undefined in a region without servers. */
+  autopilot: RegionAutopilot | undefined;
   httpPort = 0;
   url = '';
   private servers: string[];

@@ -26,6 +26,8 @@ const INVALID_METHOD = 'Invalid method';
 const PERMISSION_DENIED = 'Permission denied';
 /** What a client-only agent answers on /agent/members (status 500): it has no gossip pool to list. */
 export const CLIENT_NOT_SERVER = 'Unexpected request: client agent is not a server';
+/** What a client's RPC forwarding says without a server to forward to (client/rpc.go's noServersErr). */
+const NO_SERVERS = 'no servers';
 
 type Answer = (ctx: ApiContext, query: URLSearchParams, res: http.ServerResponse) => void;
 
@@ -102,6 +104,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   '/v1/agent/host': { GET: { acl: 'agent:read', answer: sendHost } },
   '/v1/agent/join': { POST: join, PUT: join },
   '/v1/nodes': { GET: { acl: 'node:read', answer: sendNodes } },
+  '/v1/operator/autopilot/health': { GET: { acl: 'operator:read', answer: sendAutopilotHealth } },
   '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
   '/v1/agent/monitor': {
     GET: { acl: 'agent:read', answer: (_c, _q, res) => sendText(res, 501, 'log streaming is not simulated') },
@@ -147,6 +150,17 @@ function sendNodes({ fleet, profile }: ApiContext, query: URLSearchParams, res: 
   const page = fleet.page(Number(perPage), query.get('next_token') ?? undefined, profile);
   if (page.next) res.setHeader(NEXT_TOKEN_HEADER, page.next);
   sendJson(res, 200, page.nodes);
+}
+
+/**
+ * The region's autopilot health, as a server answers it and a client forwards it to one: 429 with the
+ * same body when unhealthy; a client that knows no server has nowhere to forward it (500 "no servers").
+ */
+function sendAutopilotHealth({ agent, profile }: ApiContext, _q: URLSearchParams, res: http.ServerResponse): void {
+  const autopilot = agent.isServer || agent.knownServers().length > 0 ? agent.autopilot : undefined;
+  if (!autopilot) return sendText(res, 500, NO_SERVERS);
+  const { healthy, body } = autopilot.body(profile === 'current');
+  sendJson(res, healthy ? 200 : 429, body);
 }
 
 function sendHost(ctx: ApiContext, query: URLSearchParams, res: http.ServerResponse): void {

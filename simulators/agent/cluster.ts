@@ -1,4 +1,5 @@
 import { AgentModel } from './agent.js';
+import { RegionAutopilot } from './autopilot.js';
 import { RPC_PORT, hostIp } from './identity.js';
 import type { ServerHost } from './members.js';
 import { FLEET_DEFAULTS, NodeFleet } from './nodes.js';
@@ -43,8 +44,12 @@ export function buildAgents(scenario: AgentScenario): AgentModel[] {
       leaderIp: leader?.ip,
     });
   });
+  const autopilots = new Map<string, RegionAutopilot>();
   for (const agent of agents) {
     const spec = specs.find((s) => s.name === agent.name);
+    const pool = agents.find((a) => a.pool && a.region === agent.region)?.pool;
+    if (pool && !autopilots.has(agent.region)) autopilots.set(agent.region, new RegionAutopilot(pool.list()));
+    agent.autopilot = autopilots.get(agent.region);
     if (agent.isClient && spec?.servers === undefined) agent.setServers(defaultServers(agents, agent.region));
   }
   return agents;

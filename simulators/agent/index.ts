@@ -24,7 +24,7 @@ export interface SimulatedAgent {
 export interface AgentSimulator {
   readonly agents: ReadonlyMap<string, SimulatedAgent>;
   agent(name: string): SimulatedAgent;
-  /** A token with agent:read and node:read (only needed when ACLs are on). */
+  /** A token with agent:read, node:read and operator:read (only needed when ACLs are on). */
   readonly readToken: string;
   /** A token with every policy. */
   readonly managementToken: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FleetSpec } from './nodes.js';
 
 export type AgentRole = 'server' | 'client' | 'both';
-export type AclPolicy = 'agent:read' | 'agent:write' | 'node:read';
+export type AclPolicy = 'agent:read' | 'agent:write' | 'node:read' | 'operator:read';
 
 export interface AgentSpec {
   /** Node name, e.g. 'server-1'. */
@@ -48,7 +48,7 @@ export function demoAgentScenario(): AgentScenario {
   };
 }
 
-const policy = z.enum(['agent:read', 'agent:write', 'node:read']);
+const policy = z.enum(['agent:read', 'agent:write', 'node:read', 'operator:read']);
 const count = z.number().int().min(0);
 
 const scenarioSchema = z.object({

@@ -106,8 +106,8 @@ export function clientFor(
     proxy: proxyFor(new URL(node ?? target.address), target),
     ...options,
     beforeDecode: () => ctx.turns.take(),
-    observe: (endpoint, code, seconds) => {
-      observeRequest(s, endpoint, code, seconds, node);
+    observe: (endpoint, code, seconds, data) => {
+      observeRequest(s, endpoint, code, seconds, { node, data });
       ctx.unpublished.set(key, publish);
     },
     // A node's certificate is the cluster's to watch at its configured address: one expiry per target.

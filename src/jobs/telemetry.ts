@@ -40,14 +40,18 @@ export function newUpstreamStats(target: string): UpstreamStats {
   return { target, latency: new Map(), retries: new Map(), rateLimited: 0, nodeRequests: new Map() };
 }
 
-/** One request's outcome; `node` for a request to one node of a cluster, whose 429 says "standby", not "slow down". */
-export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number, node?: string): void {
+/**
+ * One request's outcome; `node` for a request to one node of a cluster, whose 429 says "standby", not
+ * "slow down"; `data` when the answer was one of its request's data statuses (the 429 of an unhealthy
+ * cluster's autopilot health), not a refusal.
+ */
+export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number, from: { node?: string; data?: boolean } = {}): void {
   const key = `${endpoint}\u0000${code}`;
   let h = s.latency.get(key);
   if (!h) s.latency.set(key, (h = new HistogramData(LATENCY_BOUNDS)));
   h.observe(seconds);
-  if (node !== undefined) s.nodeRequests.set(node, (s.nodeRequests.get(node) ?? 0) + 1);
-  else if (code === '429') s.rateLimited += 1;
+  if (from.node !== undefined) s.nodeRequests.set(from.node, (s.nodeRequests.get(from.node) ?? 0) + 1);
+  else if (code === '429' && from.data !== true) s.rateLimited += 1;
 }
 
 const JOB = ['collector', 'target'] as const;
@@ -159,7 +163,7 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_rate_limited_total',
-    help: "429 (rate limited) answers received from this upstream target (not counting the 429 of a standby node's health, which is its role).",
+    help: "429 (rate limited) answers received from this upstream target; not the 429 of a standby node's health, which is its role, nor the 429 an unhealthy cluster answers its autopilot health with, which is data.",
     type: 'counter',
     section: 'vigil',
     labels: ['target'],

@@ -38,8 +38,11 @@ export interface ClientOptions {
   beforeDecode?: () => Promise<void>;
   /** Called for every answer, error statuses included, with its headers (rate-limit headers). */
   onResponse?: (endpoint: string, status: number, headers: Record<string, string | string[] | undefined>) => void;
-  /** Called for every attempt with its logical endpoint, status code ('none' without a response) and duration. */
-  observe?: (endpoint: string, code: string, seconds: number) => void;
+  /**
+   * Called for every attempt with its logical endpoint, status code ('none' without a response) and
+   * duration, and whether the answer was one of the request's data statuses (an unhealthy cluster's 429 is no rate limit).
+   */
+  observe?: (endpoint: string, code: string, seconds: number, data: boolean) => void;
   /** Called before a retry is slept on. */
   onRetry?: (endpoint: string, err: UpstreamError) => void;
   /** Called after every TLS handshake with what the certificate chain showed (https only). */
@@ -157,6 +160,7 @@ export class UpstreamClient {
     const started = performance.now();
     let ended: number | undefined;
     let code = 'none';
+    let asData = false;
     const secrets = requestSecrets(spec.headers, spec.body);
     try {
       const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
@@ -186,6 +190,7 @@ export class UpstreamClient {
         const text = redactText(bytes.toString('utf8'), secrets);
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
+        asData = data !== undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
         // A proxy's own refusal is no word of the upstream's.
         const detail = res.statusCode === 407 ? 'the proxy refused vigil (check the credentials of proxy_url)' : printable(errorBodyMessage(text));
@@ -209,7 +214,7 @@ export class UpstreamClient {
       throw err;
     } finally {
       bound.dispose();
-      this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started) / 1000);
+      this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started) / 1000, asData);
     }
   }
 }

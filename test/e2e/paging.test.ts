@@ -376,6 +376,14 @@ const FAULTS: Fault[] = [
     clear: () => post(sim(agentUrl('east-1'), 'raft'), undefined, 'DELETE'),
   },
   {
+    // One of the region's three voters killed: a quorum left, no failure tolerated. Autopilot also
+    // reports the server unhealthy, a warning that pages nobody.
+    classes: ['agent-no-tolerance'],
+    pages: [['SchedulerAgentAutopilotNoFailureTolerance', { region: 'east' }]],
+    inject: () => post(sim(agentUrl('east-1'), 'autopilot/servers/east-1.east'), { killed: true }),
+    clear: () => post(sim(agentUrl('east-1'), 'autopilot'), undefined, 'DELETE'),
+  },
+  {
     classes: ['teams-down'],
     pages: [['TeamsServiceDown', { target: 'teams-down' }]],
     inject: () => post(`${teamsDown.url}/_sim/faults`, { hang: true }),

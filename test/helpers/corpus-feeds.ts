@@ -90,6 +90,10 @@ const self: Feeds = {
 };
 
 const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
+const AP = 'scheduler_agent_autopilot_';
+const AP_SERVER = ['server_healthy', 'server_voter', 'server_leader', 'server_last_contact_seconds', 'server_index_lag', 'server_status', 'server_info'].map(
+  (n) => AP + n,
+);
 const MEMBERS = ['scheduler_agent_members', 'scheduler_agent_member_status', 'scheduler_agent_member_info'];
 const NODE = ['scheduler_node_status', 'scheduler_node_draining'];
 const NODES = ['scheduler_nodes', ...NODE];
@@ -227,6 +231,28 @@ export const FEEDS: Record<string, Feeds> = {
       '*.SchedulingEligibility': ['scheduler_nodes', 'scheduler_node_status'],
       // Whether a node drains decides whether it gets series of its own.
       '*.Drain': NODES,
+    },
+  },
+  // A server without a name or id cannot be told apart: it is dropped alone (and the voters are then not counted).
+  'agent/autopilot': {
+    essential: [],
+    feeds: {
+      Healthy: [`${AP}healthy`],
+      FailureTolerance: [`${AP}failure_tolerance`],
+      Leader: [`${AP}leader_changes_total`],
+      Voters: [`${AP}voters`],
+      Servers: [...AP_SERVER, `${AP}voters`, `${AP}leader_changes_total`],
+      'Servers.*': [...AP_SERVER, `${AP}voters`, `${AP}leader_changes_total`],
+      'Servers.*.ID': [...AP_SERVER, `${AP}leader_changes_total`],
+      'Servers.*.Name': AP_SERVER,
+      'Servers.*.Address': [`${AP}server_info`],
+      'Servers.*.Version': [`${AP}server_info`],
+      'Servers.*.SerfStatus': [`${AP}server_status`],
+      'Servers.*.Leader': [`${AP}server_leader`, `${AP}server_index_lag`, `${AP}leader_changes_total`],
+      'Servers.*.LastContact': [`${AP}server_last_contact_seconds`],
+      'Servers.*.LastIndex': [`${AP}server_index_lag`],
+      'Servers.*.Healthy': [`${AP}server_healthy`],
+      'Servers.*.Voter': [`${AP}server_voter`, `${AP}voters`],
     },
   },
   'teams/list': {

@@ -13,6 +13,7 @@ import type { Labels } from '../../src/metrics/family.js';
 import { tempFile } from './daemon.js';
 import { parseExposition } from './exposition.js';
 import { NEVER } from './schedules.js';
+import { switchesOf } from './switches.js';
 
 /**
  * The corpus of real answers under test/fixtures/real/<service>/: each file says where the body came
@@ -89,9 +90,7 @@ const ORGANIZATION = 'my-organization';
 /** The declared path as a pattern: `{x}` stands for one path segment. */
 export const pathPattern = (path: string): RegExp => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
 
-/** A target's config keys of its collector's optional endpoints, each `key: true` where `on` picks the endpoint. */
-export const switchesOf = (kind: TargetKind, on: (e: AnyEndpoint) => boolean): string[] =>
-  ENDPOINTS.filter((e) => e.kind === kind && e.endpoint.switch).map((e) => `${e.endpoint.switch?.key}: ${on(e.endpoint)}`);
+export { switchesOf };
 
 /**
  * One target of the endpoint's collector that calls it, at `address`: its own switch on and every

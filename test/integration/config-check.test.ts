@@ -118,10 +118,12 @@ describe('--config.check.probe', () => {
     expect(out).toContain('  secrets/ha-status: failed (sealed): ');
     expect(out).toMatch(/ {2}secrets\/node-health \(node http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/nodes: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/nodes: ok\n',
     );
-    expect(out).toContain('agents no-read: 1 of 5 endpoints with problems\n');
+    expect(out).toContain('agents no-read: 1 of 6 endpoints with problems\n');
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
+    // A token without operator:read costs the autopilot health, not a failure: the probe says why.
+    expect(out).toContain('  agent/autopilot: not applicable (the token lacks operator:read (403)');
     expect(out).toContain('agents wrong-ca: 5 of 5 endpoints with problems\n  agent/health: TLS failure: ');
     expect(out).toContain('agents gone: 5 of 5 endpoints with problems\n  agent/health: unreachable (connect): ');
     expect(r.stdout).toContain('5 checked (1 ok, 4 with problems), every endpoint polled once\n');

@@ -51,6 +51,7 @@ beforeAll(async () => {
         }),
       );
     }
+    if (path === '/v1/operator/autopilot/health') return send(200, '{"Healthy":true,"FailureTolerance":1,"Servers":[]}');
     if (path === '/v1/agent/servers') return send(302, '["10.0.0.1:4647"]', { location: `${elsewhereUrl}/v1/agent/servers` });
     if (path === '/v1/sys/replication/dr/status') {
       // 64 MiB of zeros, gzipped to ~64 KiB: under the size cap only while compressed.

@@ -6,16 +6,19 @@ import type { AgentAuth } from '../../upstream/agent/api.js';
 import { defineCollector } from '../collector.js';
 import { collectEndpoint, switchedOn } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
-import { AGENT_ENDPOINTS, nodesEndpoint, type AgentCall } from './endpoints.js';
+import { autopilotFamilies, leaderOf } from './autopilot.js';
+import { AGENT_ENDPOINTS, autopilotEndpoint, nodesEndpoint, type AgentCall } from './endpoints.js';
 import { expectedServersFamily } from './expected-servers.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
+import { LeaderChanges, leaderChangesFamily } from './leader-changes.js';
 import { membersFamilies } from './members.js';
 import { membersPoller } from './members-poller.js';
 import { nodesFamilies } from './nodes.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
 import { agentTarget, type AgentTarget } from './target.js';
+import type { AutopilotHealth } from '../../upstream/agent/autopilot-health.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
 /** The node listing's own job: its runs, failures and durations are told apart from the agent's. */
@@ -26,7 +29,7 @@ export const AGENT_NODES_COLLECTOR = 'scheduler_nodes';
  * failing endpoint fails only its own series (health always polled); and, when switched on, the node
  * listing on its own schedule.
  */
-function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
+function agentJobs(t: AgentTarget, ctx: BuildContext, leaders: LeaderChanges): Job[] {
   const client = clientFor('agents', t, ctx);
   const pollMembers = membersPoller(t, ctx);
   const endpoints = switchedOn(AGENT_ENDPOINTS, t);
@@ -40,9 +43,10 @@ function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
   const collect = (e: (typeof endpoints)[number], signal: AbortSignal) =>
     collectEndpoint(e, callFor(signal), { context: { target: t.name }, turns: ctx.turns });
 
-  const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
+  const run = async (signal: AbortSignal): Promise<PartOutcome[]> => {
     const expected: PartOutcome = { part: 'expected', group: renderGroup([expectedServersFamily], t.expected_servers, { target: t.name }) };
-    return Promise.all([expected, ...endpoints.filter((e) => e !== nodesEndpoint).map((e) => collect(e, signal))]);
+    const parts = await Promise.all([expected, ...endpoints.filter((e) => e !== nodesEndpoint).map((e) => collect(e, signal))]);
+    return [...parts, ...leaderChangesPart(t, endpoints.includes(autopilotEndpoint), parts, leaders)];
   };
   const jobs: Job[] = [{ collector: AGENT_COLLECTOR, target: t.name, schedule: t.schedule, run }];
   if (endpoints.includes(nodesEndpoint)) {
@@ -51,7 +55,19 @@ function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
   return jobs;
 }
 
-/** The cluster agent: its health (always), and the gossip members, known servers, self stats and host each switched on. */
+/** The count of leader changes, from the leader this run's autopilot answer names (kept when it names none). */
+function leaderChangesPart(t: AgentTarget, polled: boolean, parts: readonly PartOutcome[], leaders: LeaderChanges): PartOutcome[] {
+  if (!polled) return [];
+  const health = parts.find((p) => p.part === autopilotEndpoint.part)?.value as AutopilotHealth | undefined;
+  const changes = leaders.record(t.name, health === undefined ? undefined : leaderOf(health));
+  return [{ part: 'leader_changes', group: renderGroup([leaderChangesFamily], changes, { target: t.name }) }];
+}
+
+/**
+ * The cluster agent: its health (always), and the gossip members, known servers, self stats, host,
+ * autopilot health and the region's client nodes each switched on; its state counts the leader
+ * changes autopilot names, across reloads.
+ */
 export const agentCollector = defineCollector({
   kind: 'agents',
   target: agentTarget,
@@ -64,10 +80,13 @@ export const agentCollector = defineCollector({
     ...membersFamilies,
     ...serversFamilies,
     ...hostFamilies,
+    ...autopilotFamilies,
+    leaderChangesFamily,
     ...nodesFamilies,
     expectedServersFamily,
   ],
   derived: [expectedServersFamily],
-  state: () => undefined,
-  jobs: (targets, ctx) => targets.flatMap((t) => agentJobs(t, ctx)),
+  state: () => new LeaderChanges(),
+  jobs: (targets, ctx, leaders) => targets.flatMap((t) => agentJobs(t, ctx, leaders)),
+  settle: (leaders, targets) => leaders.keep(new Set(targets.map((t) => t.name))),
 });

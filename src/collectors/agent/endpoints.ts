@@ -1,4 +1,6 @@
 import {
+  autopilotNotApplicable,
+  fetchAutopilotHealth,
   fetchHealth,
   fetchHost,
   fetchMembersBytes,
@@ -10,6 +12,7 @@ import {
   serversNotApplicable,
   type AgentAuth,
 } from '../../upstream/agent/api.js';
+import { autopilotHealthResponse } from '../../upstream/agent/autopilot-health.js';
 import { agentHealthResponse } from '../../upstream/agent/health.js';
 import { agentHostResponse } from '../../upstream/agent/host.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
@@ -22,7 +25,9 @@ import type { z } from 'zod';
 import type { Family } from '../../metrics/family.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
+import { autopilotFamilies } from './autopilot.js';
 import { agentUp, healthFamilies } from './health.js';
+import { leaderChangesFamily } from './leader-changes.js';
 import { hostFamilies } from './host.js';
 import { memberPollFamilies, memberSeriesDropped } from './members.js';
 import { NodeTally } from './node-tally.js';
@@ -57,15 +62,16 @@ export const healthEndpoint = endpoint({
 });
 
 /**
- * An optional endpoint of `/v1/agent/<name>`: called with the token, behind the switch `<name>`, its
- * part told apart from the others' by the `endpoint` label of their shared `_up`.
+ * An optional endpoint of `/v1/agent/<name>` (or the path it declares): called with the token, behind
+ * the switch `<name>`, its part told apart from the others' by the `endpoint` label of their shared `_up`.
  */
 function optional<V, const K extends string>(
   name: K,
   schema: z.ZodType,
   fetch: (call: AgentCall) => Promise<V>,
   families: readonly Family<V>[],
-  declared: { default: boolean; help: string; path?: string; when?: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable' | 'needs'>,
+  declared: { default: boolean; help: string; path?: string; when?: string } & Partial<Pick<Endpoint<AgentCall, V>, 'derived'>> &
+    Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable' | 'needs'>,
 ): Endpoint<AgentCall, V, K> {
   const { default: on, help, path = `/v1/agent/${name}`, when = 'every run, behind its switch', ...rest } = declared;
   return endpoint({
@@ -147,4 +153,20 @@ export const nodesEndpoint = optional(
   },
 );
 
-export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, nodesEndpoint] as const;
+/** The region's raft health as its leader's autopilot sees it; the leader it names also feeds the count of leader changes. */
+export const autopilotEndpoint = optional(
+  'autopilot',
+  autopilotHealthResponse,
+  async ({ client, auth, signal }) => fetchAutopilotHealth(client, await auth(), signal),
+  autopilotFamilies,
+  {
+    default: true,
+    help: "the region's server fault tolerance, voters and per-server raft health from autopilot (operator:read; not applicable without it)",
+    path: '/v1/operator/autopilot/health',
+    needs: 'operator:read',
+    derived: [leaderChangesFamily],
+    notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no servers")' },
+  },
+);
+
+export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, autopilotEndpoint, nodesEndpoint] as const;

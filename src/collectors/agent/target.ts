@@ -6,7 +6,7 @@ import { AGENT_ENDPOINTS } from './endpoints.js';
 
 /**
  * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
- * has its own switch (`members`, `servers`, `self`, `host`, `nodes`), declared with the endpoint.
+ * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`), declared with the endpoint.
  */
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),

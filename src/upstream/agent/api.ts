@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { UpstreamClient } from '../client.js';
 import type { UpstreamError } from '../errors.js';
 import { parseBody } from '../parse.js';
+import { autopilotHealthResponse, type AutopilotHealth } from './autopilot-health.js';
 import { agentHealthResponse, type AgentHealth } from './health.js';
 import { agentHostResponse, type AgentHost } from './host.js';
 import { agentSelfResponse, type AgentSelf } from './self.js';
@@ -56,3 +57,18 @@ export const serversNotApplicable = (err: UpstreamError): boolean => err.status 
  * listing does not apply rather than fails; every other status is a failure.
  */
 export const nodesNotApplicable = (err: UpstreamError): boolean => err.status === 403;
+
+/** The servers' raft health; a server answers 429 with the same body when the cluster is unhealthy, which is data. */
+export async function fetchAutopilotHealth(c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<AutopilotHealth> {
+  const endpoint = 'operator/autopilot/health';
+  const res = await c.json({ endpoint, path: `/v1/${endpoint}`, headers: authHeaders(auth), dataStatuses: [429], signal });
+  return parseBody(autopilotHealthResponse, res.body, endpoint);
+}
+
+/**
+ * Autopilot health where vigil may not or cannot read it: 403 (the token lacks operator:read), 501, or
+ * a client that reaches no server to forward to. A server without a leader (500 "No cluster leader")
+ * is a failure, not this.
+ */
+export const autopilotNotApplicable = (err: UpstreamError): boolean =>
+  err.status === 403 || err.status === 501 || (err.status === 500 && /no (known )?servers|not a server/i.test(err.message));

@@ -1,0 +1,131 @@
+import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
+import type { AutopilotHealth, AutopilotServer } from '../../upstream/agent/autopilot-health.js';
+import { SeriesCap } from '../series-cap.js';
+
+/**
+ * `/operator/autopilot/health`: the region's servers as its leader's autopilot sees them. Every
+ * agent of a region that answers reports the same servers, so the rules aggregate by region.
+ */
+
+const FROM = 'from a scheduled poll of /v1/operator/autopilot/health';
+const SERF_STATUSES = ['alive', 'leaving', 'left', 'failed'] as const;
+const CAPPED = 'at most 100 servers, the leader and the unhealthy ones first';
+
+/** Servers with series of their own: regions run 3, 5 or 7; an answer listing thousands is no region's raft. */
+export const MAX_AUTOPILOT_SERVERS = 100;
+const kept = new WeakMap<AutopilotHealth, readonly AutopilotServer[]>();
+
+/** The servers that get series: at most MAX_AUTOPILOT_SERVERS, the leader and the unhealthy ones first; picked once per answer. */
+function serversOf(h: AutopilotHealth): readonly AutopilotServer[] {
+  const list = h.Servers?.list ?? [];
+  if (list.length <= MAX_AUTOPILOT_SERVERS) return list;
+  let picked = kept.get(h);
+  if (picked === undefined) {
+    const cap = new SeriesCap<AutopilotServer>(MAX_AUTOPILOT_SERVERS, (s) => s.Leader === true || s.Healthy !== true);
+    for (const s of list) cap.offer(s);
+    kept.set(h, (picked = cap.kept()));
+  }
+  return picked;
+}
+
+/** The voters: the answer's own list when it has one, else counted from servers that all say whether they vote. */
+export const voterCount = (h: AutopilotHealth): number | undefined => h.Voters?.length ?? h.Servers?.voters;
+
+/** The leader's id or name: the answer's `Leader` when present, else the one server that says it leads. */
+export function leaderOf(h: AutopilotHealth): string | undefined {
+  if (h.Leader) return h.Leader;
+  const leaders = serversOf(h).filter((s) => s.Leader === true);
+  return leaders.length === 1 ? (leaders[0]?.ID ?? leaders[0]?.key) : undefined;
+}
+
+/** How far each server's last index is behind the leader's (else the highest reported). */
+function indexLag(h: AutopilotHealth): Sample[] {
+  const head = h.Servers?.head;
+  if (head === undefined) return [];
+  return serversOf(h).flatMap((s) => (s.LastIndex === undefined ? [] : [{ labels: { server: s.key }, value: Math.max(0, head - s.LastIndex) }]));
+}
+
+const perServer = (value: (s: AutopilotServer) => number | boolean | undefined) => (h: AutopilotHealth) =>
+  serversOf(h).flatMap((s) => {
+    const v = value(s);
+    return v === undefined ? [] : [{ labels: { server: s.key }, value: Number(v) }];
+  });
+
+const serverGauge = (name: string, help: string, value: (s: AutopilotServer) => number | boolean | undefined): Family<AutopilotHealth> =>
+  family<AutopilotHealth>({
+    name,
+    help: `${help}; ${CAPPED}; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target', 'server'],
+    samples: perServer(value),
+  });
+
+export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_healthy',
+    help: `Whether autopilot reports every server of the agent's region healthy (1) or not (0); ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((h) => h.Healthy),
+  }),
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_failure_tolerance',
+    help: `Servers the region's raft cluster could lose without losing its quorum (healthy voters beyond the quorum), as autopilot reports it; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((h) => h.FailureTolerance),
+  }),
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_voters',
+    help: `Voting servers of the region's raft cluster (the answer's Voters, else the servers marked Voter; absent when a server does not say); ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single(voterCount),
+  }),
+  serverGauge(
+    'scheduler_agent_autopilot_server_healthy',
+    'Whether autopilot finds this server healthy under its configuration (1) or not (0)',
+    (s) => s.Healthy,
+  ),
+  serverGauge('scheduler_agent_autopilot_server_voter', 'Whether this server is a voting member of the raft cluster (1) or not (0)', (s) => s.Voter),
+  serverGauge('scheduler_agent_autopilot_server_leader', 'Whether this server is the raft leader (1) or not (0)', (s) => s.Leader),
+  serverGauge(
+    'scheduler_agent_autopilot_server_last_contact_seconds',
+    "Time since this server's last contact with the leader (0 on the leader)",
+    (s) => s.LastContact,
+  ),
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_server_index_lag',
+    help: `Raft log entries this server's last index is behind the leader's (behind the highest reported when no leader is named); ${CAPPED}; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target', 'server'],
+    samples: indexLag,
+  }),
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_server_status',
+    help: `Gossip (serf) status of each server, one series per status (alive, leaving, left, failed, plus its own if other), 1 for the current one; ${CAPPED}; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target', 'server', 'status'],
+    samples: (h) =>
+      serversOf(h).flatMap((s) =>
+        s.SerfStatus === undefined
+          ? []
+          : stateSet('status', SERF_STATUSES, s.SerfStatus).map((x) => ({ labels: { server: s.key, ...x.labels }, value: x.value })),
+      ),
+  }),
+  family<AutopilotHealth>({
+    name: 'scheduler_agent_autopilot_server_info',
+    help: `Identity of each server autopilot reports (always 1): raft id, address and version; ${CAPPED}; ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target', 'server', 'server_id', 'address', 'version'],
+    samples: (h) =>
+      serversOf(h).map((s) => ({ labels: { server: s.key, server_id: s.ID ?? '', address: s.Address ?? '', version: s.Version ?? '' }, value: 1 })),
+  }),
+];
