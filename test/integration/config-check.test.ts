@@ -124,8 +124,8 @@ describe('--config.check.probe', () => {
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
     // A token without operator:read costs the autopilot health, not a failure: the probe says why.
     expect(out).toContain('  agent/autopilot: not applicable (the token lacks operator:read (403)');
-    expect(out).toContain('agents wrong-ca: 5 of 5 endpoints with problems\n  agent/health: TLS failure: ');
-    expect(out).toContain('agents gone: 5 of 5 endpoints with problems\n  agent/health: unreachable (connect): ');
+    expect(out).toContain('agents wrong-ca: 6 of 6 endpoints with problems\n  agent/health: TLS failure: ');
+    expect(out).toContain('agents gone: 6 of 6 endpoints with problems\n  agent/health: unreachable (connect): ');
     expect(r.stdout).toContain('5 checked (1 ok, 4 with problems), every endpoint polled once\n');
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('hunter2');
