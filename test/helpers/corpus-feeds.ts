@@ -132,6 +132,14 @@ export const FEEDS: Record<string, Feeds> = {
       nonce: [`${ATTEMPT}first_seen_timestamp_seconds`],
     },
   },
+  // The renewable flag is exported only beside an expiry; the token itself (`id`) and its accessor feed nothing.
+  'secrets/token-lookup-self': {
+    essential: ['data'],
+    feeds: {
+      'data.expire_time': ['secrets_token_expiry_timestamp_seconds', 'secrets_token_renewable'],
+      'data.renewable': ['secrets_token_renewable'],
+    },
+  },
   'secrets/merkle-check': {
     essential: ['data', 'data.merkle_corruption_report'],
     feeds: {
@@ -154,6 +162,8 @@ export const FEEDS: Record<string, Feeds> = {
   // A list of addresses with one that is not an address is not understood (and must not read as fewer servers).
   'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
   'agent/self': self,
+  // Only the expiry is read: SecretID and AccessorID feed nothing, and must never be shown.
+  'agent/token': { essential: [], feeds: { ExpirationTime: ['scheduler_agent_token_expiry_timestamp_seconds'] } },
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
   'teams/list': {
     // Pagination is essential: a misread page link would end the listing early and undercount teams.

@@ -6,7 +6,7 @@ import type { AgentAuth } from '../../upstream/agent/api.js';
 import { defineCollector } from '../collector.js';
 import { collectEndpoint, switchedOn } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
-import { AGENT_ENDPOINTS, type AgentCall } from './endpoints.js';
+import { AGENT_ENDPOINTS, tokenEndpoint, type AgentCall } from './endpoints.js';
 import { expectedServersFamily } from './expected-servers.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
@@ -15,6 +15,7 @@ import { membersPoller } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
 import { agentTarget, type AgentTarget } from './target.js';
+import { tokenExpiryFamilies } from './token-expiry.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
 
@@ -25,7 +26,8 @@ export const AGENT_COLLECTOR = 'scheduler_agent';
 function agentJobs(t: AgentTarget, ctx: BuildContext): Job[] {
   const client = clientFor('agents', t, ctx);
   const pollMembers = membersPoller(t, ctx);
-  const endpoints = switchedOn(AGENT_ENDPOINTS, t);
+  // Without a token file vigil calls as the anonymous token, which has no expiry to ask about.
+  const endpoints = switchedOn(AGENT_ENDPOINTS, t).filter((e) => e !== tokenEndpoint || t.token_file !== undefined);
 
   const run = (signal: AbortSignal): Promise<PartOutcome[]> => {
     // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
@@ -48,7 +50,17 @@ export const agentCollector = defineCollector({
   kind: 'agents',
   target: agentTarget,
   endpoints: AGENT_ENDPOINTS,
-  families: [agentUp, ...healthFamilies, agentEndpointUp, ...selfFamilies, ...membersFamilies, ...serversFamilies, ...hostFamilies, expectedServersFamily],
+  families: [
+    agentUp,
+    ...healthFamilies,
+    agentEndpointUp,
+    ...selfFamilies,
+    ...membersFamilies,
+    ...serversFamilies,
+    ...hostFamilies,
+    ...tokenExpiryFamilies,
+    expectedServersFamily,
+  ],
   derived: [expectedServersFamily],
   state: () => undefined,
   jobs: (targets, ctx) => targets.flatMap((t) => agentJobs(t, ctx)),

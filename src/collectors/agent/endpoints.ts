@@ -8,6 +8,7 @@ import {
   serversNotApplicable,
   type AgentAuth,
 } from '../../upstream/agent/api.js';
+import { aclTokenSelfNotApplicable, aclTokenSelfResponse, fetchAclTokenSelf } from '../../upstream/agent/acl-token-self.js';
 import { agentHealthResponse } from '../../upstream/agent/health.js';
 import { agentHostResponse } from '../../upstream/agent/host.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
@@ -24,6 +25,7 @@ import { memberPollFamilies, memberSeriesDropped } from './members.js';
 import type { MembersResult } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
+import { tokenExpiryFamilies } from './token-expiry.js';
 
 /** What every call to an agent takes: the target's pooled client, its token (read once a run, if a part needs it), the run's signal. */
 export interface AgentCall {
@@ -116,4 +118,24 @@ export const hostEndpoint = optional('host', agentHostResponse, async ({ client,
   needs: 'agent:read (and debug endpoints allowed on the agent)',
 });
 
-export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint] as const;
+/**
+ * vigil's own ACL token: when it expires, so that it is replaced before every other call is refused.
+ * Called only on targets with a token_file: without one vigil is anonymous, and nothing expires.
+ */
+export const tokenEndpoint = endpoint({
+  id: 'agent/token',
+  method: 'GET',
+  path: '/v1/acl/token/self',
+  schema: aclTokenSelfResponse,
+  when: 'every run with a token_file, behind its switch',
+  part: 'token',
+  labels: { endpoint: 'token' },
+  needs: 'any valid ACL token (a token reads itself)',
+  fetch: async ({ client, auth, signal }: AgentCall) => fetchAclTokenSelf(client, await auth(), signal),
+  up: agentEndpointUp,
+  families: tokenExpiryFamilies,
+  notApplicable: { test: aclTokenSelfNotApplicable, means: 'the cluster runs without ACLs (400 "ACL support disabled")' },
+  switch: { key: 'token', default: true, help: "when vigil's own ACL token expires (any valid token reads itself); with a token_file only" },
+});
+
+export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, tokenEndpoint] as const;

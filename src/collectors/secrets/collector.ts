@@ -9,7 +9,7 @@ import { defineCollector } from '../collector.js';
 import { collectEndpoint } from '../endpoint.js';
 import { SecretsState } from './derived-state.js';
 import { attemptFamilies, attemptUp } from './dr-token-attempt.js';
-import { SECRETS_ENDPOINTS, merkleCheckEndpoint, statusEndpoint } from './endpoints.js';
+import { SECRETS_ENDPOINTS, merkleCheckEndpoint, statusEndpoint, tokenLookupEndpoint } from './endpoints.js';
 import { statusFollowUps } from './follow-ups.js';
 import { merkleFamilies, merkleUp } from './merkle.js';
 import { primaryChangesFamily } from './primary-changes.js';
@@ -18,6 +18,7 @@ import { replicationFamilies, replicationUp } from './replication.js';
 import { sealedFamily } from './seal.js';
 import { secondaryTargetFamily } from './secondary-targets.js';
 import { secretsTarget, type SecretsTarget } from './target.js';
+import { tokenExpiryFamilies, tokenLookupUp } from './token-expiry.js';
 import { walLagFamily } from './wal-lag.js';
 
 /** The secrets service answers 412 while eventually consistent data is missing: retry with backoff. */
@@ -48,12 +49,16 @@ function replicationJob(
     target: t.name,
     schedule: t.schedule,
     run: async (signal) => {
+      // Without a token file there is no token of vigil's to expire.
+      const token = t.token_file
+        ? collectEndpoint(tokenLookupEndpoint, { client, auth, signal }, { context: { target: t.name }, turns: ctx.turns })
+        : undefined;
       const statusParts = await Promise.all(
         t.replication_kinds.map((kind) =>
           collectEndpoint(statusEndpoint, { client, auth, signal, kind }, { part: kind, context: { target: t.name, kind }, turns: ctx.turns }),
         ),
       );
-      return [...statusParts, ...(await followUps(statusParts, signal))];
+      return [...statusParts, ...(await followUps(statusParts, signal)), ...(token ? [await token] : [])];
     },
     afterCommit: (outcomes) =>
       publish((state) => {
@@ -101,6 +106,8 @@ export const secretsCollector = defineCollector({
     primaryChangesFamily,
     attemptUp,
     ...attemptFamilies,
+    tokenLookupUp,
+    ...tokenExpiryFamilies,
   ],
   derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
   state: () => new SecretsState(),

@@ -4,12 +4,14 @@ import { withSecretsReasons } from '../../upstream/secrets/availability.js';
 import { merkleCheckResponse } from '../../upstream/secrets/merkle-check.js';
 import { fetchOperationTokenAttempt, operationTokenAttemptResponse } from '../../upstream/secrets/operation-token-attempt.js';
 import { replicationStatusResponse } from '../../upstream/secrets/replication-status.js';
+import { fetchTokenLookupSelf, tokenLookupNotApplicable, tokenLookupSelfResponse } from '../../upstream/secrets/token-lookup-self.js';
 import { endpoint } from '../endpoint.js';
 import { attemptFamilies, attemptUp, type AttemptView } from './dr-token-attempt.js';
 import { merkleFamilies, merkleUp } from './merkle.js';
 import { primaryChangesFamily } from './primary-changes.js';
 import { replicationFamilies, replicationUp } from './replication.js';
 import { sealedFamily } from './seal.js';
+import { tokenExpiryFamilies, tokenLookupUp } from './token-expiry.js';
 
 /** What every call to the secrets service takes: the target's pooled client, its credentials (read at use), the run's signal. */
 export interface SecretsCall {
@@ -70,4 +72,22 @@ export const merkleCheckEndpoint = endpoint({
   families: merkleFamilies,
 });
 
-export const SECRETS_ENDPOINTS = [statusEndpoint, operationTokenAttemptEndpoint, merkleCheckEndpoint] as const;
+/** vigil's own token: when it expires, so that it is renewed or replaced before the service refuses it. */
+export const tokenLookupEndpoint = endpoint({
+  id: 'secrets/token-lookup-self',
+  method: 'GET',
+  path: '/v1/auth/token/lookup-self',
+  schema: tokenLookupSelfResponse,
+  when: 'every run, on targets with a token_file',
+  part: 'token',
+  needs: 'read on auth/token/lookup-self (the default policy grants it)',
+  fetch: async ({ client, auth, signal }: SecretsCall) => withSecretsReasons(fetchTokenLookupSelf(client, await auth(), signal)),
+  up: tokenLookupUp,
+  families: tokenExpiryFamilies,
+  notApplicable: {
+    test: tokenLookupNotApplicable,
+    means: "the service refuses the lookup (403: the token's policy lacks it, or the token is no longer valid)",
+  },
+});
+
+export const SECRETS_ENDPOINTS = [statusEndpoint, operationTokenAttemptEndpoint, merkleCheckEndpoint, tokenLookupEndpoint] as const;

@@ -12,7 +12,7 @@ export interface AgentAuth {
   token?: string | undefined;
 }
 
-const headers = (auth: AgentAuth): Record<string, string> => (auth.token ? { 'x-scheduler-token': auth.token } : {});
+export const headers = (auth: AgentAuth): Record<string, string> => (auth.token ? { 'x-scheduler-token': auth.token } : {});
 
 async function get<S extends z.ZodType>(
   client: UpstreamClient,
