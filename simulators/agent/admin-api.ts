@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { handleFaultAdmin, type Faults } from '../common/faults.js';
 import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
+import type { Acl } from './acl.js';
 import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
 import { agentStats } from './stats.js';
@@ -8,6 +9,8 @@ import { agentStats } from './stats.js';
 export interface AdminContext {
   agent: AgentModel;
   faults: Faults;
+  /** Shared by every agent of the simulator: a token expiry set through one agent holds on all. */
+  acl: Acl;
 }
 
 export const ADMIN_PREFIX = '/_sim/';
@@ -33,6 +36,8 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/allocations              {"count": N} sets the client's allocation count
  *   POST /_sim/serf                     {"health_score": "3", ...} overrides gossip stats; DELETE drops them
  *   POST /_sim/host/disk                {"mount": "/", "used_mb": N} sets a mount's used MB; DELETE drops all
+ *   POST /_sim/acl/read-token           {"expires_in_seconds": N} the read token expires in N seconds (N <= 0:
+ *                                       expired, refused everywhere with 403); DELETE: it never expires again
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -81,6 +86,10 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
     case 'POST host/disk':
       return setDiskUsed(agent, body);
+    case 'POST acl/read-token':
+      return expireReadToken(ctx.acl, body);
+    case 'DELETE acl/read-token':
+      return { status: 200, body: ctx.acl.expireReadToken(undefined) };
     case 'DELETE host/disk':
       agent.diskUsedOverride = {};
       return { status: 204, body: undefined };
@@ -144,6 +153,13 @@ function setDiskUsed(agent: AgentModel, body: Body): Reply {
   if (typeof used !== 'number' || !Number.isInteger(used) || used < 0) return fail(400, 'used_mb must be an integer >= 0');
   agent.diskUsedOverride[mount] = used;
   return { status: 200, body: { mount, used_mb: used } };
+}
+
+function expireReadToken(acl: Acl, body: Body): Reply {
+  const seconds = body.expires_in_seconds;
+  if (!acl.enabled) return fail(409, 'ACLs are off in this scenario, so no token expires');
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return fail(400, 'expires_in_seconds must be a number');
+  return { status: 200, body: acl.expireReadToken(seconds) };
 }
 
 function setAllocations(agent: AgentModel, body: Body): Reply {
