@@ -200,9 +200,13 @@ function setQuirks(cluster: ClusterModel, body: Body): Reply {
   return ok(quirksView(cluster));
 }
 
+/** `{"sudo"?: bool, "ttl_seconds"?: N}`: a client token, expiring in N seconds (N <= 0: expired) or never. */
 function createToken(cluster: ClusterModel, body: Body): Reply {
   const token = `s.${randomBase62(24)}`;
   const sudo = optionalBool(body, 'sudo') ?? false;
-  cluster.tokens.set(token, { sudo });
-  return ok({ token, sudo });
+  const ttl = body.ttl_seconds;
+  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl))) throw badRequest('ttl_seconds must be a number');
+  const expiresAt = ttl === undefined ? undefined : new Date(Date.now() + ttl * 1000);
+  cluster.tokens.set(token, { sudo, ...(expiresAt ? { expiresAt } : {}) });
+  return ok({ token, sudo, expire_time: expiresAt?.toISOString() ?? null });
 }

@@ -84,14 +84,19 @@ export interface OperationTokenAttempt {
   provided: Set<string>;
 }
 
+export interface ClientToken {
+  sudo: boolean;
+  expiresAt?: Date;
+}
+
 export interface ClusterModel {
   readonly name: string;
   /** Both known only once the listener is bound. */
   url: string;
   clusterAddr: string;
   readonly rootToken: string;
-  /** Client tokens and whether they carry `sudo`. */
-  readonly tokens: Map<string, { sudo: boolean }>;
+  /** Client tokens: whether they carry `sudo`, and when they expire (never when unset, as the root token). */
+  readonly tokens: Map<string, ClientToken>;
   sealed: boolean;
   readonly quirks: Quirks;
   readonly faults: Faults;
