@@ -115,9 +115,10 @@ describe('--config.check.probe', () => {
     const out = r.stdout;
     expect(out).toContain('secrets sealed: 1 of 1 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/token: ok\n',
     );
-    expect(out).toContain('agents no-read: 1 of 4 endpoints with problems\n');
+    // Any valid token reads itself: the token endpoint needs no policy.
+    expect(out).toContain('agents no-read: 1 of 5 endpoints with problems\n');
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
     expect(out).toContain('agents wrong-ca: 4 of 4 endpoints with problems\n  agent/health: TLS failure: ');
     expect(out).toContain('agents gone: 4 of 4 endpoints with problems\n  agent/health: unreachable (connect): ');
