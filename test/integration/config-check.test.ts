@@ -115,7 +115,7 @@ describe('--config.check.probe', () => {
     const out = r.stdout;
     expect(out).toContain('secrets sealed: 1 of 1 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/token: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n',
     );
     // Any valid token reads itself: the token endpoint needs no policy.
     expect(out).toContain('agents no-read: 1 of 5 endpoints with problems\n');

@@ -138,4 +138,5 @@ export const tokenEndpoint = endpoint({
   switch: { key: 'token', default: true, help: "when vigil's own ACL token expires (any valid token reads itself); with a token_file only" },
 });
 
-export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, tokenEndpoint] as const;
+// The token's part before the others: a run's last failed part is the one its target shows, and theirs say more.
+export const AGENT_ENDPOINTS = [healthEndpoint, tokenEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint] as const;

@@ -58,7 +58,8 @@ function replicationJob(
           collectEndpoint(statusEndpoint, { client, auth, signal, kind }, { part: kind, context: { target: t.name, kind }, turns: ctx.turns }),
         ),
       );
-      return [...statusParts, ...(await followUps(statusParts, signal)), ...(token ? [await token] : [])];
+      // The token's part first: a run's last failed part is the one its target shows, and the statuses say more.
+      return [...(token ? [await token] : []), ...statusParts, ...(await followUps(statusParts, signal))];
     },
     afterCommit: (outcomes) =>
       publish((state) => {
