@@ -650,14 +650,22 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           {
             alert: 'VigilSecretsTokenExpiresSoon',
             expr: |||
-              min by (target%(clusterComma)s) (secrets_token_expiry_timestamp_seconds%(selBraces)s) - time() < 7 * 86400
+              min by (target%(clusterComma)s) (
+                  (secrets_token_expiry_timestamp_seconds%(selBraces)s - time())
+                <
+                  (
+                      clamp_max((secrets_token_expiry_timestamp_seconds%(selBraces)s - secrets_token_renewed_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                    or
+                      secrets_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                  )
+              )
             ||| % keys,
             'for': forOf('VigilSecretsTokenExpiresSoon', '10m'),
             labels: {
               severity: severityOf('VigilSecretsTokenExpiresSoon', 'warning'),
             },
             annotations: {
-              summary: 'The token vigil polls a secrets service with expires within 7 days.',
+              summary: 'The token vigil polls a secrets service with expires soon.',
               description: 'The token vigil polls secrets target {{ $labels.target }} with expires in {{ $value | humanizeDuration }}; then the service refuses it.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilsecretstokenexpiressoon',
             },
@@ -686,14 +694,30 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             expr: |||
               (
                 min by (region%(clusterComma)s) (
-                  scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s
+                  (
+                      (scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - time())
+                    <
+                      (
+                          clamp_max((scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - scheduler_agent_token_created_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                        or
+                          scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                      )
+                  )
                   * on (job, instance, target%(clusterComma)s) group_left (region)
                   max by (job, instance, target, region%(clusterComma)s) (scheduler_agent_info%(selBraces)s)
-                ) - time() < 7 * 86400
+                )
               )
               or
               (
-                min by (target%(clusterComma)s) (scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s) - time() < 7 * 86400
+                min by (target%(clusterComma)s) (
+                    (scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - time())
+                  <
+                    (
+                        clamp_max((scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - scheduler_agent_token_created_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                      or
+                        scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                    )
+                )
                 unless on (target%(clusterComma)s)
                 scheduler_agent_info%(selBraces)s
               )
@@ -703,7 +727,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               severity: severityOf('VigilSchedulerTokenExpiresSoon', 'warning'),
             },
             annotations: {
-              summary: 'The ACL token vigil polls a cluster with expires within 7 days.',
+              summary: 'The ACL token vigil polls a cluster with expires soon.',
               description: 'The ACL token vigil polls the agents of {{ with $labels.region }}region {{ . }}{{ else }}target {{ $labels.target }}{{ end }} with expires in {{ $value | humanizeDuration }}; then every agent refuses it.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilschedulertokenexpiressoon',
             },

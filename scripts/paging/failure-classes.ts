@@ -175,7 +175,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   {
     id: 'secrets-token-soon',
     area: 'Secrets service',
-    failure: "vigil's token expires within 7 days",
+    failure: "vigil's token expires within 7 days (a short-lived one: within a third of its life)",
     alert: 'VigilSecretsTokenExpiresSoon',
     proof: 'promtool',
     note: "vigil's operator's: renew or replace the token_file",
@@ -202,7 +202,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   {
     id: 'agent-token-soon',
     area: 'Cluster agents',
-    failure: "vigil's ACL token expires within 7 days",
+    failure: "vigil's ACL token expires within 7 days (a short-lived one: within a third of its life)",
     alert: 'VigilSchedulerTokenExpiresSoon',
     proof: 'promtool',
     note: "vigil's operator's: one warning per region, replace the token_file",

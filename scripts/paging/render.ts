@@ -69,7 +69,8 @@ file vigil cannot read, a standby node at the target's address, the rate limit, 
 vigil cannot read (\`decode\`, \`schema\`, \`too_large\`: a version vigil does not know must never
 page the upstream's on-call). All of these are \`VigilCollectorFailing\`, with the reason.
 vigil's own token running out is the operator's too, and warned of before it is refused: 7 days
-ahead and once expired, from what the secrets service's token lookup and the cluster's ACL token
+ahead (a token renewed or rotated by an agent, whose life is shorter than 21 days, when a third of
+it is left) and once expired, from what the secrets service's token lookup and the cluster's ACL token
 self say (\`VigilSecretsTokenExpiresSoon\`, \`VigilSecretsTokenExpired\`, one per target;
 \`VigilSchedulerTokenExpiresSoon\`, \`VigilSchedulerTokenExpired\`, one per region). A token that
 does not expire, a cluster without ACLs, or a token not allowed to look itself up exports no expiry

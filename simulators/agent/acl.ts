@@ -54,10 +54,14 @@ export class Acl {
     return token.policies.has(policy) || (policy === 'agent:read' && token.policies.has('agent:write'));
   }
 
-  /** Sets when the read token (the one vigil is given) expires: in `seconds` (negative: already expired), or never (undefined). */
-  expireReadToken(seconds: number | undefined): { expires_at: string | null } {
+  /**
+   * Sets when the read token (the one vigil is given) expires: in `seconds` (negative: already
+   * expired), or never (undefined); and, with `createdAgo`, how long ago it was made.
+   */
+  expireReadToken(seconds: number | undefined, createdAgo?: number): { expires_at: string | null } {
     const token = this.tokens.get(this.readToken) as Token;
     token.expiresAt = seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000);
+    if (createdAgo !== undefined) token.createTime = new Date(Date.now() - createdAgo * 1000);
     return { expires_at: token.expiresAt?.toISOString() ?? null };
   }
 

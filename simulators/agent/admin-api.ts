@@ -36,8 +36,9 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/allocations              {"count": N} sets the client's allocation count
  *   POST /_sim/serf                     {"health_score": "3", ...} overrides gossip stats; DELETE drops them
  *   POST /_sim/host/disk                {"mount": "/", "used_mb": N} sets a mount's used MB; DELETE drops all
- *   POST /_sim/acl/read-token           {"expires_in_seconds": N} the read token expires in N seconds (N <= 0:
- *                                       expired, refused everywhere with 403); DELETE: it never expires again
+ *   POST /_sim/acl/read-token           {"expires_in_seconds": N, "created_seconds_ago"?: M} the read token expires
+ *                                       in N seconds (N <= 0: expired, refused everywhere with 403), made M seconds
+ *                                       ago; DELETE: it never expires again
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -158,8 +159,10 @@ function setDiskUsed(agent: AgentModel, body: Body): Reply {
 function expireReadToken(acl: Acl, body: Body): Reply {
   const seconds = body.expires_in_seconds;
   if (!acl.enabled) return fail(409, 'ACLs are off in this scenario, so no token expires');
+  const ago = body.created_seconds_ago;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return fail(400, 'expires_in_seconds must be a number');
-  return { status: 200, body: acl.expireReadToken(seconds) };
+  if (ago !== undefined && (typeof ago !== 'number' || !Number.isFinite(ago) || ago < 0)) return fail(400, 'created_seconds_ago must be a number >= 0');
+  return { status: 200, body: acl.expireReadToken(seconds, ago) };
 }
 
 function setAllocations(agent: AgentModel, body: Body): Reply {

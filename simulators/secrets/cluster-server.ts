@@ -26,7 +26,7 @@ async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, pa
   if (segments[0] !== 'v1') throw notFound();
   if (segments.slice(1).join('/') === TOKEN_LOOKUP_SELF) {
     const token = clientToken(req);
-    return tokenLookupSelf(token, token === undefined ? undefined : lookupToken(cluster, token), rawMethod);
+    return tokenLookupSelf(token, token === undefined ? undefined : lookupToken(cluster, token), rawMethod, cluster.startedAt);
   }
   // A path may carry part of the namespace before `sys/`, as in `/v1/ns1/sys/replication/dr/status`.
   const sys = segments.findIndex((s, i) => s === 'sys' && segments[i + 1] === 'replication');

@@ -87,6 +87,8 @@ export interface OperationTokenAttempt {
 export interface ClientToken {
   sudo: boolean;
   expiresAt?: Date;
+  /** When it was issued (the lookup's issue_time); unset: when the cluster started. */
+  issuedAt?: Date;
 }
 
 export interface ClusterModel {

@@ -10,7 +10,7 @@ export const TOKEN_LOOKUP_SELF = 'auth/token/lookup-self';
  * with 403, as the service refuses a revoked token. Any valid token may look itself up (the
  * default policy's grant).
  */
-export function tokenLookupSelf(token: string | undefined, entry: ClientToken | undefined, method: string): Reply {
+export function tokenLookupSelf(token: string | undefined, entry: ClientToken | undefined, method: string, startedAt: Date): Reply {
   if (method !== 'GET') throw new ApiError(405, ['unsupported operation'], { allow: 'GET' });
   if (token === undefined || entry === undefined) throw permissionDenied();
   const ttl = entry.expiresAt ? Math.max(0, Math.round((entry.expiresAt.getTime() - Date.now()) / 1000)) : 0;
@@ -28,6 +28,7 @@ export function tokenLookupSelf(token: string | undefined, entry: ClientToken | 
       expire_time: entry.expiresAt?.toISOString() ?? null,
       explicit_max_ttl: 0,
       id: token,
+      issue_time: (entry.issuedAt ?? startedAt).toISOString(),
       meta: null,
       num_uses: 0,
       orphan: true,

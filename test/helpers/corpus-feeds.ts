@@ -136,8 +136,10 @@ export const FEEDS: Record<string, Feeds> = {
   'secrets/token-lookup-self': {
     essential: ['data'],
     feeds: {
-      'data.expire_time': ['secrets_token_expiry_timestamp_seconds', 'secrets_token_renewable'],
+      'data.expire_time': ['secrets_token_expiry_timestamp_seconds', 'secrets_token_renewable', 'secrets_token_renewed_timestamp_seconds'],
       'data.renewable': ['secrets_token_renewable'],
+      'data.issue_time': ['secrets_token_renewed_timestamp_seconds'],
+      'data.last_renewal_time': ['secrets_token_renewed_timestamp_seconds'],
     },
   },
   'secrets/merkle-check': {
@@ -163,7 +165,13 @@ export const FEEDS: Record<string, Feeds> = {
   'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
   'agent/self': self,
   // Only the expiry is read: SecretID and AccessorID feed nothing, and must never be shown.
-  'agent/token': { essential: [], feeds: { ExpirationTime: ['scheduler_agent_token_expiry_timestamp_seconds'] } },
+  'agent/token': {
+    essential: [],
+    feeds: {
+      ExpirationTime: ['scheduler_agent_token_expiry_timestamp_seconds', 'scheduler_agent_token_created_timestamp_seconds'],
+      CreateTime: ['scheduler_agent_token_created_timestamp_seconds'],
+    },
+  },
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
   'teams/list': {
     // Pagination is essential: a misread page link would end the listing early and undercount teams.

@@ -14,9 +14,9 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { requireTool } from '../helpers/tools.js';
 
 /**
- * vigil polling simulators whose tokens expire in 2 days (two agents of one region, a secrets
- * cluster), beside controls that do not expire (a root token, a second region without expiry, a
- * cluster without ACLs): the scraped series, then the shipped token rules evaluated over them by
+ * vigil polling simulators whose tokens of 30 days expire in 2 days (two agents of one region, a
+ * secrets cluster), beside controls (a root token, a token of 2 days just issued, a cluster without
+ * ACLs): the scraped series, then the shipped token rules evaluated over them by
  * promtool, with the expiries moved to promtool's clock (which starts at the epoch).
  */
 const DAY = 86_400;
@@ -35,21 +35,27 @@ beforeAll(async () => {
     acl: { enabled: true },
   });
   open = await startAgentSimulator({ agents: [{ name: 'us-1', role: 'both', region: 'us' }] });
-  secrets = await startSecretsSimulator({ clusters: [{ name: 'expiring' }, { name: 'root' }] }, { walTickMs: 3_600_000 });
-  await admin(agents, 'eu-1', 'acl/read-token', { expires_in_seconds: 2 * DAY });
-  const created = await fetch(`${secrets.cluster('expiring').url}/_sim/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ttl_seconds: 2 * DAY }),
-  });
-  const expiringToken = ((await created.json()) as { token: string }).token;
+  secrets = await startSecretsSimulator({ clusters: [{ name: 'expiring' }, { name: 'root' }, { name: 'fresh' }] }, { walTickMs: 3_600_000 });
+  // Tokens of 30 days, 2 days from their end.
+  await admin(agents, 'eu-1', 'acl/read-token', { expires_in_seconds: 2 * DAY, created_seconds_ago: 28 * DAY });
+  const newToken = async (cluster: string, body: object): Promise<string> => {
+    const res = await fetch(`${secrets.cluster(cluster).url}/_sim/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return ((await res.json()) as { token: string }).token;
+  };
+  const expiringToken = await newToken('expiring', { ttl_seconds: 2 * DAY, issued_seconds_ago: 28 * DAY });
+  // A token of 2 days issued now: a short-lived one, not yet a third from its end.
+  const freshToken = await newToken('fresh', { ttl_seconds: 2 * DAY });
   const agent = (name: string, sim: AgentSimulator, token: string) =>
     `  - { name: ${name}, address: "${sim.agent(name).url}", token_file: "${tempFile('agent-token', token)}", schedule: "${NEVER}" }\n`;
   const cluster = (name: string, token: string) =>
     `  - { name: ${name}, address: "${secrets.cluster(name).url}", token_file: "${tempFile('secrets-token', token)}", schedule: "${NEVER}", replication_kinds: [dr] }\n`;
   d = await startTestDaemon(
     `agents:\n${agent('eu-1', agents, agents.readToken)}${agent('eu-2', agents, agents.readToken)}${agent('us-1', open, 'any-token')}` +
-      `secrets:\n${cluster('expiring', expiringToken)}${cluster('root', secrets.cluster('root').rootToken)}`,
+      `secrets:\n${cluster('expiring', expiringToken)}${cluster('root', secrets.cluster('root').rootToken)}${cluster('fresh', freshToken)}`,
   );
   await d.collect();
   text = await d.scrape();
@@ -86,8 +92,8 @@ describe('the shipped token rules over that scrape', () => {
     const now = Date.now() / 1000;
     // promtool's clock starts at 0: an expiry keeps its distance from now.
     const input = [...parseExposition(text)]
-      .filter(([k, v]) => Number.isFinite(v) && /^(scheduler_agent_(token_expiry|info|endpoint_up)|secrets_token_)/.test(k))
-      .map(([k, v]) => ({ series: k, values: `${k.includes('expiry_timestamp') ? v - now : v}x120` }));
+      .filter(([k, v]) => Number.isFinite(v) && /^(scheduler_agent_(token_|info|endpoint_up)|secrets_token_)/.test(k))
+      .map(([k, v]) => ({ series: k, values: `${k.includes('_timestamp_seconds') ? v - now : v}x120` }));
     // ALERTS rather than alert_rule_test: the annotations are the rule unit tests' business.
     const firing = (labels: string) => `          - { labels: '{alertname=${labels}}', value: 1 }`;
     const test = [

@@ -24,7 +24,8 @@ describe('GET /v1/auth/token/lookup-self', () => {
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Record<string, unknown> };
     expect(data).toMatchObject({ expire_time: null, ttl: 0, policies: ['root'], renewable: false });
-    expect(parseBody(tokenLookupSelfResponse, { data }, 'x').data).toEqual({ expire_time: undefined, renewable: false });
+    expect(parseBody(tokenLookupSelfResponse, { data }, 'x').data).toMatchObject({ expire_time: undefined, renewable: false });
+    expect(typeof data.issue_time).toBe('string');
   });
 
   it('shows a token made with a TTL expiring then, renewable, in the shape vigil reads', async () => {

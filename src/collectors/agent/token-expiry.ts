@@ -11,4 +11,12 @@ export const tokenExpiryFamilies: readonly Family<AclTokenSelf>[] = [
     labels: ['target'],
     samples: single((t) => t.ExpirationTime),
   }),
+  family<AclTokenSelf>({
+    name: 'scheduler_agent_token_created_timestamp_seconds',
+    help: `When the ACL token vigil polls this agent with was created (its CreateTime), the start of the life its expiry ends; absent with the expiry; from a scheduled poll of /v1/acl/token/self with the target token_file.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((t) => (t.ExpirationTime === undefined ? undefined : t.CreateTime)),
+  }),
 ];

@@ -22,6 +22,14 @@ export const tokenExpiryFamilies: readonly Family<TokenLookup>[] = [
     samples: single((t) => t.expire_time),
   }),
   family<TokenLookup>({
+    name: 'secrets_token_renewed_timestamp_seconds',
+    help: `When the current lifetime of the token vigil polls this target with began: its last renewal, else its issue; absent with the expiry; ${FROM_POLL}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target'],
+    samples: single((t) => (t.expire_time === undefined ? undefined : (t.last_renewal_time ?? t.issue_time))),
+  }),
+  family<TokenLookup>({
     name: 'secrets_token_renewable',
     help: `1 when the token vigil polls this target with can be renewed (its expiry pushed back up to its max TTL), 0 when it must be replaced before it expires; ${FROM_POLL}.`,
     type: 'gauge',

@@ -7,11 +7,12 @@ import { headers, type AgentAuth } from './api.js';
 
 /**
  * `GET /v1/acl/token/self`: the ACL token vigil calls with, readable by any valid token. Only
- * `ExpirationTime` is kept: absent (or the zero time) on a token that does not expire, and on
- * servers older than token expiry (1.4). `SecretID` (the token itself) and `AccessorID` are
- * stripped by the schema, so neither can reach a metric or a log.
+ * `ExpirationTime` (absent, or the zero time, on a token that does not expire and on servers older
+ * than token expiry, 1.4) and `CreateTime` (the start of the token's life, which the expiry is
+ * weighed against) are kept. `SecretID` (the token itself) and `AccessorID` are stripped by the
+ * schema, so neither can reach a metric or a log.
  */
-export const aclTokenSelfResponse = z.object({ ExpirationTime: lenient(instant) });
+export const aclTokenSelfResponse = z.object({ ExpirationTime: lenient(instant), CreateTime: lenient(instant) });
 
 export type AclTokenSelf = z.output<typeof aclTokenSelfResponse>;
 

@@ -14,6 +14,9 @@ import { headers, type SecretsAuth } from './api.js';
 const token = z.object({
   expire_time: lenient(instant),
   renewable: lenient(boolish),
+  /** When the current lifetime began: the last renewal (Unix seconds), else the issue (RFC 3339). */
+  issue_time: lenient(instant),
+  last_renewal_time: lenient(instant),
 });
 
 export const tokenLookupSelfResponse = z.object({ data: token });
