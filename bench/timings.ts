@@ -137,12 +137,30 @@ async function agentAutopilot(): Promise<Record<string, number>> {
   }
 }
 
+/**
+ * What reading vigil's ACL token expiry adds to an agent's run: 200 runs with health alone, then
+ * 200 with health and the token endpoint (ACLs on), in one process, as a ratio.
+ */
+async function agentToken(): Promise<Record<string, number>> {
+  const sim = await startAgentSimulator({ agents: [{ name: 'server-1', role: 'server' }], acl: { enabled: true } });
+  try {
+    const fields = `address: "${sim.agent('server-1').url}", token_file: ${tempFile('token', sim.readToken)}`;
+    await jobRuns('agents', fields, (id) => id === 'agent/token', 50); // warm up
+    const healthOnly = await jobRuns('agents', fields, () => false, 200);
+    const withToken = await jobRuns('agents', fields, (id) => id === 'agent/token', 200);
+    return { health_runs_200_ms: healthOnly, health_and_token_runs_200_ms: withToken, ratio: withToken / healthOnly };
+  } finally {
+    await sim.close();
+  }
+}
+
 try {
   const results = {
     members_polls: await membersPolls(),
     teams_listing: await teamsListing(),
     agent_members: await agentMembers(),
     agent_autopilot: await agentAutopilot(),
+    agent_token: await agentToken(),
   };
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 } finally {

@@ -50,6 +50,10 @@ local names = [
   'TeamsAccessInconsistent',
   'VigilUpstreamCertificateExpiresSoon',
   'VigilUpstreamCertificateExpiresImminently',
+  'VigilSecretsTokenExpiresSoon',
+  'VigilSecretsTokenExpired',
+  'VigilSchedulerTokenExpiresSoon',
+  'VigilSchedulerTokenExpired',
   'VigilDown',
   'VigilAbsent',
   'VigilShardMissing',
@@ -1041,6 +1045,128 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: "An upstream's TLS certificate expires within 2 days or has expired.",
               description: 'A certificate in the chain upstream {{ $labels.target }} presents expires in {{ $value | humanizeDuration }} (negative: expired); clients that verify it will stop connecting.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilupstreamcertificateexpiresimminently',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-upstream-tokens',
+        rules: [
+          {
+            alert: 'VigilSecretsTokenExpiresSoon',
+            expr: |||
+              min by (target%(clusterComma)s) (
+                  (secrets_token_expiry_timestamp_seconds%(selBraces)s - time())
+                <
+                  (
+                      clamp_max((secrets_token_expiry_timestamp_seconds%(selBraces)s - secrets_token_renewed_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                    or
+                      secrets_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                  )
+              )
+            ||| % keys,
+            'for': forOf('VigilSecretsTokenExpiresSoon', '10m'),
+            labels: {
+              severity: severityOf('VigilSecretsTokenExpiresSoon', 'warning'),
+            },
+            annotations: {
+              summary: 'The token vigil polls a secrets service with expires soon.',
+              description: 'The token vigil polls secrets target {{ $labels.target }} with expires in {{ $value | humanizeDuration }}; then the service refuses it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilsecretstokenexpiressoon',
+            },
+          },
+          {
+            alert: 'VigilSecretsTokenExpired',
+            expr: |||
+              (
+                min by (target%(clusterComma)s) (last_over_time(secrets_token_expiry_timestamp_seconds%(selBraces)s[7d])) <= time()
+              )
+              unless on (target%(clusterComma)s)
+              (secrets_token_lookup_up%(selBraces)s == 1)
+            ||| % keys,
+            'for': forOf('VigilSecretsTokenExpired', '1m'),
+            labels: {
+              severity: severityOf('VigilSecretsTokenExpired', 'warning'),
+            },
+            annotations: {
+              summary: 'The token vigil polls a secrets service with has expired.',
+              description: 'The token vigil polls secrets target {{ $labels.target }} with expired at {{ $value | humanizeTimestamp }}: every call that needs it is refused.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilsecretstokenexpired',
+            },
+          },
+          {
+            alert: 'VigilSchedulerTokenExpiresSoon',
+            expr: |||
+              (
+                min by (region%(clusterComma)s) (
+                  (
+                      (scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - time())
+                    <
+                      (
+                          clamp_max((scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - scheduler_agent_token_created_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                        or
+                          scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                      )
+                  )
+                  * on (job, instance, target%(clusterComma)s) group_left (region)
+                  max by (job, instance, target, region%(clusterComma)s) (scheduler_agent_info%(selBraces)s)
+                )
+              )
+              or
+              (
+                min by (target%(clusterComma)s) (
+                    (scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - time())
+                  <
+                    (
+                        clamp_max((scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s - scheduler_agent_token_created_timestamp_seconds%(selBraces)s) / 3, 7 * 86400)
+                      or
+                        scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s * 0 + 7 * 86400
+                    )
+                )
+                unless on (target%(clusterComma)s)
+                scheduler_agent_info%(selBraces)s
+              )
+            ||| % keys,
+            'for': forOf('VigilSchedulerTokenExpiresSoon', '10m'),
+            labels: {
+              severity: severityOf('VigilSchedulerTokenExpiresSoon', 'warning'),
+            },
+            annotations: {
+              summary: 'The ACL token vigil polls a cluster with expires soon.',
+              description: 'The ACL token vigil polls the agents of {{ with $labels.region }}region {{ . }}{{ else }}target {{ $labels.target }}{{ end }} with expires in {{ $value | humanizeDuration }}; then every agent refuses it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilschedulertokenexpiressoon',
+            },
+          },
+          {
+            alert: 'VigilSchedulerTokenExpired',
+            expr: |||
+              (
+                min by (region%(clusterComma)s) (
+                  (
+                    last_over_time(scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s[7d])
+                    # Any vigil that reads the token again (renewed or replaced) clears it, a stopped one too.
+                    unless on (target%(clusterComma)s)
+                    (scheduler_agent_endpoint_up{%(selComma)sendpoint="token"} == 1)
+                  )
+                  * on (job, instance, target%(clusterComma)s) group_left (region)
+                  max by (job, instance, target, region%(clusterComma)s) (last_over_time(scheduler_agent_info%(selBraces)s[7d]))
+                ) <= time()
+              )
+              or
+              (
+                min by (target%(clusterComma)s) (last_over_time(scheduler_agent_token_expiry_timestamp_seconds%(selBraces)s[7d])) <= time()
+                unless on (target%(clusterComma)s)
+                (last_over_time(scheduler_agent_info%(selBraces)s[7d]) or scheduler_agent_endpoint_up{%(selComma)sendpoint="token"} == 1)
+              )
+            ||| % keys,
+            'for': forOf('VigilSchedulerTokenExpired', '1m'),
+            labels: {
+              severity: severityOf('VigilSchedulerTokenExpired', 'warning'),
+            },
+            annotations: {
+              summary: 'The ACL token vigil polls a cluster with has expired.',
+              description: 'The ACL token vigil polls the agents of {{ with $labels.region }}region {{ . }}{{ else }}target {{ $labels.target }}{{ end }} with expired at {{ $value | humanizeTimestamp }}: every agent refuses it (403 "ACL token expired").',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilschedulertokenexpired',
             },
           },
         ],

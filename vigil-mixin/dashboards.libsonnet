@@ -3893,6 +3893,70 @@
             },
           ],
         },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: "vigil's access",
+          gridPos: {
+            x: 0,
+            y: 115,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 's',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'ACL token expires in',
+          description: 'Time left before the ACL token vigil polls each agent with expires (/v1/acl/token/self); empty for a token without expiry or a cluster without ACLs. VigilSchedulerTokenExpiresSoon warns below 7 days, per region.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 116,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'scheduler_agent_token_expiry_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"} - time()',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}}',
+            },
+          ],
+        },
       ],
     },
     'teams.json': {

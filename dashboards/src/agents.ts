@@ -199,5 +199,14 @@ export function agentsDashboard(config?: MixinConfig) {
           legend: '{{target}} {{mount}}',
         },
       ],
+    })
+    .row("vigil's access")
+    .timeseries({
+      title: 'ACL token expires in',
+      description:
+        'Time left before the ACL token vigil polls each agent with expires (/v1/acl/token/self); empty for a token without expiry or a cluster without ACLs. VigilSchedulerTokenExpiresSoon warns below 7 days, per region.',
+      unit: 's',
+      mayBeEmpty: true,
+      queries: [{ expr: `scheduler_agent_token_expiry_timestamp_seconds{${T}} - time()`, legend: '{{target}}' }],
     });
 }

@@ -68,6 +68,13 @@ alert sink, never a page: a 401 or 403 (the token, its policy), TLS verification
 file vigil cannot read, a standby node at the target's address, the rate limit, and an answer
 vigil cannot read (\`decode\`, \`schema\`, \`too_large\`: a version vigil does not know must never
 page the upstream's on-call). All of these are \`VigilCollectorFailing\`, with the reason.
+vigil's own token running out is the operator's too, and warned of before it is refused: 7 days
+ahead (a token renewed or rotated by an agent, whose life is shorter than 21 days, when a third of
+it is left) and once expired, from what the secrets service's token lookup and the cluster's ACL token
+self say (\`VigilSecretsTokenExpiresSoon\`, \`VigilSecretsTokenExpired\`, one per target;
+\`VigilSchedulerTokenExpiresSoon\`, \`VigilSchedulerTokenExpired\`, one per region). A token that
+does not expire, a cluster without ACLs, or a token not allowed to look itself up exports no expiry
+and warns of nothing.
 
 A node of a cluster that no vigil reaches, while the cluster answers at its address, warns the
 cluster's team (\`SecretsNodeUnreachable\`), never pages: the node may be down (the cluster has

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { handleFaultAdmin, type Faults } from '../common/faults.js';
 import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
+import type { Acl } from './acl.js';
 import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
 import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from './nodes.js';
@@ -12,6 +13,8 @@ export interface AdminContext {
   faults: Faults;
   /** The client nodes of the agent's region: a change here is seen by every agent of the region. */
   fleet: NodeFleet;
+  /** Shared by every agent of the simulator: a token expiry set through one agent holds on all. */
+  acl: Acl;
 }
 
 export const ADMIN_PREFIX = '/_sim/';
@@ -46,6 +49,9 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *                                       region, or makes it trail the leader by N log entries
  *   POST /_sim/autopilot/flap           {"every_ms": N|null} moves leadership every N ms (null stops)
  *   DELETE /_sim/autopilot              drops the region's autopilot faults
+ *   POST /_sim/acl/read-token           {"expires_in_seconds": N, "created_seconds_ago"?: M} the read token expires
+ *                                       in N seconds (N <= 0: expired, refused everywhere with 403), made M seconds
+ *                                       ago; DELETE: it never expires again
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -101,6 +107,10 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
     case 'DELETE nodes':
       ctx.fleet.reset();
       return { status: 200, body: ctx.fleet.counts() };
+    case 'POST acl/read-token':
+      return expireReadToken(ctx.acl, body);
+    case 'DELETE acl/read-token':
+      return { status: 200, body: ctx.acl.expireReadToken(undefined) };
     case 'DELETE host/disk':
       agent.diskUsedOverride = {};
       return { status: 204, body: undefined };
@@ -199,6 +209,15 @@ function setDiskUsed(agent: AgentModel, body: Body): Reply {
   if (typeof used !== 'number' || !Number.isInteger(used) || used < 0) return fail(400, 'used_mb must be an integer >= 0');
   agent.diskUsedOverride[mount] = used;
   return { status: 200, body: { mount, used_mb: used } };
+}
+
+function expireReadToken(acl: Acl, body: Body): Reply {
+  const seconds = body.expires_in_seconds;
+  if (!acl.enabled) return fail(409, 'ACLs are off in this scenario, so no token expires');
+  const ago = body.created_seconds_ago;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return fail(400, 'expires_in_seconds must be a number');
+  if (ago !== undefined && (typeof ago !== 'number' || !Number.isFinite(ago) || ago < 0)) return fail(400, 'created_seconds_ago must be a number >= 0');
+  return { status: 200, body: acl.expireReadToken(seconds, ago) };
 }
 
 function setAllocations(agent: AgentModel, body: Body): Reply {

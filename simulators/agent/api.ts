@@ -112,10 +112,20 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
 };
 
 const PPROF_PREFIX = '/v1/agent/pprof/';
+const TOKEN_SELF = '/v1/acl/token/self';
+
+/** The ACL token a request carries: needs no policy, only a token the cluster knows and that has not expired. */
+function sendTokenSelf({ acl }: ApiContext, method: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (method !== 'GET') return sendText(res, 405, INVALID_METHOD);
+  const self = acl.self(req);
+  if (self.status === 200) sendJson(res, 200, self.body);
+  else sendText(res, self.status, self.text);
+}
 
 /** Answers one request to the agent API (faults were already applied by the caller). */
 export function handleApi(ctx: ApiContext, req: http.IncomingMessage, res: http.ServerResponse): void {
   const { method, path, query } = route(req);
+  if (path === TOKEN_SELF) return sendTokenSelf(ctx, method, req, res);
   if (path.startsWith(PPROF_PREFIX)) return sendPprof(ctx, req, path.slice(PPROF_PREFIX.length), res);
   const methods = ENDPOINTS[path];
   if (!methods) return sendText(res, 404, '404 page not found\n');

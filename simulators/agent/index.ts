@@ -54,7 +54,7 @@ export async function startAgentSimulator(
       const apiCtx = { agent, acl, fleet, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
       const server = await listen(
         async (req, res) => {
-          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet }, req, res);
+          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet, acl }, req, res);
           if (await applyFaults(faults, res)) return;
           handleApi(apiCtx, req, res);
         },

@@ -202,9 +202,22 @@ function setQuirks(cluster: ClusterModel, body: Body): Reply {
   return ok(quirksView(cluster));
 }
 
+/**
+ * `{"sudo"?: bool, "ttl_seconds"?: N, "issued_seconds_ago"?: M}`: a client token, expiring in N seconds
+ * (N <= 0: expired) or never, issued M seconds ago (default now).
+ */
 function createToken(cluster: ClusterModel, body: Body): Reply {
   const token = `s.${randomBase62(24)}`;
   const sudo = optionalBool(body, 'sudo') ?? false;
-  cluster.tokens.set(token, { sudo });
-  return ok({ token, sudo });
+  const ttl = seconds(body, 'ttl_seconds');
+  const ago = seconds(body, 'issued_seconds_ago') ?? 0;
+  const expiresAt = ttl === undefined ? undefined : new Date(Date.now() + ttl * 1000);
+  cluster.tokens.set(token, { sudo, issuedAt: new Date(Date.now() - ago * 1000), ...(expiresAt ? { expiresAt } : {}) });
+  return ok({ token, sudo, expire_time: expiresAt?.toISOString() ?? null });
+}
+
+function seconds(body: Body, key: string): number | undefined {
+  const v = body[key];
+  if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw badRequest(`${key} must be a number`);
+  return v;
 }

@@ -3,13 +3,14 @@ import { applyFaults } from '../common/faults.js';
 import { route, sendJson, type Handler } from '../common/http.js';
 import { handleAdmin } from './admin-api.js';
 import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
-import type { ClusterModel } from './cluster.js';
+import type { ClientToken, ClusterModel } from './cluster.js';
 import type { Fleet } from './fleet.js';
 import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
 import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
 import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
 import { activeNode, member, type SimNode } from './nodes.js';
+import { TOKEN_LOOKUP_SELF, tokenLookupSelf } from './token-lookup.js';
 
 /**
  * The HTTP listener of one simulated cluster (its load balancer, `node` undefined) or of one of its
@@ -48,6 +49,10 @@ function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMess
 async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {
   const segments = path.split('/').slice(1);
   if (segments[0] !== 'v1') throw notFound();
+  if (segments.slice(1).join('/') === TOKEN_LOOKUP_SELF) {
+    const token = clientToken(req);
+    return tokenLookupSelf(token, token === undefined ? undefined : lookupToken(cluster, token), rawMethod, cluster.startedAt);
+  }
   // A path may carry part of the namespace before `sys/`, as in `/v1/ns1/sys/replication/dr/status`.
   const sys = segments.findIndex((s, i) => s === 'sys' && segments[i + 1] === 'replication');
   if (sys < 0) throw notFound();
@@ -99,11 +104,11 @@ function clientToken(req: http.IncomingMessage): string | undefined {
 }
 
 /** A performance secondary holds the primary's token store, so the primary's tokens work there too. */
-function lookupToken(cluster: ClusterModel, token: string): { sudo: boolean } | undefined {
-  const own = cluster.tokens.get(token);
-  if (own) return own;
+function lookupToken(cluster: ClusterModel, token: string): ClientToken | undefined {
   const role = cluster.replication.performance.role;
-  return role.mode === 'secondary' && role.link ? role.link.primary.tokens.get(token) : undefined;
+  const entry = cluster.tokens.get(token) ?? (role.mode === 'secondary' && role.link ? role.link.primary.tokens.get(token) : undefined);
+  // The service revokes a token when it expires: from then on it is unknown.
+  return entry?.expiresAt && entry.expiresAt.getTime() <= Date.now() ? undefined : entry;
 }
 
 function authorizeClient(cluster: ClusterModel, req: http.IncomingMessage, access: Extract<Access, 'client' | 'sudo'>): void {

@@ -85,6 +85,13 @@ export interface OperationTokenAttempt {
   provided: Set<string>;
 }
 
+export interface ClientToken {
+  sudo: boolean;
+  expiresAt?: Date;
+  /** When it was issued (the lookup's issue_time); unset: when the cluster started. */
+  issuedAt?: Date;
+}
+
 export interface ClusterModel {
   readonly name: string;
   /** The cluster's own id (`sys/health` cluster_id), apart from its replication ids. */
@@ -93,8 +100,8 @@ export interface ClusterModel {
   url: string;
   clusterAddr: string;
   readonly rootToken: string;
-  /** Client tokens and whether they carry `sudo`. */
-  readonly tokens: Map<string, { sudo: boolean }>;
+  /** Client tokens: whether they carry `sudo`, and when they expire (never when unset, as the root token). */
+  readonly tokens: Map<string, ClientToken>;
   sealed: boolean;
   readonly quirks: Quirks;
   readonly faults: Faults;

@@ -163,6 +163,16 @@ export const FEEDS: Record<string, Feeds> = {
       nonce: [`${ATTEMPT}first_seen_timestamp_seconds`],
     },
   },
+  // The renewable flag is exported only beside an expiry; the token itself (`id`) and its accessor feed nothing.
+  'secrets/token-lookup-self': {
+    essential: ['data'],
+    feeds: {
+      'data.expire_time': ['secrets_token_expiry_timestamp_seconds', 'secrets_token_renewable', 'secrets_token_renewed_timestamp_seconds'],
+      'data.renewable': ['secrets_token_renewable'],
+      'data.issue_time': ['secrets_token_renewed_timestamp_seconds'],
+      'data.last_renewal_time': ['secrets_token_renewed_timestamp_seconds'],
+    },
+  },
   'secrets/merkle-check': {
     essential: ['data', 'data.merkle_corruption_report'],
     feeds: {
@@ -217,6 +227,14 @@ export const FEEDS: Record<string, Feeds> = {
   // A list of addresses with one that is not an address is not understood (and must not read as fewer servers).
   'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
   'agent/self': self,
+  // Only the expiry is read: SecretID and AccessorID feed nothing, and must never be shown.
+  'agent/token': {
+    essential: [],
+    feeds: {
+      ExpirationTime: ['scheduler_agent_token_expiry_timestamp_seconds', 'scheduler_agent_token_created_timestamp_seconds'],
+      CreateTime: ['scheduler_agent_token_created_timestamp_seconds'],
+    },
+  },
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
   // A node without a status cannot be counted; every other field costs the series it labels.
   'agent/nodes': {

@@ -46,6 +46,10 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SchedulerAgentLeaderFlapping',
   'TeamsCountDropped',
   'TeamsOwnersDropped',
+  'VigilSecretsTokenExpiresSoon',
+  'VigilSecretsTokenExpired',
+  'VigilSchedulerTokenExpiresSoon',
+  'VigilSchedulerTokenExpired',
   'Watchdog',
   'VigilAbsent',
   // Their tests name each replica already: one alert per shard, whichever replicas count it.

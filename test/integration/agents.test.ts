@@ -193,7 +193,7 @@ describe('an agent that hangs', () => {
     const m = await d.metrics();
     expect(m.get(series('scheduler_agent_up', T('hung')))).toBe(0);
     expect(m.get(series('vigil_collector_up', job('hung')))).toBe(0);
-    // health, members, servers, self and autopilot each timed out
+    // health, the token, members, servers, self and autopilot each timed out
     expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(5);
     // What SchedulerAgentDown reads: the last run's reasons, and only those.
     expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"') && k.includes('collector="scheduler_agent"'))).toEqual([
@@ -223,16 +223,19 @@ describe('a wrong token', () => {
     d = await daemon(target('denied', 'both-1', { token_file: wrongToken, host: true }), target('allowed', 'both-1', { host: true }));
   });
 
-  it('fails with http_4xx only the endpoints that need an ACL (members, servers, self, host), not health', async () => {
+  it('fails with http_4xx only the endpoints that need the token (members, servers, self, host, token), not health', async () => {
     const m = await d.metrics();
     const n = runs(m, 'denied');
     expect(n).toBeGreaterThanOrEqual(1);
-    expect(failures(m, 'denied', 'http_4xx')).toBe(4 * n);
+    expect(failures(m, 'denied', 'http_4xx')).toBe(5 * n);
     expect(m.get(series('scheduler_agent_up', T('denied')))).toBe(1);
     for (const endpoint of ['members', 'servers', 'self', 'host']) {
       expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint }))), endpoint).toBe(0);
       expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: `agent/${endpoint}`, code: '403' }))), endpoint).toBe(n);
     }
+    // An unknown token is no "not applicable": the agent says 403 "ACL token not found".
+    expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint: 'token' })))).toBe(0);
+    expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: 'acl/token/self', code: '403' })))).toBe(n);
     const parts = new Set(
       d
         .logs()
@@ -242,7 +245,7 @@ describe('a wrong token', () => {
     expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="denied"'))).toEqual([
       series('vigil_collector_failing', job('denied', { reason: 'http_4xx' })),
     ]);
-    expect(parts).toEqual(new Set(['members', 'servers', 'self', 'host']));
+    expect(parts).toEqual(new Set(['members', 'servers', 'self', 'host', 'token']));
   });
 
   it('is the cause: the same agent with the read token fails nothing', async () => {
@@ -269,7 +272,7 @@ describe('a token file that can no longer be read', () => {
     expect(m.get(series('scheduler_agent_up', T('rotated')))).toBe(1);
     expect(failures(m, 'rotated', 'config')).toBe(4);
     const logged = d.logs().filter((l) => l.target === 'rotated' && l.reason === 'config');
-    expect(logged.map((l) => l.part).sort()).toEqual(['autopilot', 'members', 'nodes', 'self', 'servers']);
+    expect(logged.map((l) => l.part).sort()).toEqual(['autopilot', 'members', 'nodes', 'self', 'servers', 'token']);
     expect(String(logged[0]?.err)).toContain('cannot read token_file');
   });
 });

@@ -118,9 +118,10 @@ describe('--config.check.probe', () => {
     expect(out).toContain('  secrets/ha-status: failed (sealed): ');
     expect(out).toMatch(/ {2}secrets\/node-health \(node http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/nodes: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/nodes: ok\n',
     );
-    expect(out).toContain('agents no-read: 1 of 6 endpoints with problems\n');
+    // Any valid token reads itself: the token endpoint needs no policy.
+    expect(out).toContain('agents no-read: 1 of 7 endpoints with problems\n');
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
     // A token without operator:read costs the autopilot health, not a failure: the probe says why.
     expect(out).toContain('  agent/autopilot: not applicable (the token lacks operator:read (403)');

@@ -7,7 +7,7 @@ import { defineCollector } from '../collector.js';
 import { collectEndpoint, switchedOn } from '../endpoint.js';
 import { agentEndpointUp } from './endpoint-up.js';
 import { autopilotFamilies, leaderOf } from './autopilot.js';
-import { AGENT_ENDPOINTS, autopilotEndpoint, nodesEndpoint, type AgentCall } from './endpoints.js';
+import { AGENT_ENDPOINTS, autopilotEndpoint, nodesEndpoint, tokenEndpoint, type AgentCall } from './endpoints.js';
 import { expectedServersFamily } from './expected-servers.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
@@ -19,6 +19,7 @@ import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
 import { agentTarget, type AgentTarget } from './target.js';
 import type { AutopilotHealth } from '../../upstream/agent/autopilot-health.js';
+import { tokenExpiryFamilies } from './token-expiry.js';
 
 export const AGENT_COLLECTOR = 'scheduler_agent';
 /** The node listing's own job: its runs, failures and durations are told apart from the agent's. */
@@ -32,7 +33,8 @@ export const AGENT_NODES_COLLECTOR = 'scheduler_nodes';
 function agentJobs(t: AgentTarget, ctx: BuildContext, leaders: LeaderChanges): Job[] {
   const client = clientFor('agents', t, ctx);
   const pollMembers = membersPoller(t, ctx);
-  const endpoints = switchedOn(AGENT_ENDPOINTS, t);
+  // Without a token file vigil calls as the anonymous token, which has no expiry to ask about.
+  const endpoints = switchedOn(AGENT_ENDPOINTS, t).filter((e) => e !== tokenEndpoint || t.token_file !== undefined);
   const nodes = { perPage: t.node_page_size, maxPages: t.max_node_pages, maxNodes: t.max_nodes };
 
   const callFor = (signal: AbortSignal): AgentCall => {
@@ -83,6 +85,7 @@ export const agentCollector = defineCollector({
     ...autopilotFamilies,
     leaderChangesFamily,
     ...nodesFamilies,
+    ...tokenExpiryFamilies,
     expectedServersFamily,
   ],
   derived: [expectedServersFamily],

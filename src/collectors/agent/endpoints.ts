@@ -13,6 +13,7 @@ import {
   type AgentAuth,
 } from '../../upstream/agent/api.js';
 import { autopilotHealthResponse } from '../../upstream/agent/autopilot-health.js';
+import { aclTokenSelfNotApplicable, aclTokenSelfResponse, fetchAclTokenSelf } from '../../upstream/agent/acl-token-self.js';
 import { agentHealthResponse } from '../../upstream/agent/health.js';
 import { agentHostResponse } from '../../upstream/agent/host.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
@@ -35,6 +36,7 @@ import { nodesFamilies } from './nodes.js';
 import type { MembersResult } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
+import { tokenExpiryFamilies } from './token-expiry.js';
 
 /** What every call to an agent takes: the target's pooled client, its token (read once a run, if a part needs it), the run's signal. */
 export interface AgentCall {
@@ -169,4 +171,34 @@ export const autopilotEndpoint = optional(
   },
 );
 
-export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, autopilotEndpoint, nodesEndpoint] as const;
+/**
+ * vigil's own ACL token: when it expires, so that it is replaced before every other call is refused.
+ * Called only on targets with a token_file: without one vigil is anonymous, and nothing expires.
+ */
+export const tokenEndpoint = endpoint({
+  id: 'agent/token',
+  method: 'GET',
+  path: '/v1/acl/token/self',
+  schema: aclTokenSelfResponse,
+  when: 'every run with a token_file, behind its switch',
+  part: 'token',
+  labels: { endpoint: 'token' },
+  needs: 'any valid ACL token (a token reads itself)',
+  fetch: async ({ client, auth, signal }: AgentCall) => fetchAclTokenSelf(client, await auth(), signal),
+  up: agentEndpointUp,
+  families: tokenExpiryFamilies,
+  notApplicable: { test: aclTokenSelfNotApplicable, means: 'the cluster runs without ACLs (400 "ACL support disabled")' },
+  switch: { key: 'token', default: true, help: "when vigil's own ACL token expires (any valid token reads itself); with a token_file only" },
+});
+
+// The token's part before the others: a run's last failed part is the one its target shows, and theirs say more.
+export const AGENT_ENDPOINTS = [
+  healthEndpoint,
+  tokenEndpoint,
+  membersEndpoint,
+  serversEndpoint,
+  selfEndpoint,
+  hostEndpoint,
+  autopilotEndpoint,
+  nodesEndpoint,
+] as const;

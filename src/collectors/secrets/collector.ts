@@ -9,7 +9,7 @@ import { defineCollector } from '../collector.js';
 import { collectEndpoint } from '../endpoint.js';
 import { SecretsState } from './derived-state.js';
 import { attemptFamilies, attemptUp } from './dr-token-attempt.js';
-import { SECRETS_ENDPOINTS, merkleCheckEndpoint, statusEndpoint } from './endpoints.js';
+import { SECRETS_ENDPOINTS, merkleCheckEndpoint, statusEndpoint, tokenLookupEndpoint } from './endpoints.js';
 import { statusFollowUps } from './follow-ups.js';
 import { merkleFamilies, merkleUp } from './merkle.js';
 import { primaryChangesFamily } from './primary-changes.js';
@@ -18,6 +18,7 @@ import { replicationFamilies, replicationUp } from './replication.js';
 import { sealedFamily } from './seal.js';
 import { secondaryTargetFamily } from './secondary-targets.js';
 import { secretsTarget, type SecretsTarget } from './target.js';
+import { tokenExpiryFamilies, tokenLookupUp } from './token-expiry.js';
 import { walLagFamily } from './wal-lag.js';
 import { activeNodeFamilies, discoveryFamilies, leaderUp } from './cluster-nodes.js';
 import { haStatusFamilies, haStatusUp } from './node-ha-status.js';
@@ -57,12 +58,17 @@ function replicationJob(
     target: t.name,
     schedule: t.schedule,
     run: async (signal) => {
+      // Without a token file there is no token of vigil's to expire.
+      const token = t.token_file
+        ? collectEndpoint(tokenLookupEndpoint, { client, auth, signal }, { context: { target: t.name }, turns: ctx.turns })
+        : undefined;
       const statusParts = await Promise.all(
         t.replication_kinds.map((kind) =>
           collectEndpoint(statusEndpoint, { client, auth, signal, kind }, { part: kind, context: { target: t.name, kind }, turns: ctx.turns }),
         ),
       );
-      return [...statusParts, ...(await followUps(statusParts, signal))];
+      // The token's part first: a run's last failed part is the one its target shows, and the statuses say more.
+      return [...(token ? [await token] : []), ...statusParts, ...(await followUps(statusParts, signal))];
     },
     afterCommit: (outcomes) =>
       publish((state) => {
@@ -120,6 +126,8 @@ export const secretsCollector = defineCollector({
     ...haStatusFamilies,
     autopilotUp,
     ...autopilotFamilies,
+    tokenLookupUp,
+    ...tokenExpiryFamilies,
   ],
   derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
   state: () => new SecretsState(),

@@ -9,6 +9,7 @@ import { autopilotStateResponse, fetchAutopilotState } from '../../upstream/secr
 import { fetchHaStatus, haStatusResponse } from '../../upstream/secrets/ha-status.js';
 import { fetchLeader, leaderResponse } from '../../upstream/secrets/leader.js';
 import { fetchNodeHealth, healthResponse } from '../../upstream/secrets/node-health.js';
+import { fetchTokenLookupSelf, tokenLookupNotApplicable, tokenLookupSelfResponse } from '../../upstream/secrets/token-lookup-self.js';
 import { endpoint } from '../endpoint.js';
 import { activeNodeFamilies, discoveryFamilies, leaderUp } from './cluster-nodes.js';
 import type { NodeAddressing } from './node-addresses.js';
@@ -20,6 +21,7 @@ import { merkleFamilies, merkleUp } from './merkle.js';
 import { primaryChangesFamily } from './primary-changes.js';
 import { replicationFamilies, replicationUp } from './replication.js';
 import { sealedFamily } from './seal.js';
+import { tokenExpiryFamilies, tokenLookupUp } from './token-expiry.js';
 
 /** What every call to the secrets service takes: the target's pooled client, its credentials (read at use), the run's signal. */
 export interface SecretsCall {
@@ -165,10 +167,29 @@ export const nodeHealthEndpoint = endpoint({
   families: nodeHealthFamilies,
 });
 
+/** vigil's own token: when it expires, so that it is renewed or replaced before the service refuses it. */
+export const tokenLookupEndpoint = endpoint({
+  id: 'secrets/token-lookup-self',
+  method: 'GET',
+  path: '/v1/auth/token/lookup-self',
+  schema: tokenLookupSelfResponse,
+  when: 'every run, on targets with a token_file',
+  part: 'token',
+  needs: 'read on auth/token/lookup-self (the default policy grants it)',
+  fetch: async ({ client, auth, signal }: SecretsCall) => withSecretsReasons(fetchTokenLookupSelf(client, await auth(), signal)),
+  up: tokenLookupUp,
+  families: tokenExpiryFamilies,
+  notApplicable: {
+    test: tokenLookupNotApplicable,
+    means: "the service refuses the lookup (403: the token's policy lacks it, or the token is no longer valid)",
+  },
+});
+
 export const SECRETS_ENDPOINTS = [
   statusEndpoint,
   operationTokenAttemptEndpoint,
   merkleCheckEndpoint,
+  tokenLookupEndpoint,
   haStatusEndpoint,
   autopilotStateEndpoint,
   leaderEndpoint,

@@ -13,7 +13,7 @@ export interface SecretsAuth {
   namespace?: string;
 }
 
-function headers(auth: SecretsAuth): Record<string, string> {
+export function headers(auth: SecretsAuth): Record<string, string> {
   return {
     ...(auth.token ? { 'x-secrets-token': auth.token } : {}),
     ...(auth.namespace ? { 'x-secrets-namespace': auth.namespace } : {}),
