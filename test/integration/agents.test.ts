@@ -194,7 +194,7 @@ describe('an agent that hangs', () => {
     expect(m.get(series('scheduler_agent_up', T('hung')))).toBe(0);
     expect(m.get(series('vigil_collector_up', job('hung')))).toBe(0);
     // health, the token, members, servers, self and autopilot each timed out
-    expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(5);
+    expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(6);
     // What SchedulerAgentDown reads: the last run's reasons, and only those.
     expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"') && k.includes('collector="scheduler_agent"'))).toEqual([
       [series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1],
@@ -270,7 +270,7 @@ describe('a token file that can no longer be read', () => {
     await d.collect();
     const m = await d.metrics();
     expect(m.get(series('scheduler_agent_up', T('rotated')))).toBe(1);
-    expect(failures(m, 'rotated', 'config')).toBe(4);
+    expect(failures(m, 'rotated', 'config')).toBe(5);
     const logged = d.logs().filter((l) => l.target === 'rotated' && l.reason === 'config');
     expect(logged.map((l) => l.part).sort()).toEqual(['autopilot', 'members', 'nodes', 'self', 'servers', 'token']);
     expect(String(logged[0]?.err)).toContain('cannot read token_file');
