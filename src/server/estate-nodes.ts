@@ -1,0 +1,78 @@
+import { READS as R, flag, of, one, type Families } from './estate-families.js';
+import type { ClusterNodes, SecretsNode } from './estate-model.js';
+
+/**
+ * A secrets cluster's nodes as the status page shows them, from the node families: each node's
+ * reachability, role, seal and version, the active node, and the raft quorum (failure tolerance,
+ * voters, autopilot health) where the cluster reports one. Pure, like buildEstate.
+ */
+
+function node(f: Families, target: string, address: string, up: boolean): SecretsNode {
+  const k = { target, node: address };
+  return {
+    address,
+    up,
+    role: of(f, R.nodeRole, k).find((s) => s.value === 1)?.labels.role ?? null,
+    sealed: flag(one(f, R.nodeSealed, k)),
+    initialized: flag(one(f, R.nodeInitialized, k)),
+    version: of(f, R.nodeInfo, k)[0]?.labels.version || null,
+  };
+}
+
+const orNull = (v: number | undefined) => v ?? null;
+
+/** The cluster's nodes, or null when vigil exports no node series for it (node polling off). */
+export function clusterNodes(f: Families, target: string): ClusterNodes | null {
+  const t = { target };
+  const ups = of(f, R.nodeUp, t);
+  const discovery = of(f, R.nodeDiscoveryInfo, t)[0];
+  const voters = one(f, R.raftVoters, t);
+  const healthy = one(f, R.raftAutopilotHealthy, t);
+  if (ups.length === 0 && !discovery && voters === undefined && healthy === undefined) return null;
+  const tolerance = one(f, R.raftFailureTolerance, t);
+  const raft =
+    voters === undefined && healthy === undefined && tolerance === undefined
+      ? null
+      : {
+          healthy: flag(healthy),
+          failureTolerance: orNull(tolerance),
+          optimisticFailureTolerance: orNull(one(f, R.raftOptimisticFailureTolerance, t)),
+          voters: orNull(voters),
+        };
+  return {
+    source: discovery?.labels.source || null,
+    reason: discovery?.labels.reason || null,
+    activeNode: of(f, R.activeNodeInfo, t).find((s) => s.value === 1)?.labels.node ?? null,
+    nodes: ups.map((s) => node(f, target, s.labels.node ?? '', s.value === 1)).sort((a, b) => a.address.localeCompare(b.address)),
+    raft,
+  };
+}
+
+const named = (what: string, addresses: string[]) => (addresses.length ? [`node${addresses.length > 1 ? 's' : ''} ${addresses.join(', ')} ${what}`] : []);
+
+/**
+ * What is wrong with the nodes, one line per cause. A sealed cluster's sealed nodes, and an
+ * unreachable cluster's unreachable nodes, are that one problem the cluster card already names.
+ */
+export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clusterUnreadable: boolean): string[] {
+  const problems: string[] = [];
+  const down = n.nodes.filter((x) => !x.up);
+  const wholeClusterDown = clusterUnreadable && down.length === n.nodes.length;
+  if (!clusterSealed)
+    problems.push(
+      ...named(
+        'sealed',
+        n.nodes.filter((x) => x.up && x.sealed).map((x) => x.address),
+      ),
+    );
+  if (!wholeClusterDown)
+    problems.push(
+      ...named(
+        'unreachable',
+        down.map((x) => x.address),
+      ),
+    );
+  if (n.raft?.failureTolerance === 0) problems.push('raft failure tolerance 0: one more voter lost stops the cluster');
+  if (n.raft?.healthy === false) problems.push('raft autopilot unhealthy');
+  return problems;
+}
