@@ -8,6 +8,8 @@ export interface DemoSecrets {
   agentTokenFile: string;
   teamsTokenFile: string;
   alertStore: string;
+  /** Token files by cluster name: with one, vigil reads the cluster's node list and polls every node. */
+  secretsTokenFiles?: Readonly<Record<string, string>>;
 }
 
 export interface DemoUpstreams {
@@ -26,7 +28,8 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
     .map((c) => {
       const merkle =
         c.name === 'dr-secondary' ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n` : '';
-      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
+      const token = files.secretsTokenFiles?.[c.name];
+      return `  - name: ${c.name}\n    address: ${c.url}\n${token ? `    token_file: ${token}\n` : ''}    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
     })
     .join('');
   const agentTargets = [...agents.agents.values()]

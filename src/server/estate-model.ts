@@ -18,7 +18,31 @@ export interface SecretsCluster {
   kinds: ReplicationKind[];
   drTokenAttempt: { started: boolean; progress: number; required: number } | null;
   merkleCheck: { up: boolean; corruptedRoot: boolean; corruptedTrees: number } | null;
+  /** Its nodes as vigil polls each at its own address; null when vigil reports none for it. */
+  nodes: ClusterNodes | null;
   problems: string[];
+}
+
+/** One node of a secrets cluster, from its own sys/health answer. */
+export interface SecretsNode {
+  /** The node's API address as vigil polls it. */
+  address: string;
+  up: boolean;
+  /** active, standby, performance_standby, dr_secondary or removed; null while down, sealed or uninitialized. */
+  role: string | null;
+  sealed: boolean | null;
+  initialized: boolean | null;
+  version: string | null;
+}
+
+/** A secrets cluster's nodes, where they came from, and its raft quorum where integrated storage reports one. */
+export interface ClusterNodes {
+  /** ha_status, autopilot, configured or address_only; with why, when the list could not be read. */
+  source: string | null;
+  reason: string | null;
+  activeNode: string | null;
+  nodes: SecretsNode[];
+  raft: { healthy: boolean | null; failureTolerance: number | null; optimisticFailureTolerance: number | null; voters: number | null } | null;
 }
 
 export interface ReplicationSet {

@@ -1,6 +1,7 @@
 import type { TargetView } from '../engine/collection-engine.js';
 import { READS as R, READ_NAMES, flag, of, one, sum, targetsOf, type Families } from './estate-families.js';
 import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster, ShardView } from './estate-model.js';
+import { clusterNodes, nodeProblems } from './estate-nodes.js';
 import { parseExposition } from './exposition.js';
 
 /**
@@ -65,6 +66,8 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
           corruptedTrees: sum(of(f, R.merkleCorruptedTrees, t)),
         };
   if (merkleCheck && (merkleCheck.corruptedRoot || merkleCheck.corruptedTrees > 0)) problems.push('merkle check found corruption');
+  const nodes = clusterNodes(f, target);
+  if (nodes) problems.push(...nodeProblems(nodes, sealed, unreadable.length > 0));
   const started = one(f, R.attemptStarted, t) === 1;
   if (started) problems.push('DR operation token attempt in progress');
   return {
@@ -73,6 +76,7 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     kinds,
     drTokenAttempt: attemptUp === 1 ? { started, progress: one(f, R.attemptProgress, t) ?? 0, required: one(f, R.attemptRequired, t) ?? 0 } : null,
     merkleCheck,
+    nodes,
     problems,
   };
 }

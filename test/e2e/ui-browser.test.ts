@@ -72,6 +72,8 @@ beforeAll(async () => {
     agentTokenFile: file('agent-token', agents.readToken),
     teamsTokenFile: file('teams-token', teams.ownerToken(organization)),
     alertStore: join(dir, 'alerts.db'),
+    // One cluster whose node list vigil may read, so the page shows its three nodes.
+    secretsTokenFiles: { 'perf-primary': file('perf-primary-token', secrets.cluster('perf-primary').rootToken) },
   };
   const sinkAuth = `  bearer_token_file: ${file('webhook-token', WEBHOOK_TOKEN)}\n  read_token_file: ${file('read-token', READ_TOKEN)}\n`;
   const config = file('vigil.yml', demoConfig({ secrets, agents, teams, organization }, files) + sinkAuth);
@@ -130,7 +132,8 @@ describe('the estate view’s grouping', () => {
     const lines = box.locator(':scope > ul > li', { has: page.locator('strong', { hasText: /^perf-secondary$/ }) });
     const line = lines.first();
     await line.getByText(/sealed \(so its .*replication status cannot be read\)/).waitFor({ timeout: FAULT_SHOWN_MS });
-    await line.locator('.consequences li', { hasText: 'collection down (sealed)' }).waitFor({ timeout: FAULT_SHOWN_MS });
+    // Each of its jobs (replication, nodes) is one consequence line.
+    await line.locator('.consequences li', { hasText: 'secrets_replication collection down (sealed)' }).waitFor({ timeout: FAULT_SHOWN_MS });
     // One line for the cluster in the summary: the cause, not each thing it causes.
     expect(await lines.count()).toBe(1);
     // The demo organization breaks more access rules than a card lists open.
@@ -145,6 +148,47 @@ describe('the estate view’s grouping', () => {
     expect(await hidden.isVisible()).toBe(true);
     await judge(w, 'estate-grouped');
     expect((await seal(false)).status).toBe(200);
+    await page.close();
+  }, 90_000);
+});
+
+describe('the estate view’s nodes', () => {
+  it('shows each node of a cluster live, a sealed standby in red and a hostile version as text', async () => {
+    const w = await open('/');
+    const { page } = w;
+    const pp = secrets.cluster('perf-primary');
+    const setNode = async (id: string, body: Record<string, unknown>) => {
+      const r = await fetch(`${pp.url}/_sim/nodes/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await r.text();
+      expect(r.status, text).toBe(200);
+      return JSON.parse(text) as { nodes: Array<{ id: string; version: string }> };
+    };
+    const hostile = '1.17.3<img src=x onerror="window.pwned=3">';
+    const before = await setNode('node-3', {});
+    const version = before.nodes.find((n) => n.id === 'node-3')!.version;
+    await setNode('node-2', { sealed: true });
+    await setNode('node-3', { version: hostile });
+    const nodes = page.locator('section', { has: page.locator('#secrets') }).locator('table', { has: page.locator('caption', { hasText: 'Nodes' }) });
+    const row = (id: string) => nodes.locator('tbody tr', { has: page.locator('th', { hasText: /^perf-primary$/ }) }).filter({ hasText: pp.nodes.get(id)! });
+    await row('node-2').locator('.badge.bad', { hasText: 'sealed' }).waitFor({ timeout: FAULT_SHOWN_MS });
+    await row('node-3').getByText(hostile).waitFor({ timeout: FAULT_SHOWN_MS });
+    expect(await row('node-2').getAttribute('class')).toBe('row-bad');
+    expect(await row('node-1').innerText()).toContain('(active)');
+    expect(await row('node-1').innerText()).toContain('active');
+    await page
+      .locator('#live [role="alert"] li', { hasText: `node ${pp.nodes.get('node-2')!} sealed` })
+      .first()
+      .waitFor({ timeout: FAULT_SHOWN_MS });
+    const card = page.locator('#live li.card', { has: page.locator('h3', { hasText: /^perf-primary$/ }) });
+    expect(await card.locator('.nodes-summary').innerText()).toMatch(/active node .* · 3 voters · failure tolerance \d/);
+    const injected = await page.evaluate(() => {
+      const g = globalThis as unknown as { pwned?: number; document: { querySelectorAll(s: string): { length: number } } };
+      return { pwned: g.pwned, elements: g.document.querySelectorAll('main img').length };
+    });
+    expect(injected).toEqual({ pwned: undefined, elements: 0 });
+    await judge(w, 'estate-nodes');
+    await setNode('node-2', { sealed: false });
+    await setNode('node-3', { version });
     await page.close();
   }, 90_000);
 });

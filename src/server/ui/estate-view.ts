@@ -1,5 +1,6 @@
 import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
+import { nodesSummary, nodesTable } from './secrets-nodes-view.js';
 
 /** The estate page's live part: problems first, then each upstream kind, healthy things compact. */
 
@@ -39,7 +40,7 @@ function secrets(e: Estate): string {
             : badge('merkle check clean', 'ok')
           : '',
       ].filter(Boolean);
-      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')} ${problemsCell(c.problems)}</li>`;
+      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${nodesSummary(c.nodes)} ${problemsCell(c.problems)}</li>`;
     })
     .join('');
   const rows = e.secrets.flatMap((c) => c.kinds.flatMap((k) => kindRows(c, k)));
@@ -52,6 +53,7 @@ function secrets(e: Estate): string {
     'Secrets clusters',
     `<ul class="cards">${clusters}</ul>` +
       table('Replication topology', ['cluster', 'kind', 'mode', 'peer', 'connection', 'heartbeat', 'WAL lag', 'merkle'], rows, 'no replication enabled') +
+      nodesTable(e.secrets) +
       (sets.length ? `<h3>Replication sets</h3>${table('Replication sets', ['kind', 'set', 'primaries', 'members'], sets)}` : ''),
     `${e.secrets.length}`,
   );

@@ -1,0 +1,105 @@
+import { READS as R, flag, of, one, type Families } from './estate-families.js';
+import type { ClusterNodes, SecretsNode } from './estate-model.js';
+
+/**
+ * A secrets cluster's nodes as the status page shows them, from the node families: each node's
+ * reachability, role, seal and version, the active node, and the raft quorum (failure tolerance,
+ * voters, autopilot health) where the cluster reports one. Pure, like buildEstate.
+ */
+
+function node(f: Families, target: string, address: string, up: boolean): SecretsNode {
+  const k = { target, node: address };
+  return {
+    address,
+    up,
+    role: of(f, R.nodeRole, k).find((s) => s.value === 1)?.labels.role ?? null,
+    sealed: flag(one(f, R.nodeSealed, k)),
+    initialized: flag(one(f, R.nodeInitialized, k)),
+    version: of(f, R.nodeInfo, k)[0]?.labels.version || null,
+  };
+}
+
+const orNull = (v: number | undefined) => v ?? null;
+
+const NODE_FAMILIES = [R.nodeUp, R.nodeInitialized, R.nodeSealed, R.nodeRole, R.nodeInfo];
+const byTarget = new WeakMap<Families, Map<string, Families>>();
+
+/**
+ * The per-node families split by target, once per snapshot: looked up in the whole snapshot, each
+ * node would scan every node of every cluster, and the page's cost would grow with their square.
+ */
+function nodeFamiliesOf(f: Families, target: string): Families {
+  let split = byTarget.get(f);
+  if (!split) {
+    split = new Map();
+    for (const name of NODE_FAMILIES) {
+      for (const s of f.get(name) ?? []) {
+        const t = s.labels.target ?? '';
+        let g = split.get(t);
+        if (!g) split.set(t, (g = new Map()));
+        const list = g.get(name);
+        if (list) list.push(s);
+        else g.set(name, [s]);
+      }
+    }
+    byTarget.set(f, split);
+  }
+  return split.get(target) ?? new Map();
+}
+
+/** The cluster's nodes, or null when vigil exports no node series for it (node polling off). */
+export function clusterNodes(f: Families, target: string): ClusterNodes | null {
+  const t = { target };
+  const own = nodeFamiliesOf(f, target);
+  const ups = of(own, R.nodeUp);
+  const discovery = of(f, R.nodeDiscoveryInfo, t)[0];
+  const voters = one(f, R.raftVoters, t);
+  const healthy = one(f, R.raftAutopilotHealthy, t);
+  if (ups.length === 0 && !discovery && voters === undefined && healthy === undefined) return null;
+  const tolerance = one(f, R.raftFailureTolerance, t);
+  const raft =
+    voters === undefined && healthy === undefined && tolerance === undefined
+      ? null
+      : {
+          healthy: flag(healthy),
+          failureTolerance: orNull(tolerance),
+          optimisticFailureTolerance: orNull(one(f, R.raftOptimisticFailureTolerance, t)),
+          voters: orNull(voters),
+        };
+  return {
+    source: discovery?.labels.source || null,
+    reason: discovery?.labels.reason || null,
+    activeNode: of(f, R.activeNodeInfo, t).find((s) => s.value === 1)?.labels.node ?? null,
+    nodes: ups.map((s) => node(own, target, s.labels.node ?? '', s.value === 1)).sort((a, b) => a.address.localeCompare(b.address)),
+    raft,
+  };
+}
+
+const named = (what: string, addresses: string[]) => (addresses.length ? [`node${addresses.length > 1 ? 's' : ''} ${addresses.join(', ')} ${what}`] : []);
+
+/**
+ * What is wrong with the nodes, one line per cause. A sealed cluster's sealed nodes, and an
+ * unreachable cluster's unreachable nodes, are that one problem the cluster card already names.
+ */
+export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clusterUnreadable: boolean): string[] {
+  const problems: string[] = [];
+  const down = n.nodes.filter((x) => !x.up);
+  const wholeClusterDown = clusterUnreadable && down.length === n.nodes.length;
+  if (!clusterSealed)
+    problems.push(
+      ...named(
+        'sealed',
+        n.nodes.filter((x) => x.up && x.sealed).map((x) => x.address),
+      ),
+    );
+  if (!wholeClusterDown)
+    problems.push(
+      ...named(
+        'unreachable',
+        down.map((x) => x.address),
+      ),
+    );
+  if (n.raft?.failureTolerance === 0) problems.push('raft failure tolerance 0: one more voter lost stops the cluster');
+  if (n.raft?.healthy === false) problems.push('raft autopilot unhealthy');
+  return problems;
+}
