@@ -64,11 +64,14 @@ flags:
                                 path (https://proxy.example/vigil/): the pages' links live under it
   --web.route-prefix=PATH       the path every endpoint is served under [default: the path of
                                 --web.external-url, else /]
-  --web.max-connections=N       open connections at most; past it the oldest idle one is closed
-                                [default: 1000]
+  --web.max-connections=N       open connections at most; past it the oldest idle one is closed,
+                                else the one whose answer has been stuck longest [default: 1000]
   --web.header-timeout=DURATION a client must send its request headers within this [default: 10s]
   --web.request-timeout=DURATION
                                 ... and its whole request, body included [default: 30s]
+  --web.write-timeout=DURATION  an answer its client takes no byte of for this long is cut, and
+                                its connection freed (a slow reader that keeps reading is not)
+                                [default: 30s]
   --total-shards=N              replicas splitting the targets by consistent hashing of their
                                 names; overrides sharding.total_shards of the config [default: 1]
   --shard=K                     the shard this replica polls, 0 to N-1
@@ -96,6 +99,7 @@ const OPTIONS = {
   'web.max-connections': { type: 'string' },
   'web.header-timeout': { type: 'string' },
   'web.request-timeout': { type: 'string' },
+  'web.write-timeout': { type: 'string' },
   'total-shards': { type: 'string' },
   shard: { type: 'string' },
   pod: { type: 'string' },
@@ -204,7 +208,14 @@ function limitFlags(values: FlagValues): ServerLimits {
   const requestTimeoutMs = duration('web.request-timeout', DEFAULT_LIMITS.requestTimeoutMs);
   if (headerTimeoutMs > requestTimeoutMs)
     throw new FlagError('--web.header-timeout: must not be longer than --web.request-timeout (the request includes its headers)');
-  return { ...DEFAULT_LIMITS, maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max), headerTimeoutMs, requestTimeoutMs };
+  const writeTimeoutMs = duration('web.write-timeout', DEFAULT_LIMITS.writeTimeoutMs);
+  return {
+    ...DEFAULT_LIMITS,
+    maxConnections: max === undefined ? DEFAULT_LIMITS.maxConnections : Number(max),
+    headerTimeoutMs,
+    requestTimeoutMs,
+    writeTimeoutMs,
+  };
 }
 
 /** A path as Prometheus takes it for a prefix: leading "/", no trailing one ("/" stays "/"). */

@@ -7,8 +7,10 @@ import { deflatePiece, gzipMember, type Deflated } from './metrics/gzip-stream.j
 import { EOF_LINE, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './metrics/openmetrics.js';
 import { negotiateFormat } from './server/negotiate.js';
 import type { ExpositionFormat } from './metrics/snapshot.js';
+import { errorAnswer } from './server/error-answer.js';
 import { lifecycleRouter } from './server/lifecycle.js';
 import { uiRoutes } from './server/ui-routes.js';
+import { writeInSlices } from './server/write-in-slices.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -112,10 +114,8 @@ function metricsHandler(deps: ServerDeps): (req: http.IncomingMessage, res: http
       'content-length': body.reduce((n, b) => n + b.length, 0),
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    // One writev for all pieces rather than a copy of the whole body.
-    res.cork();
-    for (const b of body) res.write(b);
-    res.end();
+    // A writev a slice, rather than a copy of the whole body; the slices let the write timeout see a slow reader's progress.
+    writeInSlices(res, body);
   };
 }
 
@@ -130,7 +130,7 @@ const isMetrics = (req: http.IncomingMessage, path: string) =>
 export function createApp(deps: ServerDeps): http.RequestListener {
   const { app, metrics, telemetryPath } = createExpressApp(deps);
   const prefix = deps.routePrefix ?? '/';
-  const served = prefix === '/' ? app : underPrefix(prefix, app);
+  const served = prefix === '/' ? app : underPrefix(prefix, app, deps.log);
   const metricsPath = prefix === '/' ? telemetryPath : `${prefix}${telemetryPath}`;
   return (req, res) => {
     if (!isMetrics(req, metricsPath)) return void served(req, res);
@@ -188,6 +188,7 @@ export function createExpressApp(deps: ServerDeps): { app: express.Express; metr
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' });
   });
+  app.use(errorAnswer(deps.log));
   return { app, metrics, telemetryPath };
 }
 
@@ -198,12 +199,13 @@ export function linkBase(deps: Pick<ServerDeps, 'routePrefix' | 'linkBase'>): st
 }
 
 /** Every route under `prefix`; `/` sends browsers there, as Prometheus does; anything else is 404. */
-function underPrefix(prefix: string, app: express.Express): express.Express {
+function underPrefix(prefix: string, app: express.Express, log: Logger): express.Express {
   const outer = express();
   outer.disable('x-powered-by');
   outer.get('/', (_req, res) => res.redirect(302, `${prefix}/`));
   outer.use(prefix, app);
   outer.use((_req, res) => void res.status(404).json({ error: 'not found' }));
+  outer.use(errorAnswer(log));
   return outer;
 }
 

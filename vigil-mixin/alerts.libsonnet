@@ -35,6 +35,7 @@ local names = [
   'VigilAbsent',
   'VigilShardMissing',
   'VigilShardPolledTwice',
+  'VigilTotalShardsDisagree',
   'VigilCollectorFailing',
   'VigilCollectionStale',
   'VigilSeriesDropped',
@@ -700,6 +701,21 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: 'Two vigil replicas poll the same shard.',
               description: '{{ $value }} replicas of job {{ $labels.job }} poll shard {{ $labels.shard }}: its upstreams carry twice the load and its series are exported twice, and another shard may be missing.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilshardpolledtwice',
+            },
+          },
+          {
+            alert: 'VigilTotalShardsDisagree',
+            expr: |||
+              count by (job%(clusterComma)s) (count_values by (job%(clusterComma)s) ("total_shards", vigil_total_shards%(selBraces)s)) > 1
+            ||| % keys,
+            'for': forOf('VigilTotalShardsDisagree', '10m'),
+            labels: {
+              severity: severityOf('VigilTotalShardsDisagree', 'warning'),
+            },
+            annotations: {
+              summary: 'The vigil replicas of one job split the targets into different numbers of shards.',
+              description: 'The replicas of job {{ $labels.job }} report {{ $value }} different --total-shards values: each splits the targets its own way, so some targets are polled by two replicas and others may be polled by none, while every shard number still looks polled.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigiltotalshardsdisagree',
             },
           },
           {

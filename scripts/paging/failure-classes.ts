@@ -280,6 +280,14 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     alert: 'VigilShardPolledTwice',
     proof: 'promtool',
   },
+  {
+    id: 'vigil-total-shards-disagree',
+    area: 'vigil and the alert path',
+    failure: 'replicas of one job are started with different --total-shards',
+    alert: 'VigilTotalShardsDisagree',
+    proof: 'promtool',
+    note: 'their splits do not line up: some targets are polled twice, others by none, while every shard number looks polled',
+  },
   { id: 'vigil-store-down', area: 'vigil and the alert path', failure: "the alert sink's store is unusable", alert: 'VigilAlertStoreDown', proof: 'promtool' },
   {
     id: 'vigil-reload-failed',

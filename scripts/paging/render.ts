@@ -64,7 +64,7 @@ ${rows
 An upstream that refuses connections, does not answer within its \`timeout\` or answers 5xx is its
 on-call's problem, and pages (\`SecretsServiceDown\`, \`SchedulerAgentDown\`, \`TeamsServiceDown\`;
 a sealed cluster pages as \`SecretsSealed\`). What vigil's operator must fix is a warning to vigil's
-alert sink, never a page: a 401 or 403 (the token, its policy), TLS verification (the CA), a token
+alert sink, never a page: a 401 or 403 (the token, its policy), TLS verification (the CA, or a client certificate the upstream refuses or wants), a token
 file vigil cannot read, a standby node at the target's address, the rate limit, and an answer
 vigil cannot read (\`decode\`, \`schema\`, \`too_large\`: a version vigil does not know must never
 page the upstream's on-call). All of these are \`VigilCollectorFailing\`, with the reason.

@@ -13,13 +13,14 @@ export function simulatorArgs(argv: string[], defaultPort: number): { port: numb
       profile: { type: 'string' },
       'tls-cert-file': { type: 'string' },
       'tls-key-file': { type: 'string' },
+      'tls-client-ca-file': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.help) {
     process.stdout.write(
-      'options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --profile=NAME (older release shapes) --tls-cert-file=PEM --tls-key-file=PEM\n',
+      'options: --port=N (0 picks a free port) --host=ADDR --scenario=FILE.json --profile=NAME (older release shapes) --tls-cert-file=PEM --tls-key-file=PEM --tls-client-ca-file=PEM (require client certificates from these CAs)\n',
     );
     process.exit(0);
   }
@@ -34,7 +35,13 @@ export function simulatorArgs(argv: string[], defaultPort: number): { port: numb
     process.stderr.write('--tls-cert-file and --tls-key-file go together\n');
     process.exit(2);
   }
-  const tls = certFile && keyFile ? { cert: readFileSync(certFile), key: readFileSync(keyFile) } : undefined;
+  const clientCaFile = values['tls-client-ca-file'];
+  if (clientCaFile !== undefined && certFile === undefined) {
+    process.stderr.write('--tls-client-ca-file needs --tls-cert-file and --tls-key-file\n');
+    process.exit(2);
+  }
+  const clientCa = clientCaFile ? { clientCa: readFileSync(clientCaFile) } : {};
+  const tls = certFile && keyFile ? { cert: readFileSync(certFile), key: readFileSync(keyFile), ...clientCa } : undefined;
   return {
     port,
     host: values.host ?? '127.0.0.1',

@@ -17,6 +17,8 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => v
 export interface ServeTls {
   cert: string | Buffer;
   key: string | Buffer;
+  /** Require a client certificate that chains to these CAs, as an agent with `verify_https_client` or a secrets listener with `tls_require_and_verify_client_cert` does: without one, or with one from another CA, the handshake fails. */
+  clientCa?: string | Buffer;
 }
 
 /**
@@ -33,7 +35,8 @@ export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls
       else res.destroy();
     });
   };
-  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, onRequest) : http.createServer(onRequest);
+  const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {};
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key, ...clientAuth }, onRequest) : http.createServer(onRequest);
   server.keepAliveTimeout = 5_000;
   server.on('connection', (s) => {
     sockets.add(s);

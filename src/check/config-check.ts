@@ -23,7 +23,8 @@ export interface CheckLine {
 
 /** A file a key names: read as vigil reads it (bounded, regular files only), its content dropped. */
 async function fileProblems(key: string, path: string): Promise<string[]> {
-  const secret = !/(^|_)ca_file$/.test(key);
+  // CA bundles and certificate chains are public and may be large; anything else is a secret.
+  const secret = !/(^|[._])(ca|cert)_file$/.test(key);
   try {
     const bytes = await readBoundedFile(path, secret ? MAX_SECRET_FILE_BYTES : MAX_CONFIG_FILE_BYTES);
     return secret && bytes.toString('utf8').trim() === '' ? [`${key} ${path}: is empty`] : [];

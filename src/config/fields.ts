@@ -1,7 +1,11 @@
-import { accessSync, constants } from 'node:fs';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { parseDuration, parseSize } from './units.js';
+import { readableFile } from './readable-file.js';
+import { targetTls } from './target-tls.js';
+import { proxyFields } from './target-proxy.js';
+
+export { readableFile };
 
 /** Field types shared by every target kind, each failing with a message a reader can act on. */
 
@@ -59,32 +63,17 @@ export const httpUrl = z.string().superRefine((s, ctx) => {
   if (u.username || u.password) ctx.addIssue({ code: 'custom', message: 'credentials do not belong in the URL; use token_file' });
 });
 
-/** A path that must be readable now; its content is read when used, so a rotated secret is picked up. */
-export const readableFile = z.string().superRefine((p, ctx) => {
-  try {
-    accessSync(p, constants.R_OK);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `cannot read file "${p}" (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
-  }
-});
-
 export const targetName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'must be 1-128 characters of letters, digits, _ . : - (starting with a letter or digit)');
-
-export const tls = z
-  .strictObject({
-    ca_file: readableFile.optional(),
-    insecure_skip_verify: z.boolean().default(false),
-  })
-  .default({ insecure_skip_verify: false });
 
 /** The fields every target has, whatever it watches. Spread into each kind's object schema. */
 export const targetFields = (defaultSchedule: string) => ({
   name: targetName,
   address: httpUrl,
   token_file: readableFile.optional(),
-  tls,
+  tls: targetTls,
+  ...proxyFields,
   timeout: duration('5s'),
   schedule: schedule(defaultSchedule),
   max_response_size: size('16MiB'),

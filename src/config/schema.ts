@@ -4,6 +4,7 @@ import { secretsTarget } from '../collectors/secrets/target.js';
 import { teamsTarget } from '../collectors/teams/target.js';
 import { alertSink } from './alert-sink.js';
 import { uniqueNames } from './fields.js';
+import { proxySettings } from './target-proxy.js';
 
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 
@@ -25,9 +26,9 @@ const sharding = z
  */
 export const configSchema = z.strictObject({
   web: z.strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') }).default({ listen_address: '0.0.0.0:9810' }),
-  secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames),
-  agents: z.array(agentTarget).default([]).superRefine(uniqueNames),
-  teams: z.array(teamsTarget).default([]).superRefine(uniqueNames),
+  secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
+  agents: z.array(agentTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
+  teams: z.array(teamsTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
   alert_sink: alertSink.optional(),
   sharding: sharding.optional(),
 });

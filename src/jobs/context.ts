@@ -1,4 +1,3 @@
-import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
 import pino, { type Logger } from 'pino';
 import type { GroupWriter } from '../metrics/render.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from './telemetry.js';
@@ -6,18 +5,22 @@ import { renderGroup } from '../metrics/render.js';
 import { tlsFamilies } from './tls-families.js';
 import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
+import type { TargetTls } from '../config/target-tls.js';
+import type { ProxySettings } from '../config/target-proxy.js';
+import { upstreamTls } from './upstream-tls.js';
+import { proxyFor } from '../upstream/proxy-choice.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import { AnswerMemo } from '../upstream/answer-memo.js';
 import { Turns } from '../support/turns.js';
 import type { Offload } from '../offload/pool.js';
 
 /** The fields every target kind shares, after config parsing. */
-export interface TargetBase {
+export interface TargetBase extends ProxySettings {
   name: string;
   address: string;
   timeout: number;
   max_response_size: number;
-  tls: { ca_file?: string | undefined; insecure_skip_verify: boolean };
+  tls: TargetTls;
 }
 
 /** What building the jobs of one collector needs from the daemon; lives as long as one loaded config. */
@@ -94,10 +97,8 @@ export function clientFor(
     address: target.address,
     timeoutMs: target.timeout,
     maxResponseBytes: target.max_response_size,
-    tls: {
-      insecureSkipVerify: target.tls.insecure_skip_verify,
-      ...(target.tls.ca_file ? { ca: readCaFile(target.tls.ca_file) } : {}),
-    },
+    tls: upstreamTls(target, ctx.log),
+    proxy: proxyFor(new URL(target.address), target),
     ...extra,
     beforeDecode: () => ctx.turns.take(),
     observe: (endpoint, code, seconds) => {
@@ -140,12 +141,4 @@ export function answerMemoFor(kind: string, target: Pick<TargetBase, 'name'>, ct
     stats.unchanged.set(endpoint, (stats.unchanged.get(endpoint) ?? 0) + 1);
     ctx.unpublished.set(key, publish);
   });
-}
-
-function readCaFile(path: string): Buffer {
-  try {
-    return readBoundedFileSync(path, MAX_CONFIG_FILE_BYTES);
-  } catch (e) {
-    throw new Error(`tls.ca_file: cannot read ${path} (${fileProblem(e)})`, { cause: e });
-  }
 }

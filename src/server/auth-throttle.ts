@@ -1,9 +1,13 @@
+import type { Lane } from './check-queue.js';
+
 /**
- * Failed basic-auth attempts throttled per client (remote address): after a few wrong passwords
- * in a window, the client's next attempts are answered 429 with Retry-After, without a bcrypt
+ * Failed basic-auth attempts throttled per client (`clientOf`: an address, an IPv6 /64): after a few
+ * wrong passwords in a window, the client's next attempts are refused with Retry-After, without a bcrypt
  * round, for a back-off that doubles at each new block. Only attempts that cost a round count;
- * a success forgets the client, and cached credentials never reach the throttle. Memory is bounded:
- * at most `maxClients` are tracked, the least recently failing forgotten first.
+ * a success forgets the client's failures and trusts it for a while, and cached credentials never
+ * reach the throttle. What it knows of a client also names the lane its next check waits in
+ * (`CheckQueue`). Memory is bounded: at most `maxClients` failing and `maxTrusted` trusted clients
+ * are tracked, the least recently failing (or passing) forgotten first.
  */
 
 export interface ThrottleSettings {
@@ -16,6 +20,9 @@ export interface ThrottleSettings {
   /** A client without a failure for this long starts over (its back-off too). */
   forgetMs: number;
   maxClients: number;
+  /** A client whose check passed is trusted this long (its checks wait in the first lane). */
+  trustMs: number;
+  maxTrusted: number;
 }
 
 export const AUTH_THROTTLE: ThrottleSettings = {
@@ -25,6 +32,8 @@ export const AUTH_THROTTLE: ThrottleSettings = {
   maxBackoffMs: 300_000,
   forgetMs: 900_000,
   maxClients: 10_000,
+  trustMs: 86_400_000,
+  maxTrusted: 1000,
 };
 
 interface Client {
@@ -42,6 +51,8 @@ interface Client {
 
 export class AuthThrottle {
   private readonly clients = new Map<string, Client>();
+  /** Client → when its last check passed. */
+  private readonly trusted = new Map<string, number>();
 
   constructor(
     private readonly settings: ThrottleSettings = AUTH_THROTTLE,
@@ -63,16 +74,32 @@ export class AuthThrottle {
     return c.failures + c.inFlight >= this.settings.failures ? 1 : 0;
   }
 
+  /** The lane `client`'s next check waits in: `suspect` after a recent failure, `trusted` after a recent success, else `clean`. */
+  lane(client: string): Lane {
+    const c = this.current(client);
+    if (c && (c.failures > 0 || c.blocks > 0)) return 'suspect';
+    const passed = this.trusted.get(client);
+    if (passed !== undefined && this.now() - passed <= this.settings.trustMs) return 'trusted';
+    return 'clean';
+  }
+
   /** A round for `client` begins; call what it returns with the round's answer (undefined: none was given). */
   begin(client: string): (ok: boolean | undefined) => void {
     const c = this.current(client) ?? this.track(client);
     c.inFlight++;
     return (ok) => {
       c.inFlight--;
-      if (ok === true) this.clients.delete(client);
+      if (ok === true) this.passed(client);
       // The record may have been forgotten or evicted meanwhile: the failure counts in the current one.
       else if (ok === false) this.failed(client, this.clients.get(client) ?? this.track(client));
     };
+  }
+
+  private passed(client: string): void {
+    this.clients.delete(client);
+    this.trusted.delete(client);
+    if (this.trusted.size >= this.settings.maxTrusted) this.trusted.delete(this.trusted.keys().next().value!);
+    this.trusted.set(client, this.now());
   }
 
   private failed(client: string, c: Client): void {
@@ -116,10 +143,4 @@ export class AuthThrottle {
     this.clients.set(client, c);
     return c;
   }
-}
-
-/** The client a request comes from, for throttling: its remote address (an IPv4-mapped IPv6 address as IPv4). */
-export function clientOf(remoteAddress: string | undefined): string {
-  const a = remoteAddress ?? '';
-  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
 }

@@ -8,9 +8,11 @@ import type { Comparer } from './bcrypt-thread.js';
  * A bcrypt round costs ~80 ms of CPU: a scraper that sends the same credentials every 15 s must not
  * pay it each time, so a successful verification is remembered (as exporter-toolkit does) as a
  * SHA-256 digest of user, hash and password, compared in constant time; nothing in plain text is
- * kept. Rounds run in a thread of their own (`BcryptThread`), one at a time, only a few waiting,
- * and a client whose passwords keep failing waits without a round (`AuthThrottle`), so a flood of
- * wrong passwords gets 429s and never holds the event loop that answers `/metrics`.
+ * kept, and kept across reloads for the users whose hash did not change. Rounds run in a thread of
+ * their own (`BcryptThread`), one at a time, a bounded few waiting in lanes by what the client's
+ * address showed lately, and a client whose passwords keep failing waits without a round
+ * (`AuthThrottle`), so a flood of wrong passwords is refused, competes with itself for rounds and
+ * never holds the event loop that answers `/metrics`.
  */
 
 /** bcrypt of a password nobody knows: an unknown user costs the same round as a known one (no user enumeration by timing). */
@@ -23,6 +25,8 @@ export interface BasicAuthOptions {
   compare: Comparer;
   /** Kept across reloads, so a reload does not give a guesser a fresh start. */
   throttle?: AuthThrottle;
+  /** The verifier this one replaces (a reload): what it verified for users whose hash is unchanged is kept. */
+  previous?: BasicAuth;
 }
 
 const digest = (user: string, hash: string, password: string) =>
@@ -50,6 +54,9 @@ export class BasicAuth {
   ) {
     this.compare = opts.compare;
     this.throttle = opts.throttle ?? new AuthThrottle();
+    for (const [user, known] of opts.previous?.verified ?? []) {
+      if (users.get(user) === opts.previous?.users.get(user)) this.verified.set(user, known);
+    }
   }
 
   get enabled(): boolean {
@@ -79,8 +86,9 @@ export class BasicAuth {
     const c = basicCredentials(header)!;
     if (this.throttle.retryAfter(client) > 0) return 'throttled';
     const hash = this.users.get(c.user);
+    const lane = this.throttle.lane(client);
     const done = this.throttle.begin(client);
-    const outcome = await this.compare(c.password, hash ?? DECOY_HASH).catch(() => false);
+    const outcome = await this.compare(c.password, hash ?? DECOY_HASH, lane).catch(() => false);
     const ok = outcome === true && hash !== undefined;
     done(outcome === 'busy' ? undefined : ok);
     if (outcome === 'busy') return 'busy';

@@ -1,20 +1,20 @@
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../support/threads.js';
+import { CheckQueue, type Lane } from './check-queue.js';
 
 /**
  * bcrypt comparisons in a worker thread of their own, so a round (~80 ms of CPU at cost 10) never
  * holds the main thread's event loop: scrapes, handshakes and pages go on during a flood of wrong
- * passwords. One thread, started on the first comparison; a round runs at a time and only a few
- * may wait, the rest are answered `busy` at once. Should the thread die, the comparisons it held
- * are answered `busy` (never a success) and the next one starts a new thread.
+ * passwords. One thread, started on the first comparison, given one round at a time; the others
+ * wait here in lanes (`CheckQueue`), so that the next round is the most deserving one, and those
+ * the queue turns away are answered `busy` at once. Should the thread die, the comparisons it held
+ * or that waited are answered `busy` (never a success) and the next one starts a new thread.
  */
-
-/** Bcrypt rounds that may queue behind the running one before new ones are turned away. */
-export const MAX_WAITING_ROUNDS = 8;
 
 /** A comparison's answer: whether the password matches the hash, or `busy` (not checked). */
 export type CompareOutcome = boolean | 'busy';
-export type Comparer = (password: string, hash: string) => Promise<CompareOutcome>;
+/** Compares `password` with `hash`; `lane` (default `clean`) says how soon, by what the client's address showed lately. */
+export type Comparer = (password: string, hash: string, lane?: Lane) => Promise<CompareOutcome>;
 
 export interface BcryptRequest {
   id: number;
@@ -29,9 +29,17 @@ export interface BcryptReply {
 /** Starts the thread's worker (from dist/ or, under the tests, the TypeScript source). */
 export const startBcryptWorker = (): Worker => startThread(import.meta.url, 'bcrypt-worker');
 
+interface Round {
+  password: string;
+  hash: string;
+  resolve: (outcome: CompareOutcome) => void;
+}
+
 export class BcryptThread {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, (outcome: CompareOutcome) => void>();
+  private readonly queue = new CheckQueue<Round>();
+  /** The round the thread runs now. */
+  private inRound: { id: number; resolve: (outcome: CompareOutcome) => void } | undefined;
   private nextId = 0;
   private done = 0;
 
@@ -47,35 +55,43 @@ export class BcryptThread {
     return this.worker !== undefined;
   }
 
-  readonly compare: Comparer = (password, hash) => {
-    if (this.pending.size > MAX_WAITING_ROUNDS) return Promise.resolve('busy');
-    const worker = this.worker ?? this.spawn();
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      worker.ref();
-      worker.postMessage({ id, password, hash } satisfies BcryptRequest);
+  readonly compare: Comparer = (password, hash, lane = 'clean') =>
+    new Promise((resolve) => {
+      this.queue.offer({ password, hash, resolve }, lane)?.resolve('busy');
+      this.next();
     });
-  };
 
-  /** Stops the thread; comparisons it held are answered `busy`. */
+  /** Stops the thread; comparisons it held or that waited are answered `busy`. */
   async close(): Promise<void> {
     const w = this.worker;
     this.lost();
     await w?.terminate();
   }
 
+  /** Gives the thread the next waiting round, unless it runs one. */
+  private next(): void {
+    if (this.inRound) return;
+    const round = this.queue.take();
+    if (!round) return;
+    const worker = this.worker ?? this.spawn();
+    const id = this.nextId++;
+    this.inRound = { id, resolve: round.resolve };
+    worker.ref();
+    worker.postMessage({ id, password: round.password, hash: round.hash } satisfies BcryptRequest);
+  }
+
   private spawn(): Worker {
     const w = this.start();
     this.worker = w;
     w.on('message', (m: BcryptReply) => {
-      const resolve = this.pending.get(m.id);
-      if (w !== this.worker || !resolve) return;
-      this.pending.delete(m.id);
+      const round = this.inRound;
+      if (w !== this.worker || round?.id !== m.id) return;
+      this.inRound = undefined;
       this.done++;
       // An idle thread must not keep the process alive.
-      if (this.pending.size === 0) w.unref();
-      resolve(m.ok === true);
+      if (this.queue.size === 0) w.unref();
+      round.resolve(m.ok === true);
+      this.next();
     });
     const died = () => {
       if (w === this.worker) this.lost();
@@ -87,7 +103,8 @@ export class BcryptThread {
 
   private lost(): void {
     this.worker = undefined;
-    for (const resolve of this.pending.values()) resolve('busy');
-    this.pending.clear();
+    const held = [this.inRound, ...this.queue.drain()];
+    this.inRound = undefined;
+    for (const r of held) r?.resolve('busy');
   }
 }

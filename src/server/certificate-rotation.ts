@@ -1,7 +1,8 @@
 import type https from 'node:https';
 import type { Logger } from 'pino';
 import type { HttpTelemetry } from './telemetry.js';
-import { filesVersion, secureOptions, tlsFiles, type SecureOptions } from './tls-context.js';
+import { filesVersion } from '../support/files-version.js';
+import { secureOptions, tlsFiles, type SecureOptions } from './tls-context.js';
 import type { TlsSettings } from './web-config.js';
 
 /** How often certificate files are checked for a rotation. */

@@ -13,7 +13,7 @@ import type { TlsSettings } from './web-config.js';
 
 /** Bounds on what one client can hold: slow or idle clients are cut off, never queued behind. */
 export interface ServerLimits {
-  /** Open connections at most; past it the oldest idle one is closed to make room (see ConnectionCap). */
+  /** Open connections at most; past it the oldest idle one, else the longest-stuck answer's, is closed to make room (see ConnectionCap). */
   maxConnections: number;
   /** From connection to the end of the request headers (slow-loris), TLS handshake included. */
   headerTimeoutMs: number;
@@ -23,6 +23,8 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Request line and headers together, in bytes; larger ones get 431. */
   maxHeaderBytes: number;
+  /** An answer whose client takes none of it for this long is cut (progress is timed, not the whole answer). */
+  writeTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -31,6 +33,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
   maxHeaderBytes: 16 * 1024,
+  // Longer than a scrape timeout: a scraper that gives up closes its connection itself; this is for clients that never do.
+  writeTimeoutMs: 30_000,
 };
 
 export interface ServeOptions {
@@ -65,8 +69,11 @@ export async function listen(app: http.RequestListener, address: string, opts: S
   const tls = opts.tls ? { settings: opts.tls } : undefined;
   const server = tls ? await createHttpsServer(app, limits, tls, opts) : http.createServer(serverOptions(limits), guarded(app, opts.guard));
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  capConnections(server, app, limits, opts);
-  await bind(server, port, host);
+  const cap = capConnections(server, app, limits, opts);
+  await bind(server, port, host).catch((e: unknown) => {
+    cap.stop();
+    throw e;
+  });
   const rotation = tls ? await rotateCertificates(server as https.Server, tls, opts) : undefined;
   return {
     url: urlOf(server, tls !== undefined),
@@ -77,7 +84,7 @@ export async function listen(app: http.RequestListener, address: string, opts: S
     },
     close: () => {
       rotation?.stop();
-      return drain(server);
+      return drain(server).finally(() => cap.stop());
     },
   };
 }
@@ -116,8 +123,12 @@ async function createHttpsServer(app: http.RequestListener, limits: ServerLimits
 }
 
 /** Puts every connection and request under the cap, `Expect: 100-continue` ones included. */
-function capConnections(server: http.Server, app: http.RequestListener, limits: ServerLimits, opts: ServeOptions): void {
-  const cap = new ConnectionCap(limits.maxConnections, () => opts.telemetry?.refuse('connection_evicted'));
+function capConnections(server: http.Server, app: http.RequestListener, limits: ServerLimits, opts: ServeOptions): ConnectionCap {
+  const cap = new ConnectionCap(limits.maxConnections, {
+    writeTimeoutMs: limits.writeTimeoutMs,
+    onEvict: () => opts.telemetry?.refuse('connection_evicted'),
+    onStalled: () => opts.telemetry?.stalled(),
+  });
   server.on('connection', (socket: Socket) => cap.admit(socket));
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => cap.busy(req, res));
   // The client waits for a go-ahead before sending its body; a refused one never gets it.
@@ -130,6 +141,7 @@ function capConnections(server: http.Server, app: http.RequestListener, limits: 
     if (opts.guard) opts.guard.handle(req, res, go);
     else go();
   });
+  return cap;
 }
 
 function bind(server: http.Server, port: number, host: string): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The web config's `rate_limit` (exporter-toolkit): one token bucket for every request the server
- * gets, refilled with one token per `interval` up to `burst`; a request that finds it empty is
- * answered 429. An interval of 0 turns it off, as in exporter-toolkit.
+ * gets, taken before authentication as exporter-toolkit does (anonymous requests spend tokens too),
+ * refilled with one token per `interval` up to `burst`; a request that finds it empty is answered
+ * 429 (a webhook 503, see `HttpGuard`). An interval of 0 turns it off, as in exporter-toolkit.
  */
 export interface RateLimitSettings {
   intervalMs: number;
@@ -20,7 +21,7 @@ export class RequestRateLimit {
     this.last = this.now();
   }
 
-  /** Takes a token if there is one; false means answer 429. */
+  /** Takes a token if there is one; false means refuse the request. */
   take(): boolean {
     const s = this.settings;
     if (!s || s.intervalMs === 0) return true;

@@ -11,14 +11,21 @@ const PUBLISH_EVERY_MS = 1000;
 /** The HTTP surface's counters, rendered into the snapshot store at most once a second. */
 export class HttpTelemetry {
   private readonly refused = new Map<HttpRefusal, number>(HTTP_REFUSALS.map((r) => [r, 0]));
+  private writeStalled = 0;
   private notAfter?: number;
+  private bcryptRounds = 0;
   private readonly group: ThrottledGroup;
 
   constructor(store: SnapshotStore) {
     this.group = new ThrottledGroup(
       store,
       GROUP,
-      () => renderGroup(httpFamilies, { refused: this.refused, certificateNotAfterSeconds: this.notAfter }, {}),
+      () =>
+        renderGroup(
+          httpFamilies,
+          { refused: this.refused, bcryptRounds: this.bcryptRounds, writeStalled: this.writeStalled, certificateNotAfterSeconds: this.notAfter },
+          {},
+        ),
       PUBLISH_EVERY_MS,
     );
     this.publish();
@@ -26,6 +33,18 @@ export class HttpTelemetry {
 
   refuse(reason: HttpRefusal): void {
     this.refused.set(reason, (this.refused.get(reason) ?? 0) + 1);
+    this.group.changed();
+  }
+
+  /** A bcrypt comparison ran. */
+  round(): void {
+    this.bcryptRounds++;
+    this.group.changed();
+  }
+
+  /** A connection was cut because its client stopped reading its answer. */
+  stalled(): void {
+    this.writeStalled++;
     this.group.changed();
   }
 

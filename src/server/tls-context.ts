@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
 import tls from 'node:tls';
 import { ConfigError } from '../config/errors.js';
@@ -85,17 +85,4 @@ export function clientCertAllowed(t: TlsSettings, socket: TLSSocket): boolean {
 /** The files a TLS setting reads, to notice a rotation. */
 export function tlsFiles(t: TlsSettings): string[] {
   return [t.certFile, t.keyFile, t.clientCaFile].filter((f): f is string => f !== undefined);
-}
-
-/** A cheap fingerprint of files' identities (inode, size, mtime): it changes when any is replaced or rewritten. */
-export async function filesVersion(files: readonly string[]): Promise<string> {
-  const parts = await Promise.all(
-    files.map((f) =>
-      stat(f).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
-        () => 'missing',
-      ),
-    ),
-  );
-  return parts.join('|');
 }

@@ -65,7 +65,14 @@ const envelopeSchema = z.object({
 
 export const payloadSchema = envelopeSchema.extend({ alerts: z.array(alert).min(1, 'must not be empty') });
 
-export type Payload = z.output<typeof payloadSchema>;
+export type Payload = z.output<typeof payloadSchema> & {
+  /**
+   * The groupKey as sent, when the one stored is folded: a notification's identity (notificationKey)
+   * is the group as sent, as it was before values were folded, so a copy stored by an earlier vigil
+   * is still found.
+   */
+  sentGroupKey?: string;
+};
 export type PayloadAlert = Payload['alerts'][number];
 
 /** Alerts checked per turn: a 55k-alert notification must not hold the event loop (and scrapes) for a second. */
@@ -103,7 +110,8 @@ function* parseSteps(body: string): Generator<void, ParseResult> {
   if (!envelope.success || issues.length > 0) return failure(issues);
   const { receiver, groupKey } = envelope.data;
   const bounded = { receiver: foldField(receiver, 'receiver', folded), groupKey: foldField(groupKey, 'group_key', folded) };
-  return { ok: true, payload: { ...envelope.data, ...bounded, alerts }, folded };
+  const sent = bounded.groupKey === groupKey ? {} : { sentGroupKey: groupKey };
+  return { ok: true, payload: { ...envelope.data, ...bounded, ...sent, alerts }, folded };
 }
 
 /** What of an alert is stored, within STORED_VALUE_LIMITS (what the body says stays in the body). */

@@ -24,15 +24,24 @@ export const FOLD_FIELDS = Object.keys(STORED_VALUE_LIMITS) as FoldField[];
 /** Values folded in one notification, by field (fields with none are absent). */
 export type FoldCounts = Partial<Record<FoldField, number>>;
 
+/** How every folded value ends: a value that ends so is folded too, fitting or not (see foldValue). */
+const MARKER_END = /…\[folded: \d+ bytes, sha256 [0-9a-f]{16}\]$/;
+
+/** Whether `s` ends the way a folded value does. */
+export const looksFolded = (s: string): boolean => s.endsWith(']') && MARKER_END.test(s);
+
 /**
  * `s` within `limit` bytes: as it is when it fits, else its head and a marker naming the length and
  * digest of the whole, so two long values that share a head stay two values (no merged alerts).
+ * A value that fits but ends like a marker is folded too: a sender could spell the fold of another
+ * value, and the two would be stored as one (a distinct notification taken for a copy, one label
+ * overwriting another). So a stored value ending in a marker is always a fold, of one value.
  */
 export function foldValue(s: string, limit: number): string {
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most values are known to fit without encoding them.
-  if (s.length * 3 <= limit) return s;
+  if (s.length * 3 <= limit && !looksFolded(s)) return s;
   const bytes = Buffer.byteLength(s);
-  if (bytes <= limit) return s;
+  if (bytes <= limit && !looksFolded(s)) return s;
   const digest = createHash('sha256').update(s).digest('hex').slice(0, 16);
   const marker = `…[folded: ${bytes} bytes, sha256 ${digest}]`;
   return `${utf8Head(s, limit - Buffer.byteLength(marker))}${marker}`;
@@ -52,17 +61,19 @@ function utf8Head(s: string, max: number): string {
 
 /** A label or annotation set with names and values folded, counting each fold; the same object when nothing was. */
 export function foldSet(set: Record<string, string>, names: FoldField, values: FoldField, counts: FoldCounts): Record<string, string> {
-  let out: Record<string, string> | undefined;
-  for (const [k, v] of Object.entries(set)) {
+  const entries = Object.entries(set);
+  let changed = false;
+  for (const [i, [k, v]] of entries.entries()) {
     const fk = foldValue(k, STORED_VALUE_LIMITS[names]);
     const fv = foldValue(v, STORED_VALUE_LIMITS[values]);
-    if (fk === k && fv === v && !out) continue;
-    out ??= Object.fromEntries(Object.entries(set).slice(0, Object.keys(set).indexOf(k)));
     if (fk !== k) counts[names] = (counts[names] ?? 0) + 1;
     if (fv !== v) counts[values] = (counts[values] ?? 0) + 1;
-    out[fk] = fv;
+    if (fk === k && fv === v) continue;
+    entries[i] = [fk, fv];
+    changed = true;
   }
-  return out ?? set;
+  // fromEntries defines each name as its own property: an assignment to `__proto__` would drop that label.
+  return changed ? Object.fromEntries(entries) : set;
 }
 
 /** One value folded to its field's limit, counting a fold. */

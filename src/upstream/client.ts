@@ -8,7 +8,10 @@ import { hasEscapes, printable, redactText, redactValue, requestSecrets } from '
 import { redactBytes } from './redact-bytes.js';
 import { refuseUnreadable } from './unreadable.js';
 import { retryAfterMs, type RetryPolicy } from './retry.js';
-import { observingConnector, type TlsObservation } from './tls-observer.js';
+import type { TlsObservation } from './tls-observer.js';
+import { upstreamConnector, type UpstreamTls } from './connector.js';
+import { proxyAuthorization } from './proxy-choice.js';
+import { ProxyTunnel } from './proxy-tunnel.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
 export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
@@ -19,7 +22,9 @@ export interface ClientOptions {
   /** Bounds connect, headers and body of each attempt, and each attempt as a whole. */
   timeoutMs: number;
   maxResponseBytes: number;
-  tls?: { ca?: Buffer; insecureSkipVerify: boolean };
+  tls?: UpstreamTls;
+  /** The proxy requests go through (CONNECT for https targets, absolute-form requests for http ones); undefined: directly. */
+  proxy?: URL | undefined;
   retry?: RetryPolicy;
   /**
    * Runs before every attempt (request spacing below an upstream's rate limit). Its wait does not
@@ -78,11 +83,20 @@ interface BodyOf<B> {
 export class UpstreamClient {
   private readonly pool: Pool;
   private readonly basePath: string;
+  private readonly tunnel: ProxyTunnel | undefined;
+  /** A plain-http target behind a proxy: the target's origin and host, and the proxy's credentials, sent with each request. */
+  private readonly forward: { origin: string; headers: Record<string, string> } | undefined;
 
   constructor(private readonly opts: ClientOptions) {
     const url = new URL(opts.address);
+    const https = url.protocol === 'https:';
+    const proxy = opts.proxy;
     this.basePath = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(url.origin, {
+    this.tunnel = proxy && https ? new ProxyTunnel(proxy, timerMs(opts.timeoutMs)) : undefined;
+    const authorization = proxy && proxyAuthorization(proxy);
+    this.forward =
+      proxy && !https ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) } } : undefined;
+    this.pool = new Pool(this.forward && proxy ? proxy.origin : url.origin, {
       connections: 4,
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -90,14 +104,9 @@ export class UpstreamClient {
       headersTimeout: timerMs(opts.timeoutMs),
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
       bodyTimeout: timerMs(opts.timeoutMs),
-      connect:
-        url.protocol === 'https:' && opts.onTls
-          ? observingConnector({ timeoutMs: timerMs(opts.timeoutMs), ca: opts.tls?.ca, insecureSkipVerify: opts.tls?.insecureSkipVerify ?? false }, opts.onTls)
-          : {
-              timeout: timerMs(opts.timeoutMs),
-              ...(opts.tls?.ca ? { ca: opts.tls.ca } : {}),
-              rejectUnauthorized: !(opts.tls?.insecureSkipVerify ?? false),
-            },
+      connect: https
+        ? upstreamConnector({ timeoutMs: timerMs(opts.timeoutMs), tls: opts.tls ?? { insecureSkipVerify: false }, tunnel: this.tunnel, onTls: opts.onTls })
+        : { timeout: timerMs(opts.timeoutMs) },
     });
   }
 
@@ -137,8 +146,8 @@ export class UpstreamClient {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.destroy(), this.tunnel?.close()]);
   }
 
   private async attempt<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
@@ -154,9 +163,15 @@ export class UpstreamClient {
       const hasBody = spec.body !== undefined;
       const res = await this.pool.request({
         method: spec.method ?? 'GET',
-        path: `${this.basePath}${spec.path}${qs}`,
+        path: `${this.forward?.origin ?? ''}${this.basePath}${spec.path}${qs}`,
         // Redirects are never followed (undici's Pool does not), and nothing compressed is asked for.
-        headers: { accept: 'application/json', 'accept-encoding': 'identity', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...spec.headers },
+        headers: {
+          accept: 'application/json',
+          'accept-encoding': 'identity',
+          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          ...this.forward?.headers,
+          ...spec.headers,
+        },
         ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
         signal,
       });
@@ -172,7 +187,8 @@ export class UpstreamClient {
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
-        const detail = printable(errorBodyMessage(text));
+        // A proxy's own refusal is no word of the upstream's.
+        const detail = res.statusCode === 407 ? 'the proxy refused vigil (check the credentials of proxy_url)' : printable(errorBodyMessage(text));
         const err = new UpstreamError(
           reasonForStatus(res.statusCode),
           `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,

@@ -43,7 +43,13 @@ export function toUpstreamError(err: unknown): UpstreamError {
   if (name === 'TimeoutError' || name === 'AbortError' || /TIMEOUT/.test(code)) {
     return new UpstreamError('timeout', `timed out: ${msg}`);
   }
-  if (/^(ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY))/.test(code) || /certificate/i.test(msg)) {
+  if (/^ERR_SSL_.*ALERT/.test(code)) {
+    return new UpstreamError(
+      'tls',
+      `TLS: the upstream refused the connection (${/(?:sslv3|tlsv1\d*) alert [a-z ]+/i.exec(msg)?.[0] ?? code}): it requires a client certificate (tls.cert_file) or refused the one vigil presented, or the TLS version (tls.min_version)`,
+    );
+  }
+  if (/^(ERR_TLS|ERR_SSL_|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY))/.test(code) || /certificate/i.test(msg)) {
     return new UpstreamError('tls', `TLS: ${msg}`);
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') return new UpstreamError('too_large', `answer headers larger than the limit: ${msg}`);

@@ -1,5 +1,4 @@
 import type { PeerCertificate, TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
 
 /**
  * What one TLS handshake with an upstream showed: the earliest expiry in the certificate chain it
@@ -28,28 +27,15 @@ export function earliestExpiry(cert: PeerCertificate | undefined): number | unde
   return earliest;
 }
 
-export interface ObservingConnectorOptions {
-  timeoutMs: number;
-  ca?: Buffer | undefined;
-  insecureSkipVerify: boolean;
-}
-
 /**
- * An undici connector that always completes the handshake (rejectUnauthorized: false) so the chain
- * can be read even when it does not verify, reports what it saw, and then refuses the connection
- * itself when verification is required and failed, with the code Node gives (CERT_HAS_EXPIRED, ...).
+ * What a connection that completed its handshake without verifying (rejectUnauthorized: false, so
+ * the chain can be read even when it does not verify) may go on to: reports what it saw, and
+ * returns the error to refuse it with when verification is required and failed, with the code
+ * Node gives (CERT_HAS_EXPIRED, ...).
  */
-export function observingConnector(opts: ObservingConnectorOptions, onTls: (o: TlsObservation) => void): buildConnector.connector {
-  const base = buildConnector({ timeout: opts.timeoutMs, ...(opts.ca ? { ca: opts.ca } : {}), rejectUnauthorized: false });
-  return (connectOpts, callback) =>
-    base(connectOpts, (err, socket) => {
-      if (err || !socket) return callback(err ?? new Error('no socket'), null);
-      const tls = socket as TLSSocket;
-      if (typeof tls.getPeerCertificate !== 'function') return callback(null, socket);
-      onTls({ earliestNotAfter: earliestExpiry(tls.getPeerCertificate(true)), verified: tls.authorized });
-      if (tls.authorized || opts.insecureSkipVerify) return callback(null, socket);
-      const code = String(tls.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
-      socket.destroy();
-      callback(Object.assign(new Error(`certificate verification failed: ${code}`), { code }), null);
-    });
+export function checkHandshake(socket: TLSSocket, insecureSkipVerify: boolean, onTls?: (o: TlsObservation) => void): Error | undefined {
+  onTls?.({ earliestNotAfter: earliestExpiry(socket.getPeerCertificate(true)), verified: socket.authorized });
+  if (socket.authorized || insecureSkipVerify) return undefined;
+  const code = String(socket.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  return Object.assign(new Error(`certificate verification failed: ${code}`), { code });
 }

@@ -31,6 +31,7 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   // Their tests name each replica already: one alert per shard, whichever replicas count it.
   'VigilShardMissing',
   'VigilShardPolledTwice',
+  'VigilTotalShardsDisagree',
 ]);
 
 interface ExpAlert {

@@ -6,6 +6,8 @@ import { notification, type NotificationSpec } from './alertmanager.js';
 
 export const DAY = 86_400_000;
 export const T0 = Date.parse('2026-11-20T12:00:00Z');
+/** How a folded value ends (value-folds.ts). */
+export const FOLD_MARKER = /…\[folded: \d+ bytes, sha256 [0-9a-f]{16}\]$/;
 
 /** A notification as the webhook hands it to a store; `pad` adds that many bytes to its body. */
 export function incoming(spec: NotificationSpec, receivedAt = T0, pad = 0): IncomingNotification {
@@ -261,6 +263,35 @@ export function storeContract(name: string, h: StoreHarness): void {
       const receivers = (await s.summary()).receivers.map((r) => Buffer.byteLength(r.receiver));
       expect(receivers).toHaveLength(1);
       expect(receivers[0]).toBeLessThanOrEqual(STORED_VALUE_LIMITS.receiver);
+    });
+
+    it("takes a notification whose groupKey is spelled like another's folded groupKey for a notification of its own", async () => {
+      const s = await h.open();
+      const long = incoming({ groupKey: 'g'.repeat(5000), alerts: [{ fingerprint: 'f1' }] });
+      await s.record(long);
+      const stored = (await s.notifications({ limit: 10 })).notifications[0]!.groupKey;
+      expect(stored).toMatch(FOLD_MARKER);
+      // A sender can spell the folded value itself: it is another group, not a copy of the first.
+      const forged = await s.record(incoming({ groupKey: stored, alerts: [{ fingerprint: 'f1' }] }));
+      expect(forged.duplicate).toBe(false);
+      const groupKeys = (await s.notifications({ limit: 10 })).notifications.map((n) => n.groupKey);
+      expect(new Set(groupKeys).size).toBe(2);
+      // The first one's retry is still its copy.
+      expect((await s.record({ ...long, receivedAt: T0 + 1 })).duplicate).toBe(true);
+    });
+
+    it("keeps a label named like another label's folded name apart from it", async () => {
+      const s = await h.open();
+      const name = 'n'.repeat(300);
+      const first = incoming({ alerts: [{ fingerprint: 'f1', labels: { [name]: 'a' } }] });
+      await s.record(first);
+      const folded = Object.keys((await listAlerts(s, {}))[0]!.labels).find((k) => k !== 'alertname')!;
+      expect(folded).toMatch(FOLD_MARKER);
+      await s.record(incoming({ groupKey: 'g2', alerts: [{ fingerprint: 'f2', labels: { [name]: 'a', [folded]: 'b' } }] }));
+      const labels = (await s.timeline('f2'))!.alert.labels;
+      expect(Object.keys(labels)).toHaveLength(3);
+      expect(Object.values(labels).sort()).toEqual(['TestAlert', 'a', 'b']);
+      for (const k of Object.keys(labels)) expect(Buffer.byteLength(k)).toBeLessThanOrEqual(STORED_VALUE_LIMITS.label_name);
     });
 
     it('remembers when a firing Watchdog last arrived, duplicates included, resolutions not', async () => {

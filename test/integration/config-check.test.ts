@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
@@ -54,6 +54,16 @@ describe('--config.check', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`web config: tls_server_config.cert_file: cannot read ${join(dir, 'a-directory')} (EISDIR)`);
     expect(r.stdout + r.stderr).not.toContain('hunter2');
+  });
+
+  it('a CA bundle and a certificate chain are public: read to the config size, not the 64 KiB a token may be', () => {
+    const ca = makeCa('bundle');
+    const bundle = join(dir, 'bundle.pem');
+    const pem = readFileSync(ca.cert, 'utf8');
+    writeFileSync(bundle, pem.repeat(Math.ceil((100 * 1024) / pem.length)));
+    const r = check(`agents:\n  - { name: leader, address: "https://127.0.0.1:4646", token_file: ${readToken}, tls: { ca_file: ${bundle} } }\n`);
+    expect(r.stdout).toBe('agents leader: ok\n1 checked (1 ok, 0 with problems)\n');
+    expect(r.status).toBe(0);
   });
 
   it('--config.check.probe needs --config.check', () => {

@@ -1,12 +1,10 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
-import { createLogger } from '../../src/support/logger.js';
-import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
 import { createApp, listen } from '../../src/server.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
+import { appDeps } from '../helpers/app-deps.js';
 import { series, seriesOf } from '../helpers/exposition.js';
 
 /** The HTTP face: /metrics (plain and gzip), /healthz, /readyz, the landing page and the API. */
@@ -151,18 +149,7 @@ describe('POST /-/collect', () => {
 describe('runtime metrics', () => {
   it('are rendered at most once a second, however often /metrics is scraped', async () => {
     let renders = 0;
-    const store = new SnapshotStore([]);
-    const app = createApp({
-      daemon: {
-        snapshot: () => store.snapshot(),
-        readiness: () => ({ ready: true, pending: [] }),
-        targets: () => [],
-        collectNow: () => Promise.reject(new Error('unused')),
-      },
-      reload: () => Promise.resolve(),
-      processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`),
-      log: createLogger('error', 'json', new PassThrough()),
-    });
+    const app = createApp(appDeps({ processMetrics: () => Promise.resolve(`process_renders ${++renders}\n`) }));
     const server = await listen(app, '127.0.0.1:0');
     try {
       const bodies = [];

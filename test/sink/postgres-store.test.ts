@@ -5,6 +5,7 @@ import { PostgresAlertStore, postgresStoreError, type PostgresStoreOptions } fro
 import { StoreError, type AlertStore } from '../../src/sink/store/alert-store.js';
 import { APP_PASSWORD, APP_USER, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { incoming, listAlerts, storeContract, T0 } from '../helpers/store-contract.js';
+import { storeUpgrade } from '../helpers/store-upgrade.js';
 import { waitFor } from '../helpers/wait.js';
 
 let db: TestPostgres;
@@ -43,6 +44,7 @@ afterEach(async () => {
 });
 
 storeContract('PostgreSQL', { open: () => openStore() });
+storeUpgrade('PostgreSQL', { open: (versions) => openStore({ schemaVersions: versions }), latest: PG_MIGRATIONS.length, longestSeverity: 2000 });
 
 describe('the PostgreSQL alert store, shared by several vigil replicas', () => {
   it('migrates once when replicas start together, and refuses a schema newer than it knows', async () => {

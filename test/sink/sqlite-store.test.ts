@@ -8,13 +8,14 @@ import { keep, pragmaValue } from '../../src/sink/store/sqlite-kept.js';
 import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js';
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
+import { storeUpgrade } from '../helpers/store-upgrade.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 let path: string;
 const open: SqliteThreadStore[] = [];
 /** The store as vigil opens it: SQLite in its own thread. */
-const openStore = async (opts: { maxSize?: number; busyTimeoutMs?: number } = {}) => {
+const openStore = async (opts: { maxSize?: number; busyTimeoutMs?: number; schemaVersions?: number } = {}) => {
   const s = await SqliteThreadStore.open({ path, ...opts });
   open.push(s);
   return s;
@@ -44,6 +45,8 @@ beforeEach(() => {
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
+
+storeUpgrade('SQLite', { open: (versions) => openStore({ schemaVersions: versions }), latest: MIGRATIONS.length, longestSeverity: 4_000_000 });
 
 describe('the SQLite alert store', () => {
   it('creates its directory and schema, in WAL mode, at the latest user_version', async () => {
@@ -75,6 +78,14 @@ describe('the SQLite alert store', () => {
     expect(() => migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y', 'CREATE TABLE b (x); CREATE TABLE b (x)'])).toThrow(/already exists/);
     expect(pragmaValue(db, 'user_version')).toBe(2);
     expect(keep(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'")).get()).toEqual({ n: 0 });
+    // A step that changes what is stored is rolled back whole too.
+    const failing = (d: Database.Database) => {
+      d.exec('INSERT INTO a (x) VALUES (1)');
+      throw new Error('step failed');
+    };
+    expect(() => migrate(db, [...v1, 'ALTER TABLE a ADD COLUMN y', failing])).toThrow('step failed');
+    expect(pragmaValue(db, 'user_version')).toBe(2);
+    expect(keep(db.prepare('SELECT count(*) AS n FROM a')).get()).toEqual({ n: 0 });
     db.close();
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
+import { foldSet, foldValue, STORED_VALUE_LIMITS } from '../../src/sink/value-folds.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -16,6 +16,29 @@ describe('foldValue', () => {
       expect(folded).toMatch(new RegExp(`^(${unit})+…\\[folded: ${Buffer.byteLength(unit.repeat(400))} bytes, sha256 [0-9a-f]{16}\\]$`, 'u'));
     }
     expect(foldValue(`${'x'.repeat(500)}a`, 128)).not.toBe(foldValue(`${'x'.repeat(500)}b`, 128));
+  });
+
+  it('folds a value spelled like a fold too, so no value that fits is ever taken for the fold of a longer one', () => {
+    const long = 'x'.repeat(500);
+    const forged = foldValue(long, 128);
+    expect(Buffer.byteLength(forged)).toBeLessThanOrEqual(128);
+    const refolded = foldValue(forged, 128);
+    expect(refolded).not.toBe(forged);
+    expect(refolded).toMatch(new RegExp(`…\\[folded: ${Buffer.byteLength(forged)} bytes, sha256 [0-9a-f]{16}\\]$`));
+    expect(Buffer.byteLength(refolded)).toBeLessThanOrEqual(128);
+    // Only a value that ends the way a fold does: a marker inside a value, or a near miss, is a value.
+    for (const kept of [`${forged} and more`, forged.replace(/]$/, ''), forged.replace('sha256', 'sha1')]) expect(foldValue(kept, 256)).toBe(kept);
+  });
+});
+
+describe('foldSet', () => {
+  it('keeps every label of a set it folds, one named __proto__ included', () => {
+    const set = JSON.parse(`{"long":"${'v'.repeat(2000)}","__proto__":"kept","after":"x"}`) as Record<string, string>;
+    const counts = {};
+    const folded = foldSet(set, 'label_name', 'label_value', counts);
+    expect(Object.keys(folded)).toEqual(['long', '__proto__', 'after']);
+    expect(Object.getOwnPropertyDescriptor(folded, '__proto__')?.value).toBe('kept');
+    expect(counts).toEqual({ label_value: 1 });
   });
 });
 

@@ -16,7 +16,14 @@ describe('command-line flags', () => {
       collectMinInterval: 5000,
       telemetryPath: '/metrics',
       routePrefix: '/',
-      limits: { maxConnections: 1000, headerTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxHeaderBytes: 16384 },
+      limits: {
+        maxConnections: 1000,
+        headerTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 65_000,
+        maxHeaderBytes: 16384,
+        writeTimeoutMs: 30_000,
+      },
     });
   });
 
@@ -28,13 +35,14 @@ describe('command-line flags', () => {
         '--web.max-connections=50',
         '--web.header-timeout=2s',
         '--web.request-timeout=1m',
+        '--web.write-timeout=2m',
         '--web.collect-min-interval=0s',
       ]),
     ).toMatchObject({
       webConfigFile: '/etc/vigil/web.yml',
       enableLifecycle: true,
       collectMinInterval: 0,
-      limits: { maxConnections: 50, headerTimeoutMs: 2000, requestTimeoutMs: 60_000 },
+      limits: { maxConnections: 50, headerTimeoutMs: 2000, requestTimeoutMs: 60_000, writeTimeoutMs: 120_000 },
     });
   });
 
@@ -78,6 +86,7 @@ describe('command-line flags', () => {
     [['positional'], /positional/i],
     [['--web.max-connections=0'], /--web\.max-connections: "0" is not a positive number/],
     [['--web.header-timeout=soon'], /--web\.header-timeout: "soon" is not a duration/],
+    [['--web.write-timeout=0s'], /--web\.write-timeout: "0s" is not a duration/],
     [['--web.config.file='], /--web\.config\.file: must not be empty/],
     [['--web.header-timeout=1m'], /--web\.header-timeout: must not be longer than --web\.request-timeout/],
     [['--total-shards=0'], /--total-shards: "0" is not a whole number of at least 1/],

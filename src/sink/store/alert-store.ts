@@ -32,13 +32,15 @@ export interface AlertStore {
 }
 
 /**
- * A notification's identity: its group and, per alert, fingerprint, status and start. Each
- * Alertmanager of an HA pair sends its own copy of a notification; both copies have this key.
+ * A notification's identity: its group (as sent, folded or not) and, per alert, fingerprint, status
+ * and start. Each Alertmanager of an HA pair sends its own copy of a notification; both copies have
+ * this key. It is stored (dedup_key) and never recomputed: change it and a retry of a notification
+ * stored before is stored twice.
  */
 export function notificationKey(p: Payload): string {
   const alerts = p.alerts.map((a) => [a.fingerprint, a.status, a.startsAt].join('\u0000')).sort();
   return createHash('sha256')
-    .update(JSON.stringify([p.groupKey, alerts]))
+    .update(JSON.stringify([p.sentGroupKey ?? p.groupKey, alerts]))
     .digest('hex');
 }
 

@@ -23,6 +23,7 @@ describe('a teams target', () => {
       timeout: 5000,
       schedule: '0 */5 * * * *',
       max_response_size: 16 * 1024 * 1024,
+      proxy_from_environment: false,
       page_size: 100,
       requests_per_second: 25,
       max_teams: 10_000,

@@ -6,7 +6,8 @@ import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTH_THROTTLE, AuthThrottle } from '../../../src/server/auth-throttle.js';
 import { BasicAuth, basicCredentials } from '../../../src/server/auth.js';
-import { BcryptThread, MAX_WAITING_ROUNDS, startBcryptWorker, type Comparer } from '../../../src/server/bcrypt-thread.js';
+import { BcryptThread, startBcryptWorker, type Comparer } from '../../../src/server/bcrypt-thread.js';
+import { CHECK_QUEUE } from '../../../src/server/check-queue.js';
 
 const PASSWORD = 'scrape-secret';
 // Cost 4: these tests count rounds, they do not need slow ones.
@@ -82,13 +83,13 @@ describe('the bcrypt thread', () => {
     expect(t.rounds).toBe(2);
   });
 
-  it(`turns checks away once ${MAX_WAITING_ROUNDS} rounds wait, instead of queueing without bound`, async () => {
+  it(`turns checks away once ${CHECK_QUEUE.waiting} rounds wait, instead of queueing without bound`, async () => {
     const t = thread();
     const auth = new BasicAuth(users, { compare: t.compare });
-    const checks = Array.from({ length: MAX_WAITING_ROUNDS + 6 }, (_, i) => auth.verify(header('prometheus', `wrong-${i}`), `198.51.100.${i}`));
+    const checks = Array.from({ length: CHECK_QUEUE.waiting + 6 }, (_, i) => auth.verify(header('prometheus', `wrong-${i}`), `198.51.100.${i}`));
     const outcomes = await Promise.all(checks);
     expect(outcomes.filter((o) => o === 'busy')).toHaveLength(5);
-    expect(outcomes.filter((o) => o === 'wrong')).toHaveLength(MAX_WAITING_ROUNDS + 1);
+    expect(outcomes.filter((o) => o === 'wrong')).toHaveLength(CHECK_QUEUE.waiting + 1);
     // The queue drains: a right password gets through afterwards.
     expect(await auth.verify(header('prometheus', PASSWORD), CLIENT)).toBe('ok');
   });
@@ -202,5 +203,55 @@ describe('failed attempts throttled per client', () => {
     expect(throttle.size).toBe(3);
     expect(throttle.retryAfter('a')).toBe(0);
     expect(throttle.retryAfter('d')).toBe(1);
+  });
+});
+
+describe('the verified-credentials cache across reloads', () => {
+  it('keeps what users with an unchanged hash verified, and drops it for users removed or changed', async () => {
+    const compare = counting();
+    const both = new Map([...users, ['grafana', users.get('prometheus')!]]);
+    const before = new BasicAuth(both, { compare });
+    expect(await before.verify(header('prometheus', PASSWORD), CLIENT)).toBe('ok');
+    expect(await before.verify(header('grafana', PASSWORD), CLIENT)).toBe('ok');
+    const same = new BasicAuth(new Map(both), { compare, previous: before });
+    expect(same.cached(header('prometheus', PASSWORD))).toBe('ok');
+    expect(same.cached(header('grafana', PASSWORD))).toBe('ok');
+    // grafana's hash changed, prometheus was removed then added back with the same hash: only
+    // the unchanged, present user keeps its verification.
+    const changed = new BasicAuth(new Map([['grafana', bcrypt.hashSync(PASSWORD, 4)]]), { compare, previous: same });
+    expect(changed.cached(header('grafana', PASSWORD))).toBeUndefined();
+    const readded = new BasicAuth(new Map(both), { compare, previous: changed });
+    expect(readded.cached(header('prometheus', PASSWORD))).toBeUndefined();
+    expect(compare.rounds).toBe(2);
+  });
+});
+
+describe('the lanes a check waits in', () => {
+  it('puts a client without failures in the clean lane, after a failure in the suspect one, after a success in the trusted one', () => {
+    const throttle = new AuthThrottle(AUTH_THROTTLE, () => 0);
+    expect(throttle.lane(CLIENT)).toBe('clean');
+    throttle.begin(CLIENT)(false);
+    expect(throttle.lane(CLIENT)).toBe('suspect');
+    throttle.begin(CLIENT)(true);
+    expect(throttle.lane(CLIENT)).toBe('trusted');
+    throttle.begin(CLIENT)(false);
+    expect(throttle.lane(CLIENT)).toBe('suspect');
+    // A round under way is not a failure.
+    throttle.begin('192.0.2.9');
+    expect(throttle.lane('192.0.2.9')).toBe('clean');
+  });
+
+  it('serves a right password from a new address while wrong ones from many failing addresses keep the bcrypt thread full', async () => {
+    const t = thread();
+    const throttle = new AuthThrottle(AUTH_THROTTLE);
+    const auth = new BasicAuth(users, { compare: t.compare, throttle });
+    const guessers = Array.from({ length: 200 }, (_, i) => `198.51.100.${i}`);
+    for (const g of guessers) throttle.begin(g)(false);
+    // Far more guesses than the queue holds, all from addresses that failed lately, sent first.
+    const guesses = guessers.map((g, i) => auth.verify(header('prometheus', `guess-${i}`), g));
+    const scraper = auth.verify(header('prometheus', PASSWORD), '192.0.2.200');
+    expect(await scraper).toBe('ok');
+    const outcomes = await Promise.all(guesses);
+    expect(outcomes.filter((o) => o === 'busy').length).toBeGreaterThan(guessers.length - CHECK_QUEUE.waiting);
   });
 });
