@@ -26,9 +26,9 @@ function bothWays(): string {
   const changed = at('every answer changes');
   if (!largest || !unchanged || !changed) throw new Error('bench/results/scale-answers.json lacks a size measured both ways');
   return [
-    `At ${largest.series.toLocaleString('en-US')} series a collection costs ${unchanged['collection CPU s']} CPU s when no answer changed since the last (the`,
-    `common case: unchanged answers are not decoded again) and ${changed['collection CPU s']} CPU s when every answer changed (\`npm run bench --`,
-    `--size=${largest.size} --collections-only\` at ${machine.revision}).`,
+    `At ${largest.series.toLocaleString('en-US')} series a collection costs ${unchanged['collection CPU s']} CPU s when no answer changed since the last`,
+    `(the common case: unchanged answers are not decoded again) and ${changed['collection CPU s']} CPU s when every answer changed, measured by`,
+    `\`npm run bench -- --size=${largest.size} --collections-only\` at ${machine.revision} on a loaded machine.`,
   ].join('\n');
 }
 
