@@ -53,7 +53,10 @@ let child: ChildProcess | undefined;
 try {
   writeFileSync(join(dir, 'token'), 'bench-token\n');
   const config = join(dir, 'vigil.yml');
-  writeFileSync(config, `alert_sink:\n  bearer_token_file: ${join(dir, 'token')}\n  body_limit: 32MiB\n  store: { path: ${join(dir, 'alerts.db')} }\n`);
+  writeFileSync(
+    config,
+    `alert_sink:\n  bearer_token_file: ${join(dir, 'token')}\n  body_limit: 32MiB\n  max_in_flight_size: 32MiB\n  store: { path: ${join(dir, 'alerts.db')} }\n`,
+  );
   const vigil = await spawnVigil(config);
   child = vigil.child;
   const auth = { authorization: 'Bearer bench-token' };

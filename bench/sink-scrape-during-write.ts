@@ -102,7 +102,7 @@ async function scenario(root: string, poisoned: boolean, big: string) {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-scrape-write-'));
   const config = join(dir, 'vigil.yml');
   const path = join(dir, 'alerts.db');
-  writeFileSync(config, `alert_sink:\n  body_limit: 64MiB\n  store: { path: ${path} }\n`);
+  writeFileSync(config, `alert_sink:\n  body_limit: 64MiB\n  max_in_flight_size: 64MiB\n  store: { path: ${path} }\n`);
   let v = await startVigil(root, config);
   try {
     let door: number | undefined;

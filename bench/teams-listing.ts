@@ -17,6 +17,7 @@ import { listEndpoint } from '../src/collectors/teams/endpoints.js';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createLogger } from '../src/support/logger.js';
+import { memoryPeaks } from './memory-peaks.js';
 
 const TEAMS = 5_000;
 const ORG = 'bench';
@@ -73,23 +74,14 @@ async function run(scenario: string, serviceLimit: number, requestsPerSecond: nu
     'bench.yml',
     {},
   );
-  const rssBefore = process.memoryUsage().rss;
-  let peakRss = 0;
-  let peakHeap = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    peakRss = Math.max(peakRss, m.rss);
-    peakHeap = Math.max(peakHeap, m.heapUsed);
-  };
-  const sampler = setInterval(sample, 5);
+  const peaks = memoryPeaks(5);
   const before = await simState();
   const started = performance.now();
   await daemon.apply(config); // runs the job once at start
   await daemon.collectNow(); // joins that run
   const text = daemon.snapshot().text;
   const wall = (performance.now() - started) / 1000;
-  sample();
-  clearInterval(sampler);
+  const { rssBefore, peakRss, peakHeap } = peaks.stop();
   const after = await simState();
   await daemon.stop();
   const path = listEndpoint.path.replace('{organization}', ORG);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { isThresholdName, type ThresholdName } from './thresholds.js';
 
 /**
  * What a user sets to fit the shipped rules and dashboards to their Prometheus, as a monitoring
@@ -18,9 +19,11 @@ export interface MixinConfig {
   for: Record<string, string>;
   /** `severity` per alert name, replacing the shipped one. */
   severity: Record<string, string>;
+  /** Numbers of the rules by name (mixin/thresholds.ts), replacing the shipped ones. */
+  thresholds: Partial<Record<ThresholdName, number>>;
 }
 
-export const DEFAULT_MIXIN: MixinConfig = { selector: '', job: 'vigil', clusterLabel: '', for: {}, severity: {} };
+export const DEFAULT_MIXIN: MixinConfig = { selector: '', job: 'vigil', clusterLabel: '', for: {}, severity: {}, thresholds: {} };
 
 const labelName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a Prometheus label name');
 const duration = z.string().regex(/^(\d+(ms|s|m|h|d|w|y))+$/, 'must be a Prometheus duration such as 5m');
@@ -31,15 +34,29 @@ const schema = z.strictObject({
   cluster_label: z.union([labelName, z.literal('')]).default(''),
   for: z.record(z.string(), duration).default({}),
   severity: z.record(z.string(), z.enum(['critical', 'warning', 'info', 'none'])).default({}),
+  thresholds: z
+    .record(z.string(), z.number().int('must be a whole number').nonnegative())
+    .superRefine((o, ctx) => {
+      for (const k of Object.keys(o))
+        if (!isThresholdName(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'is no threshold of the rules (mixin/thresholds.ts)' });
+    })
+    .default({}),
 });
 
-/** Reads a mixin config file (YAML: selector, job, cluster_label, for, severity); errors name the key. */
+/** Reads a mixin config file (YAML: selector, job, cluster_label, for, severity, thresholds); errors name the key. */
 export function parseMixinConfig(text: string, file: string): MixinConfig {
   const r = schema.safeParse(parse(text) ?? {});
   if (!r.success) {
     throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
   }
-  return { selector: r.data.selector, job: r.data.job, clusterLabel: r.data.cluster_label, for: r.data.for, severity: r.data.severity };
+  return {
+    selector: r.data.selector,
+    job: r.data.job,
+    clusterLabel: r.data.cluster_label,
+    for: r.data.for,
+    severity: r.data.severity,
+    thresholds: r.data.thresholds as MixinConfig['thresholds'],
+  };
 }
 
 export function loadMixinConfig(file: string): MixinConfig {

@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { allDashboards } from '../dashboards/src/index.js';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
 import { fitExpr, RULES_SOURCE, ruleSourceFiles } from './rules.js';
+import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
 
 /**
  * The jsonnet mixin package (vigil-mixin/), for kube-prometheus and the monitoring-mixins tooling:
@@ -24,6 +25,8 @@ const SENTINEL: MixinConfig = {
   clusterLabel: 'vigil_cluster_sentinel',
   for: {},
   severity: {},
+  // Numbers no rule holds, each as long as the others, so that none is part of another.
+  thresholds: Object.fromEntries(THRESHOLD_NAMES.map((n, i) => [n, 987_650_001 + i])),
 };
 
 /** Format keys of an expression, from a config: the jsonnet computes the same in alerts.libsonnet. */
@@ -35,14 +38,18 @@ function formatKeys(c: MixinConfig): Record<string, string> {
     job: JSON.stringify(c.job),
     clusterComma: c.clusterLabel === '' ? '' : `, ${c.clusterLabel}`,
     cluster: c.clusterLabel,
+    ...Object.fromEntries(THRESHOLD_NAMES.map((n) => [n, String(c.thresholds[n] ?? THRESHOLDS[n].shipped)])),
   };
 }
 
-/** An expression as a jsonnet format string (`%(key)s`, `%%`) of the keys of formatKeys. */
-export function exprTemplate(expr: string): string {
+/** An alert's expression as a jsonnet format string (`%(key)s`, `%%`) of the keys of formatKeys. */
+export function exprTemplate(alert: string, expr: string): string {
   const s = SENTINEL.selector;
-  return fitExpr(expr, SENTINEL)
-    .replaceAll('%', '%%')
+  const withKeys = THRESHOLD_NAMES.reduce(
+    (e, n) => e.replaceAll(String(SENTINEL.thresholds[n]), `%(${n})s`),
+    fitExpr(alert, expr, SENTINEL).replaceAll('%', '%%'),
+  );
+  return withKeys
     .replaceAll(`{${s}}`, '%(selBraces)s')
     .replaceAll(`${s}, `, '%(selComma)s')
     .replaceAll(s, '%(sel)s')
@@ -105,11 +112,17 @@ interface Rule {
 /** One rule: its expression formatted with `_config`, its `for:` and severity overridable by name. */
 function rule(r: Rule, pad: string): string {
   const name = r.alert ?? r.record ?? '';
-  const template = exprTemplate(r.expr);
+  const template = exprTemplate(name, r.expr);
   // The formatted expression must be what the TypeScript mixin writes, for the default and for another config.
-  const other: MixinConfig = { ...DEFAULT_MIXIN, selector: 'a="b"', job: 'j', clusterLabel: 'c' };
+  const other: MixinConfig = {
+    ...DEFAULT_MIXIN,
+    selector: 'a="b"',
+    job: 'j',
+    clusterLabel: 'c',
+    thresholds: Object.fromEntries(THRESHOLD_NAMES.map((n) => [n, THRESHOLDS[n].shipped + 2])),
+  };
   for (const c of [DEFAULT_MIXIN, other]) {
-    if (formatTemplate(template, c) !== fitExpr(r.expr, c)) throw new Error(`${name}: the jsonnet expression differs from npm run mixin's`);
+    if (formatTemplate(template, c) !== fitExpr(name, r.expr, c)) throw new Error(`${name}: the jsonnet expression differs from npm run mixin's`);
   }
   const inner = `${pad}  `;
   const body = value(r as Json, pad, (path) => {
@@ -137,6 +150,7 @@ function alertsLibsonnet(): string {
   });
   return `${header}local names = ${value(names, '')};
 local severities = ['critical', 'warning', 'info', 'none'];
+local thresholdNames = ${value(THRESHOLD_NAMES, '')};
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
 {
@@ -150,11 +164,13 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       job: std.escapeStringJson(c.vigilJob),
       clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
       cluster: c.clusterLabel,
-    },
+${THRESHOLD_NAMES.map((n) => `      ${n}: std.toString(thresholdOf(${str(n)}, ${THRESHOLDS[n].shipped})),\n`).join('')}    },
+    local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
     local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
     local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
     assert unknown(c.forDurations) == [] : 'forDurations names an alert no rule defines: %s' % std.join(', ', unknown(c.forDurations)),
     assert unknown(c.severities) == [] : 'severities names an alert no rule defines: %s' % std.join(', ', unknown(c.severities)),
+    assert [n for n in std.objectFields(c.thresholds) if !std.member(thresholdNames, n)] == [] : 'thresholds names none of %s' % std.join(', ', thresholdNames),
     assert [n for n in std.objectFields(c.severities) if !std.member(severities, c.severities[n])] == [] : 'a severity must be one of %s' % std.join(', ', severities),
 
     groups+: [
@@ -180,6 +196,8 @@ function configLibsonnet(): string {
     forDurations: ${value(d.for as Json, '    ')},
     // \`severity\` per alert name (critical, warning, info or none), replacing the shipped one.
     severities: ${value(d.severity as Json, '    ')},
+    // Numbers of the rules, replacing the shipped ones:
+${THRESHOLD_NAMES.map((n) => `    //   ${n} (${THRESHOLDS[n].shipped}): ${THRESHOLDS[n].help}\n`).join('')}    thresholds: ${value(d.thresholds as Json, '    ')},
   },
 }
 `;

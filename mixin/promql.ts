@@ -94,3 +94,15 @@ export function withUpJob(expr: string, job: string): string {
   }
   return apply(expr, edits);
 }
+
+/**
+ * Replaces the one number literal of `expr` whose value is `from` with `to`: a threshold written in
+ * the rule with its shipped value. Refuses an expression where that number is not exactly once, as
+ * the mixin could not tell which one is meant (`what` names it).
+ */
+export function withNumber(expr: string, from: number, to: number, what: string): string {
+  if (!Number.isFinite(to)) throw new Error(`${what}: ${to} is not a number`);
+  const found = nodes(expr, 'NumberDurationLiteral').filter((n) => Number(expr.slice(n.from, n.to)) === from);
+  if (found.length !== 1) throw new Error(`${what}: the number ${from} is in its expression ${found.length} times, not once`);
+  return from === to ? expr : apply(expr, [{ at: found[0]!.from, cut: found[0]!.to - found[0]!.from, text: String(to) }]);
+}

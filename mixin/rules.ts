@@ -2,17 +2,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument, Scalar, type YAMLMap } from 'yaml';
 import type { MixinConfig } from './config.js';
 import { withGroupingLabel, withMatchers, withUpJob } from './promql.js';
+import { THRESHOLDS, withThresholds } from './thresholds.js';
 
 /** The rule files' source: alerts/src/*.rules.yml, written for the default labels. */
 export const RULES_SOURCE = new URL('../alerts/src/', import.meta.url);
 
 const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
 
-/** One expression for a user's labels: their selector on vigil's series, their job on `up`, their cluster label in every grouping. */
-export function fitExpr(expr: string, config: MixinConfig): string {
+/**
+ * One alert's expression for a user's labels: their thresholds, their selector on vigil's series,
+ * their job on `up`, their cluster label in every grouping.
+ */
+export function fitExpr(alert: string, expr: string, config: MixinConfig): string {
   return withGroupingLabel(
     withUpJob(
-      withMatchers(expr, config.selector, (m) => m === 'up'),
+      withMatchers(withThresholds(alert, expr, config.thresholds), config.selector, (m) => m === 'up'),
       config.job,
     ),
     config.clusterLabel,
@@ -49,7 +53,7 @@ export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Rec
         const name = String(item.get('alert') ?? item.get('record') ?? '');
         seen.add(name);
         const expr = String(item.get('expr'));
-        const fitted = fitExpr(expr, config);
+        const fitted = fitExpr(name, expr, config);
         if (fitted !== expr) item.set('expr', scalar(fitted, fitted.includes('\n')));
         if (config.for[name]) item.set('for', config.for[name]);
         const severity = config.severity[name];
@@ -60,6 +64,9 @@ export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Rec
   }
   for (const name of [...Object.keys(config.for), ...Object.keys(config.severity)]) {
     if (!seen.has(name)) throw new Error(`mixin config names an alert no rule defines: ${name}`);
+  }
+  for (const [name, t] of Object.entries(THRESHOLDS)) {
+    if (!seen.has(t.alert)) throw new Error(`mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
   }
   return out;
 }

@@ -19,7 +19,11 @@ const LOOP_RESOLUTION_MS = 10;
 
 /** Something besides the collectors that follows the loaded config (the alert sink). */
 export interface Component {
-  /** Applies a config; rejecting leaves the component on its previous one and fails the (re)load. */
+  /**
+   * Applies a config; rejecting leaves the component on its previous one and fails the (re)load.
+   * The jobs start after it: work that may take long (opening a store) goes on once it resolved,
+   * and `readiness` says so meanwhile.
+   */
   apply(config: Config): Promise<void>;
   stop(): Promise<void>;
   /** Not ready (with why) when the component cannot do its work now; collectors are unaffected. */

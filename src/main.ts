@@ -104,7 +104,7 @@ async function serve(flags: Flags, web: WebConfig, daemon: Daemon, log: Logger, 
   const guard = new HttpGuard(web, { telemetry });
   const pages = alertPages({ daemon, version: VERSION, metricsPath: flags.telemetryPath, base: linkBase(paths) });
   const sink = new AlertSinkService({ metrics: daemon.store, log, listenAddress: address, authenticated: guard.authenticated, pages });
-  guard.exempt((req) => sink.authenticatesItself(req));
+  guard.exempt((req) => sink.authenticatesItself(req, flags.routePrefix));
   daemon.use(sink);
   const reload = new ConfigReload(daemon, guard, flags);
   const app = createApp({

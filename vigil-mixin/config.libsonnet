@@ -11,5 +11,11 @@
     forDurations: {},
     // `severity` per alert name (critical, warning, info or none), replacing the shipped one.
     severities: {},
+    // Numbers of the rules, replacing the shipped ones:
+    //   secretsRaftFailureToleranceExpected (1): the raft failure tolerance a secrets cluster keeps at least (a cluster whose voters give more is held to what they give)
+    //   secretsLeadershipChangesPerHour (3): changes of a secrets cluster’s active node within an hour above which SecretsLeadershipChurn warns
+    //   secretsLicenseWarningDays (30): days before a licence expires when SecretsLicenseExpiringSoon warns
+    //   secretsLicenseCriticalDays (7): days before a licence expires when SecretsLicenseExpiryCritical pages
+    thresholds: {},
   },
 }

@@ -88,7 +88,7 @@
       annotations: {},
       title: 'vigil / Secrets replication',
       uid: 'vigil-secrets-replication',
-      description: 'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption.',
+      description: 'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption; and each cluster’s nodes: role, seal, version, raft failure tolerance, active node changes and licence.',
       tags: [
         'vigil',
       ],
@@ -822,10 +822,658 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Connections',
+          title: 'Nodes',
           gridPos: {
             x: 0,
             y: 47,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'stat',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            graphMode: 'area',
+            colorMode: 'value',
+            justifyMode: 'auto',
+            textMode: 'auto',
+            wideLayout: true,
+            showPercentChange: false,
+            reduceOptions: {
+              calcs: [
+                'lastNotNull',
+              ],
+            },
+            percentChangeColorMode: 'standard',
+            orientation: 'auto',
+          },
+          title: 'Nodes polled',
+          description: 'Nodes vigil found from the clusters’ addresses and polls directly (secrets_nodes_discovered).',
+          fieldConfig: {
+            defaults: {
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 48,
+            w: 6,
+            h: 4,
+          },
+          targets: [
+            {
+              expr: 'sum(secrets_nodes_discovered{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+            },
+          ],
+        },
+        {
+          type: 'stat',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            graphMode: 'area',
+            colorMode: 'value',
+            justifyMode: 'auto',
+            textMode: 'auto',
+            wideLayout: true,
+            showPercentChange: false,
+            reduceOptions: {
+              calcs: [
+                'lastNotNull',
+              ],
+            },
+            percentChangeColorMode: 'standard',
+            orientation: 'auto',
+          },
+          title: 'Nodes not answering',
+          description: 'Nodes that did not answer their last sys/health poll; SecretsNodeUnreachable warns after 10m.',
+          fieldConfig: {
+            defaults: {
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 6,
+            y: 48,
+            w: 6,
+            h: 4,
+          },
+          targets: [
+            {
+              expr: 'count(secrets_node_up{job=~"$job", instance=~"$instance", target=~"$target"} == 0) or vector(0)',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+            },
+          ],
+        },
+        {
+          type: 'stat',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            graphMode: 'area',
+            colorMode: 'value',
+            justifyMode: 'auto',
+            textMode: 'auto',
+            wideLayout: true,
+            showPercentChange: false,
+            reduceOptions: {
+              calcs: [
+                'lastNotNull',
+              ],
+            },
+            percentChangeColorMode: 'standard',
+            orientation: 'auto',
+          },
+          title: 'Sealed nodes',
+          description: 'Nodes that answer sealed; SecretsNodeSealed warns after 5m (a sealed standby is one failover less).',
+          fieldConfig: {
+            defaults: {
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 48,
+            w: 6,
+            h: 4,
+          },
+          targets: [
+            {
+              expr: 'count(secrets_node_sealed{job=~"$job", instance=~"$instance", target=~"$target"} == 1) or vector(0)',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+            },
+          ],
+        },
+        {
+          type: 'stat',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            graphMode: 'area',
+            colorMode: 'value',
+            justifyMode: 'auto',
+            textMode: 'auto',
+            wideLayout: true,
+            showPercentChange: false,
+            reduceOptions: {
+              calcs: [
+                'lastNotNull',
+              ],
+            },
+            percentChangeColorMode: 'standard',
+            orientation: 'auto',
+          },
+          title: 'Lowest raft failure tolerance',
+          description: 'The lowest failure tolerance raft autopilot reports among the clusters shown; SecretsRaftFailureToleranceLost pages at 0 with several voters. Empty without integrated storage.',
+          fieldConfig: {
+            defaults: {
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 18,
+            y: 48,
+            w: 6,
+            h: 4,
+          },
+          targets: [
+            {
+              expr: 'min(secrets_raft_failure_tolerance{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Role per node',
+          description: 'What each node answers it is: active, standby, performance standby, DR secondary or removed (the state-set series that is 1).',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 52,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_node_role{job=~"$job", instance=~"$instance", target=~"$target"} == 1',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Version per node',
+          description: 'The version and cluster name each node reports; SecretsNodeVersionSkew warns when they differ for 2h.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 52,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_node_info{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'bool',
+            },
+            overrides: [],
+          },
+          title: 'Node health',
+          description: '1 while a node answers sys/health (up), is sealed, is initialized; a sealed node still answers.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 60,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_node_up{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{node}} up',
+            },
+            {
+              expr: 'secrets_node_sealed{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{target}} {{node}} sealed',
+            },
+            {
+              expr: 'secrets_node_initialized{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'C',
+              legendFormat: '{{target}} {{node}} initialized',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Raft failure tolerance and voters',
+          description: 'Voters a cluster can lose and keep quorum (and the optimistic tolerance, counting non-voters that could be promoted), and its voters; SecretsRaftFailureToleranceLow warns below what its voters give. Absent without integrated storage.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 60,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_raft_failure_tolerance{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} tolerance',
+            },
+            {
+              expr: 'secrets_raft_optimistic_failure_tolerance{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{target}} optimistic',
+            },
+            {
+              expr: 'secrets_raft_voters{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'C',
+              legendFormat: '{{target}} voters',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'bool',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Raft servers healthy',
+          description: '1 while raft autopilot reports a server healthy; SecretsRaftServerUnhealthy warns after 5m at 0.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 68,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_raft_server_healthy{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{server}}',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Active node',
+          description: 'The node each cluster reports active (HA status or sys/leader); a cluster without one is missing here.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 68,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_active_node_info{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Active node changes',
+          description: "Changes of a cluster's active node over the dashboard's time range; SecretsLeadershipChurn warns above 3 within an hour.",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 76,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'increase(secrets_active_node_changes_total{job=~"$job", instance=~"$instance", target=~"$target"}[$__range])',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 's',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Licence expires in',
+          description: 'Time left on the licence each node reports; SecretsLicenseExpiringSoon warns within 30 days, SecretsLicenseExpiryCritical pages within 7. Absent when no licence is reported.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 76,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_license_expiry_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"} - time()',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{node}}',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Connections',
+          gridPos: {
+            x: 0,
+            y: 84,
             h: 1,
             w: 24,
           },
@@ -864,7 +1512,7 @@
           },
           gridPos: {
             x: 0,
-            y: 48,
+            y: 85,
             w: 12,
             h: 8,
           },
@@ -914,7 +1562,7 @@
           },
           gridPos: {
             x: 12,
-            y: 48,
+            y: 85,
             w: 12,
             h: 8,
           },
@@ -964,7 +1612,7 @@
           },
           gridPos: {
             x: 0,
-            y: 56,
+            y: 93,
             w: 12,
             h: 8,
           },
@@ -1024,7 +1672,7 @@
           },
           gridPos: {
             x: 12,
-            y: 56,
+            y: 93,
             w: 12,
             h: 8,
           },
@@ -1084,7 +1732,7 @@
           },
           gridPos: {
             x: 0,
-            y: 64,
+            y: 101,
             w: 12,
             h: 8,
           },
@@ -1144,7 +1792,7 @@
           },
           gridPos: {
             x: 12,
-            y: 64,
+            y: 101,
             w: 12,
             h: 8,
           },
@@ -1177,7 +1825,7 @@
           title: 'Write-ahead log',
           gridPos: {
             x: 0,
-            y: 72,
+            y: 109,
             h: 1,
             w: 24,
           },
@@ -1216,7 +1864,7 @@
           },
           gridPos: {
             x: 0,
-            y: 73,
+            y: 110,
             w: 12,
             h: 8,
           },
@@ -1266,7 +1914,7 @@
           },
           gridPos: {
             x: 12,
-            y: 73,
+            y: 110,
             w: 12,
             h: 8,
           },
@@ -1290,7 +1938,7 @@
           title: 'Merkle trees',
           gridPos: {
             x: 0,
-            y: 81,
+            y: 118,
             h: 1,
             w: 24,
           },
@@ -1329,7 +1977,7 @@
           },
           gridPos: {
             x: 0,
-            y: 82,
+            y: 119,
             w: 12,
             h: 8,
           },
@@ -1389,7 +2037,7 @@
           },
           gridPos: {
             x: 12,
-            y: 82,
+            y: 119,
             w: 12,
             h: 8,
           },
@@ -1458,7 +2106,7 @@
           },
           gridPos: {
             x: 0,
-            y: 90,
+            y: 127,
             w: 12,
             h: 8,
           },
@@ -1509,7 +2157,7 @@
           },
           gridPos: {
             x: 12,
-            y: 90,
+            y: 127,
             w: 12,
             h: 8,
           },
@@ -1613,7 +2261,7 @@
       annotations: {},
       title: 'vigil / Scheduler agents',
       uid: 'vigil-scheduler-agents',
-      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.',
+      description: 'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, client nodes and host disks.',
       tags: [
         'vigil',
       ],
@@ -2587,10 +3235,236 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Clients and hosts',
+          title: 'Client nodes',
           gridPos: {
             x: 0,
             y: 64,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Nodes by status per pool',
+          description: "Client nodes of each region's pools by status (ready, initializing, down, disconnected), from the node listing of the agents with nodes: true; the largest count across agents. SchedulerNodePoolDown pages when more than 30% of a pool's eligible nodes (3 or more) are lost for 10m.",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 65,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region, node_pool, status) (sum by (job, instance, target, node_pool, status) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target"}) * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}} {{node_pool}} {{status}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+            },
+            overrides: [],
+          },
+          title: 'Ineligible and draining nodes per pool',
+          description: 'Client nodes not eligible for new work, and nodes draining, per pool (a scale-in drains nodes and leaves them ineligible).',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 65,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target",eligibility="ineligible"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{node_pool}} ineligible',
+            },
+            {
+              expr: 'max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{job=~"$job", instance=~"$instance", target=~"$target",drain="true"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{node_pool}} draining',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Nodes not ready',
+          description: 'Client nodes that are not ready, with their status and eligibility (at most max_nodes per target, lost ones first).',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 73,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node, node_id, datacenter, node_pool, node_class, status, eligibility) (scheduler_node_status{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Nodes draining',
+          description: 'Client nodes draining; SchedulerNodeDrainStuck tells of one draining for 3h.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 73,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (node, node_id, datacenter, node_pool, node_class) (scheduler_node_draining{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Clients and hosts',
+          gridPos: {
+            x: 0,
+            y: 81,
             h: 1,
             w: 24,
           },
@@ -2629,7 +3503,7 @@
           },
           gridPos: {
             x: 0,
-            y: 65,
+            y: 82,
             w: 12,
             h: 8,
           },
@@ -2679,7 +3553,7 @@
           },
           gridPos: {
             x: 12,
-            y: 65,
+            y: 82,
             w: 12,
             h: 8,
           },
@@ -2729,7 +3603,7 @@
           },
           gridPos: {
             x: 0,
-            y: 73,
+            y: 90,
             w: 12,
             h: 8,
           },
@@ -2779,7 +3653,7 @@
           },
           gridPos: {
             x: 12,
-            y: 73,
+            y: 90,
             w: 12,
             h: 8,
           },

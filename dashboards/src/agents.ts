@@ -6,7 +6,7 @@ const T = 'target=~"$target"';
 export function agentsDashboard(config?: MixinConfig) {
   return dashboard(
     'scheduler',
-    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft and host disks.',
+    'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, client nodes and host disks.',
     'scheduler_agent_up',
     config,
   )
@@ -127,6 +127,45 @@ export function agentsDashboard(config?: MixinConfig) {
       unit: 's',
       mayBeEmpty: true,
       queries: [{ expr: `scheduler_agent_raft_last_contact_seconds{${T}}`, legend: '{{target}}' }],
+    })
+    .row('Client nodes')
+    .timeseries({
+      title: 'Nodes by status per pool',
+      description:
+        "Client nodes of each region's pools by status (ready, initializing, down, disconnected), from the node listing of the agents with nodes: true; the largest count across agents. SchedulerNodePoolDown pages when more than 30% of a pool's eligible nodes (3 or more) are lost for 10m.",
+      unit: 'short',
+      queries: [
+        {
+          expr: `max by (region, node_pool, status) (sum by (job, instance, target, node_pool, status) (scheduler_nodes{${T}}) * on (job, instance, target) group_left (region) scheduler_agent_info{${T}})`,
+          legend: '{{region}} {{node_pool}} {{status}}',
+        },
+      ],
+    })
+    .timeseries({
+      title: 'Ineligible and draining nodes per pool',
+      description: 'Client nodes not eligible for new work, and nodes draining, per pool (a scale-in drains nodes and leaves them ineligible).',
+      unit: 'short',
+      queries: [
+        {
+          expr: `max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{${T},eligibility="ineligible"}))`,
+          legend: '{{node_pool}} ineligible',
+        },
+        { expr: `max by (node_pool) (sum by (job, instance, target, node_pool) (scheduler_nodes{${T},drain="true"}))`, legend: '{{node_pool}} draining' },
+      ],
+    })
+    .table({
+      title: 'Nodes not ready',
+      description: 'Client nodes that are not ready, with their status and eligibility (at most max_nodes per target, lost ones first).',
+      unit: 'none',
+      mayBeEmpty: true,
+      queries: [{ expr: `max by (node, node_id, datacenter, node_pool, node_class, status, eligibility) (scheduler_node_status{${T}})` }],
+    })
+    .table({
+      title: 'Nodes draining',
+      description: 'Client nodes draining; SchedulerNodeDrainStuck tells of one draining for 3h.',
+      unit: 'none',
+      mayBeEmpty: true,
+      queries: [{ expr: `max by (node, node_id, datacenter, node_pool, node_class) (scheduler_node_draining{${T}})` }],
     })
     .row('Clients and hosts')
     .timeseries({

@@ -1,12 +1,13 @@
 import type { MixinConfig } from '../../mixin/config.js';
 import { dashboard } from './common.js';
+import { secretsNodesRow } from './secrets-nodes.js';
 
 const T = 'target=~"$target"';
 
 export function secretsDashboard(config?: MixinConfig) {
-  return dashboard(
+  const overview = dashboard(
     'secrets',
-    'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption.',
+    'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption; and each cluster’s nodes: role, seal, version, raft failure tolerance, active node changes and licence.',
     'secrets_replication_up',
     config,
   )
@@ -97,7 +98,8 @@ export function secretsDashboard(config?: MixinConfig) {
       unit: 's',
       mayBeEmpty: true,
       queries: [{ expr: `time() - secrets_dr_operation_token_attempt_first_seen_timestamp_seconds{${T}}`, legend: '{{target}}' }],
-    })
+    });
+  return secretsNodesRow(overview)
     .row('Connections')
     .timeseries({
       title: 'Connected secondaries',

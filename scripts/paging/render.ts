@@ -69,6 +69,13 @@ file vigil cannot read, a standby node at the target's address, the rate limit, 
 vigil cannot read (\`decode\`, \`schema\`, \`too_large\`: a version vigil does not know must never
 page the upstream's on-call). All of these are \`VigilCollectorFailing\`, with the reason.
 
+A node of a cluster that no vigil reaches, while the cluster answers at its address, warns the
+cluster's team (\`SecretsNodeUnreachable\`), never pages: the node may be down (the cluster has
+one failover less, theirs to fix) or its advertised address may be one vigil cannot reach (an
+internal name: vigil's operator gives the target an address override). vigil cannot tell the two
+apart, and neither stops the cluster. A cluster that does not answer at its address pages as
+before, and silences its nodes' warnings.
+
 ## One page per cause
 
 A sealed secondary pages once, as \`SecretsSealed\`: its primary's
@@ -79,6 +86,16 @@ inhibits a critical) while the seal lasts and vigil links the two:
 that does not answer at all pages \`SecretsServiceDown\`, and its primary's alert still pages if the
 primary loses it too: vigil's path to it is not the primary's, so vigil cannot tell one cause from
 two, and a secondary its primary lost is data at risk whatever vigil sees.
+
+A sealed node answers its health check (503), so it warns as \`SecretsNodeSealed\` and never as
+unreachable; a cluster sealed or down at its address pages there and silences its nodes' warnings.
+A dead, sealed or lagging raft voter shows twice, by design and only when both are true: it warns
+as \`SecretsRaftServerUnhealthy\` (which server) and, if the cluster can lose no voter more,
+pages as \`SecretsRaftFailureToleranceLost\` (the cluster is at risk). A cluster of one voter has
+no tolerance by design and never pages for it. A licence pages within 7 days of its end as
+\`SecretsLicenseExpiryCritical\`, and again once it has expired, as \`SecretsLicenseExpired\` (the
+service stops then: a new failure; the two rules never hold together);
+\`SecretsLicenseExpiringSoon\` waits while either fires.
 
 ## Inhibitions
 
@@ -94,7 +111,8 @@ shipped form of this routing and checks that no critical is suppressed.
 Every rule evaluates with several vigils exposing the same targets (an HA pair, or one Prometheus
 scraping several vigil jobs): joins match on all labels, or on \`job\`, \`instance\` and \`target\`.
 Alerts about an upstream's availability, its merkle trees, a region's leader, a kind's primary
-and an organization's team counts aggregate the vigils away: one alert whichever vigils poll the
+and an organization's team counts, and every alert about a secrets cluster's nodes, raft servers,
+active node and licence, aggregate the vigils away: one alert whichever vigils poll the
 target, and a vigil that stops changes nothing. The others keep their vigil's \`instance\`, and
 \`group_by: [alertname, target]\` puts the copies into one notification: one failure, one page.
 
@@ -114,7 +132,8 @@ target, and a vigil that stops changes nothing. The others keep their vigil's \`
 The rules (\`alerts/src/\`) and the dashboards (\`dashboards/src/\`) are one source, fitted to your
 Prometheus by a small config, as a monitoring mixin's \`_config\`; the committed files are its
 default output. For another job name, a selector that keeps other vigils out, a label that tells
-your clusters or environments apart, or other \`for:\` and severities:
+your clusters or environments apart, other \`for:\` and severities, or other thresholds
+(\`mixin/thresholds.ts\` lists them):
 
 \`\`\`yaml
 # my-labels.yml
@@ -123,6 +142,7 @@ job: vigil-prod               # the scrape job: VigilDown, VigilAbsent
 cluster_label: cluster        # added to every by (...) and on (...); a dashboard variable
 for: { SecretsSealed: 3m }
 severity: { TeamsAccessInconsistent: critical }
+thresholds: { secretsLicenseWarningDays: 45, secretsRaftFailureToleranceExpected: 2 }
 \`\`\`
 
 \`\`\`sh

@@ -3,11 +3,14 @@ import { handleFaultAdmin, type Faults } from '../common/faults.js';
 import { readJson, route, sendEmpty, sendJson } from '../common/http.js';
 import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
+import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from './nodes.js';
 import { agentStats } from './stats.js';
 
 export interface AdminContext {
   agent: AgentModel;
   faults: Faults;
+  /** The client nodes of the agent's region: a change here is seen by every agent of the region. */
+  fleet: NodeFleet;
 }
 
 export const ADMIN_PREFIX = '/_sim/';
@@ -33,6 +36,11 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/allocations              {"count": N} sets the client's allocation count
  *   POST /_sim/serf                     {"health_score": "3", ...} overrides gossip stats; DELETE drops them
  *   POST /_sim/host/disk                {"mount": "/", "used_mb": N} sets a mount's used MB; DELETE drops all
+ *   POST /_sim/nodes                    {"count": N} resizes the region's client nodes
+ *   POST /_sim/nodes/down               {"pool"?: name, "share"?: 0-1, "count"?: N, "status"?: "down"|"disconnected"}
+ *                                       takes the first nodes of a pool (or of the region) down
+ *   POST /_sim/nodes/{id or name}       {"status"?, "drain"?: bool, "eligibility"?} changes one node
+ *   DELETE /_sim/nodes                  every node ready, eligible and not draining again
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -81,10 +89,18 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
     case 'POST host/disk':
       return setDiskUsed(agent, body);
+    case 'POST nodes':
+      return resizeFleet(ctx.fleet, body);
+    case 'POST nodes/down':
+      return takeNodesDown(ctx.fleet, body);
+    case 'DELETE nodes':
+      ctx.fleet.reset();
+      return { status: 200, body: ctx.fleet.counts() };
     case 'DELETE host/disk':
       agent.diskUsedOverride = {};
       return { status: 204, body: undefined };
   }
+  if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
   }
@@ -106,6 +122,39 @@ function setMemberStatus(pool: MemberPool, name: string, body: Body): Reply {
   if (typeof body.status !== 'string' || body.status === '') return fail(400, 'status must be a non-empty string');
   const member = pool.setStatus(name, body.status);
   return member ? { status: 200, body: member } : fail(404, `no member named ${name}`);
+}
+
+const isStatus = (v: unknown): v is NodeStatus => (NODE_STATUSES as readonly unknown[]).includes(v);
+
+function resizeFleet(fleet: NodeFleet, body: Body): Reply {
+  const count = body.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return fail(400, 'count must be an integer >= 0');
+  fleet.resize(count);
+  return { status: 200, body: fleet.counts() };
+}
+
+function takeNodesDown(fleet: NodeFleet, body: Body): Reply {
+  const { pool, share, count, status = 'down' } = body;
+  if (pool !== undefined && typeof pool !== 'string') return fail(400, 'pool must be a string');
+  if (share !== undefined && (typeof share !== 'number' || share < 0 || share > 1)) return fail(400, 'share must be a number from 0 to 1');
+  if (count !== undefined && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) return fail(400, 'count must be an integer >= 0');
+  if (share === undefined && count === undefined) return fail(400, 'give share or count');
+  if (status !== 'down' && status !== 'disconnected') return fail(400, 'status must be "down" or "disconnected"');
+  const changed = fleet.takeDown(pool, { share: share as number | undefined, count: count as number | undefined }, status);
+  return { status: 200, body: { changed, ...fleet.counts() } };
+}
+
+function changeNode(fleet: NodeFleet, id: string, body: Body): Reply {
+  const { status, drain, eligibility } = body;
+  if (status !== undefined && !isStatus(status)) return fail(400, `status must be one of ${NODE_STATUSES.join(', ')}`);
+  if (drain !== undefined && typeof drain !== 'boolean') return fail(400, 'drain must be a boolean');
+  if (eligibility !== undefined && eligibility !== 'eligible' && eligibility !== 'ineligible')
+    return fail(400, 'eligibility must be "eligible" or "ineligible"');
+  const node = fleet.find(id);
+  if (!node) return fail(404, `no node ${id}`);
+  const change: NodeChange = { status, drain, eligibility };
+  fleet.change((n) => n === node, change);
+  return { status: 200, body: node };
 }
 
 function setHealth(agent: AgentModel, body: Body): Reply {
@@ -154,7 +203,8 @@ function setAllocations(agent: AgentModel, body: Body): Reply {
   return { status: 200, body: { allocations: count } };
 }
 
-function agentState({ agent, faults }: AdminContext): unknown {
+function agentState(ctx: AdminContext): unknown {
+  const { agent, faults } = ctx;
   return {
     name: agent.name,
     role: agent.role,
@@ -170,6 +220,7 @@ function agentState({ agent, faults }: AdminContext): unknown {
     raftOverride: agent.raftOverride,
     stats: agentStats(agent),
     members: agent.pool?.list() ?? [],
+    nodes: ctx.fleet.counts(),
     faults,
   };
 }

@@ -4,6 +4,7 @@ import { route, sendEmpty, sendJson } from '../common/http.js';
 import type { Acl } from './acl.js';
 import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
+import type { NodeFleet } from './nodes.js';
 import type { AclPolicy } from './scenario.js';
 import { selfBody } from './self.js';
 import { selfInProfile, type AgentProfile } from './profiles.js';
@@ -13,6 +14,8 @@ export interface ApiContext {
   acl: Acl;
   /** The release whose shapes the agent answers in. */
   profile: AgentProfile;
+  /** The client nodes of the agent's region. */
+  fleet: NodeFleet;
   /** Another agent of the simulator by node name or node ID ('leader' for the region's leader). */
   find(id: string): AgentModel | undefined;
 }
@@ -98,6 +101,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   },
   '/v1/agent/host': { GET: { acl: 'agent:read', answer: sendHost } },
   '/v1/agent/join': { POST: join, PUT: join },
+  '/v1/nodes': { GET: { acl: 'node:read', answer: sendNodes } },
   '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
   '/v1/agent/monitor': {
     GET: { acl: 'agent:read', answer: (_c, _q, res) => sendText(res, 501, 'log streaming is not simulated') },
@@ -128,6 +132,21 @@ function sendHealth(agent: AgentModel, res: http.ServerResponse): void {
   const ok = Object.values(health).every((part) => part.ok);
   if (ok) sendJson(res, 200, health);
   else sendText(res, 500, JSON.stringify(health));
+}
+
+/** The API's name for the header that carries the next page's token. */
+export const NEXT_TOKEN_HEADER = 'X-Scheduler-NextToken';
+
+/**
+ * A page of the client nodes (`per_page`, `next_token`), the next page's token in its header. The
+ * 0.x releases knew no paging: they answer every node whatever was asked, as older servers do.
+ */
+function sendNodes({ fleet, profile }: ApiContext, query: URLSearchParams, res: http.ServerResponse): void {
+  const perPage = profile === 'current' ? (query.get('per_page') ?? '0') : '0';
+  if (!/^\d+$/.test(perPage)) return sendText(res, 400, `failed to parse per_page: ${perPage}`);
+  const page = fleet.page(Number(perPage), query.get('next_token') ?? undefined, profile);
+  if (page.next) res.setHeader(NEXT_TOKEN_HEADER, page.next);
+  sendJson(res, 200, page.nodes);
 }
 
 function sendHost(ctx: ApiContext, query: URLSearchParams, res: http.ServerResponse): void {

@@ -1,6 +1,7 @@
 import { AgentModel } from './agent.js';
 import { RPC_PORT, hostIp } from './identity.js';
 import type { ServerHost } from './members.js';
+import { FLEET_DEFAULTS, NodeFleet } from './nodes.js';
 import { AGENT_DEFAULTS, type AgentScenario, type AgentSpec } from './scenario.js';
 
 const DEFAULT_KNOWN_SERVERS = 3;
@@ -59,4 +60,13 @@ function defaultServers(agents: AgentModel[], region: string): string[] {
         .map((m) => m.Addr)
     : Array.from({ length: DEFAULT_KNOWN_SERVERS }, (_, k) => hostIp(agents.length + k + 1));
   return hosts.map((ip) => `${ip}:${RPC_PORT}`);
+}
+
+/** One fleet of client nodes per region, shared by the region's agents (they answer from the same servers). */
+export function buildFleets(scenario: AgentScenario, agents: readonly AgentModel[]): Map<string, NodeFleet> {
+  const fleets = new Map<string, NodeFleet>();
+  for (const a of agents) {
+    if (!fleets.has(a.region)) fleets.set(a.region, new NodeFleet(a.region, scenario.nodes ?? FLEET_DEFAULTS, a.version));
+  }
+  return fleets;
 }

@@ -4,7 +4,8 @@ import { Acl } from './acl.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import type { AgentModel } from './agent.js';
 import { handleApi } from './api.js';
-import { buildAgents } from './cluster.js';
+import { buildAgents, buildFleets } from './cluster.js';
+import type { NodeFleet } from './nodes.js';
 import type { AgentProfile } from './profiles.js';
 import { parseAgentScenario, type AgentScenario } from './scenario.js';
 
@@ -38,6 +39,7 @@ export async function startAgentSimulator(
   const checked = parseAgentScenario(scenario);
   const acl = new Acl(checked.acl);
   const models = buildAgents(checked);
+  const fleets = buildFleets(checked, models);
   const find = (id: string, from: AgentModel): AgentModel | undefined =>
     id === 'leader' ? models.find((m) => m.region === from.region && m.raftState() === 'Leader') : models.find((m) => m.name === id || m.nodeId === id);
 
@@ -48,10 +50,11 @@ export async function startAgentSimulator(
   try {
     for (const [i, agent] of models.entries()) {
       const faults = noFaults();
-      const apiCtx = { agent, acl, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
+      const fleet = fleets.get(agent.region) as NodeFleet;
+      const apiCtx = { agent, acl, fleet, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
       const server = await listen(
         async (req, res) => {
-          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults }, req, res);
+          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet }, req, res);
           if (await applyFaults(faults, res)) return;
           handleApi(apiCtx, req, res);
         },

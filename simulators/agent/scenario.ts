@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FleetSpec } from './nodes.js';
 
 export type AgentRole = 'server' | 'client' | 'both';
 export type AclPolicy = 'agent:read' | 'agent:write' | 'node:read';
@@ -28,6 +29,8 @@ export interface AclSpec {
 export interface AgentScenario {
   agents: AgentSpec[];
   acl?: AclSpec;
+  /** The client nodes of each region (`/v1/nodes`); 4 nodes of pool `default` when absent. */
+  nodes?: FleetSpec;
 }
 
 export const AGENT_DEFAULTS = { region: 'global', datacenter: 'dc1', version: '1.9.3', members: 3 } as const;
@@ -41,6 +44,7 @@ export function demoAgentScenario(): AgentScenario {
       { name: 'client-1', role: 'client', allocations: 7 },
     ],
     acl: { enabled: true },
+    nodes: { count: 6, pools: ['default', 'batch'] },
   };
 }
 
@@ -63,6 +67,14 @@ const scenarioSchema = z.object({
       }),
     )
     .min(1),
+  nodes: z
+    .object({
+      count: count,
+      pools: z.array(z.string().min(1)).min(1).optional(),
+      datacenters: z.array(z.string().min(1)).min(1).optional(),
+      classes: z.array(z.string()).min(1).optional(),
+    })
+    .optional(),
   acl: z
     .object({
       enabled: z.boolean(),

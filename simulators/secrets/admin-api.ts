@@ -8,6 +8,7 @@ import { advanceAttempt, anyOperationToken, attemptView, cancelAttempt, mintOper
 import { primaryRole, secondaryRole } from './replication-roles.js';
 import { optionalBool, readBody, requiredBool, type Body } from './request-body.js';
 import { modelDump } from './model-dump.js';
+import { NODE_ADMIN_ROUTES } from './node-admin.js';
 
 /** Fault injection and inspection under `/_sim/`: no auth, never affected by faults or the seal. */
 export async function handleAdmin(
@@ -63,6 +64,7 @@ const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandl
     pattern: 'replication/*/merkle/corrupt',
     handler: (_f, c, _b, a) => (clearCorruption(c.replication[kindArg(a)]), ok({ corrupted_merkle_tree: false })),
   },
+  ...NODE_ADMIN_ROUTES.map((r) => ({ ...r, handler: ((_f, c, body, a) => r.handler(c, body, a)) as AdminHandler })),
 ];
 
 function adminRoute(fleet: Fleet, cluster: ClusterModel, method: string, segments: string[], body: Body): Reply {

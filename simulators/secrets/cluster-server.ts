@@ -8,16 +8,41 @@ import type { Fleet } from './fleet.js';
 import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
 import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
+import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
+import { activeNode, member, type SimNode } from './nodes.js';
 
-/** The HTTP listener of one simulated cluster: admin routes, then faults, seal, routing, namespace, auth. */
-export function clusterHandler(fleet: Fleet, cluster: ClusterModel): Handler {
+/**
+ * The HTTP listener of one simulated cluster (its load balancer, `node` undefined) or of one of its
+ * nodes: admin routes, then faults, the node's health, seal, routing, namespace, auth.
+ */
+export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNode): Handler {
   return async (req, res) => {
     const { method, path, query } = route(req);
     if (path.startsWith('/_sim/')) return handleAdmin(fleet, cluster, method, path, req, res);
+    const node = own ?? balanced(cluster);
+    // A killed node, or a cluster whose every node is gone: nothing listens there any more.
+    if (!node || node.dead) return void req.socket.destroy();
     if (await applyFaults(cluster.faults, res)) return;
-    if (cluster.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
-    await respond(res, () => answer(fleet, cluster, method, path, query, req));
+    const now = new Date();
+    if (path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
+    if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    await respond(res, () => nodesAnswer(cluster, path, req, now) ?? answer(fleet, cluster, method, path, query, req));
   };
+}
+
+/** The node the cluster's own address reaches: the active one, else, as a load balancer would, a live member. */
+const balanced = (cluster: ClusterModel): SimNode | undefined =>
+  activeNode(cluster.nodes, cluster.sealed) ?? cluster.nodes.nodes.find((n) => member(n) && !n.dead);
+
+/** The cluster's HA and raft endpoints; undefined for the other paths. */
+function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMessage, now: Date): Reply | undefined {
+  if (path === '/v1/sys/leader') return leaderReply(cluster, now);
+  const reply = path === '/v1/sys/ha-status' ? haStatusReply : path === '/v1/sys/storage/raft/autopilot/state' ? autopilotReply : undefined;
+  if (!reply) return undefined;
+  authorizeClient(cluster, req, 'client');
+  // A DR secondary serves its status endpoints only.
+  if (cluster.replication.dr.role.mode === 'secondary') throw badRequest('path disabled in replication DR secondary mode');
+  return reply(cluster, now);
 }
 
 async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {

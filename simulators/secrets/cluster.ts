@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { noFaults, type Faults } from '../common/faults.js';
+import { createNodes, type NodeSet } from './nodes.js';
 import { quirksOf, type Quirks } from './profiles.js';
 
 export type Kind = 'performance' | 'dr';
@@ -86,6 +87,8 @@ export interface OperationTokenAttempt {
 
 export interface ClusterModel {
   readonly name: string;
+  /** The cluster's own id (`sys/health` cluster_id), apart from its replication ids. */
+  readonly id: string;
   /** Both known only once the listener is bound. */
   url: string;
   clusterAddr: string;
@@ -100,6 +103,8 @@ export interface ClusterModel {
   attempt?: OperationTokenAttempt;
   readonly replication: Record<Kind, KindState>;
   readonly startedAt: Date;
+  /** Its nodes, each with its own health; the cluster's address reaches the active one. */
+  readonly nodes: NodeSet;
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -123,10 +128,12 @@ export function newKeyShares(count = 5, threshold = 3): KeyShares {
   return { shares: Array.from({ length: count }, () => randomBytes(33).toString('hex')), threshold };
 }
 
-export function createCluster(name: string): ClusterModel {
+export function createCluster(name: string, nodeCount = 3): ClusterModel {
   const rootToken = `s.${randomBase62(24)}`;
   return {
     name,
+    id: randomUUID(),
+    nodes: createNodes(name, nodeCount),
     url: '',
     clusterAddr: '',
     rootToken,

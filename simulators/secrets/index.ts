@@ -17,10 +17,14 @@ export interface SimulatedCluster {
   readonly url: string;
   /** Client token with sudo, for X-Secrets-Token or Authorization: Bearer. */
   readonly rootToken: string;
+  /** Its nodes' own API addresses, by node id (`node-1` is active at the start). */
+  readonly nodes: ReadonlyMap<string, string>;
   /** A valid DR operation token for this cluster, minted if it has none. */
   drOperationToken(): string;
-  /** API requests this cluster has answered. */
+  /** API requests this cluster has answered at its own address. */
   requests(): number;
+  /** API requests its nodes have answered at theirs. */
+  nodeRequests(): number;
 }
 
 export interface SecretsSimulator {
@@ -39,13 +43,15 @@ export interface SecretsSimulatorOptions {
   profile?: SecretsProfile;
 }
 
-function simulated(model: ClusterModel, server: RunningServer): SimulatedCluster {
+function simulated(model: ClusterModel, server: RunningServer, nodeServers: readonly RunningServer[]): SimulatedCluster {
   return {
     name: model.name,
     url: model.url,
     rootToken: model.rootToken,
+    nodes: new Map(model.nodes.nodes.map((n) => [n.id, n.url])),
     drOperationToken: () => anyOperationToken(model),
     requests: () => server.requests(),
+    nodeRequests: () => nodeServers.reduce((n, s) => n + s.requests(), 0),
   };
 }
 
@@ -55,18 +61,27 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   const fleet = new Fleet();
   const servers: RunningServer[] = [];
   const serverOf = new Map<string, RunningServer>();
+  const nodeServersOf = new Map<string, RunningServer[]>();
   const closeAll = async () => {
     fleet.stopTicking();
     await Promise.all(servers.splice(0).map((s) => s.close()));
   };
   try {
     for (const spec of valid.clusters) {
-      const model = createCluster(spec.name);
+      const model = createCluster(spec.name, spec.nodes);
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);
       serverOf.set(spec.name, server);
       model.url = server.url;
+      const nodeServers: RunningServer[] = [];
+      for (const node of model.nodes.nodes) {
+        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.tls);
+        servers.push(own);
+        nodeServers.push(own);
+        node.url = own.url;
+      }
+      nodeServersOf.set(spec.name, nodeServers);
       // Cluster-to-cluster traffic is modelled in memory; the address only has to be unique and look real.
       model.clusterAddr = `https://${spec.name}:8201`;
       fleet.add(model);
@@ -77,7 +92,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
     throw err;
   }
   fleet.startTicking(opts.walTickMs ?? 1000);
-  const clusters = new Map([...fleet.clusters].map(([name, model]) => [name, simulated(model, serverOf.get(name)!)]));
+  const clusters = new Map([...fleet.clusters].map(([name, model]) => [name, simulated(model, serverOf.get(name)!, nodeServersOf.get(name) ?? [])]));
   return {
     clusters,
     cluster(name) {

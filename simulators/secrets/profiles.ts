@@ -12,8 +12,10 @@ export interface Quirks {
 
 /**
  * `current`: 1.16+, with the fields beyond the spec (clock skew, canary age, connection_state...).
- * `1.5`: 1.5 to 1.15, peer lists without those fields. `pre-1.5`: primaries send known_secondaries
- * but no `secondaries` list, secondaries no `primaries` list, and primaries no `state`.
+ * `1.5`: 1.5 to 1.15, peer lists without those fields, and the HA status in the `data` envelope
+ * without clock skew or echo duration. `pre-1.5`: primaries send known_secondaries but no
+ * `secondaries` list, secondaries no `primaries` list, and primaries no `state`; no sys/ha-status
+ * and no autopilot state (404), and no licence in the health answer.
  */
 export const SECRETS_PROFILES = ['current', '1.5', 'pre-1.5'] as const;
 export type SecretsProfile = (typeof SECRETS_PROFILES)[number];

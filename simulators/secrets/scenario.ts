@@ -12,7 +12,8 @@ export interface ReplicationLink {
 
 export interface SecretsScenario {
   /** port 0 or absent: a free port. */
-  clusters: Array<{ name: string; port?: number }>;
+  /** nodes: how many (each a raft voter; default 3), the first one active. */
+  clusters: Array<{ name: string; port?: number; nodes?: number }>;
   replication?: ReplicationLink[];
 }
 
@@ -24,6 +25,7 @@ const scenarioSchema = z
           // Names end up in cluster addresses, so they must be host-name safe.
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'cluster names use letters, digits, "-" and "_"'),
           port: z.number().int().min(0).max(65535).optional(),
+          nodes: z.number().int().min(1).max(9).optional(),
         }),
       )
       .min(1),

@@ -17,14 +17,22 @@ import type { CheckLine } from './config-check.js';
 /** How long one job may take: the longest a target's timeouts and retries allow, bounded. */
 const JOB_TIMEOUT_MS = 60_000;
 
+/** A declared part name as a pattern of the parts it names (`node {node}`: `node ` and anything). */
+const partPattern = (part: string): RegExp => new RegExp(`^${part.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '.+')}$`);
+const literal = (part: string): number => part.replace(/\{[^}]+\}/g, '').length;
+
 /**
- * The declarations a part's outcome comes from: the part's own name, or a per-kind part (`{kind}`)
- * whose `_up` the outcome carries. None for a part a job derives (the seal), which no call makes.
+ * The declarations a part's outcome comes from: the part's own name, or a templated part (`{kind}`,
+ * `node {node}`) that names it and whose `_up` the outcome carries, the most specific first. None
+ * for a part a job derives (the seal), which no call makes.
  */
 function endpointsOf(c: Collector, target: object, o: PartOutcome): AnyEndpoint[] {
   const on = switchedOn(c.endpoints, target);
   const exact = on.filter((e) => e.part === o.part);
-  return exact.length ? exact : on.filter((e) => e.part.includes('{') && e.up && (o.error || o.group.has(e.up.name)));
+  if (exact.length) return exact;
+  const named = on.filter((e) => e.part.includes('{') && e.up && partPattern(e.part).test(o.part) && (o.error || o.group.has(e.up.name)));
+  const most = Math.max(...named.map((e) => literal(e.part)));
+  return named.filter((e) => literal(e.part) === most);
 }
 
 /** The secrets service answers 404 for a path the token may not read (its API's status table). */

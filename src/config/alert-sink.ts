@@ -32,8 +32,8 @@ const alertStore = z
   .transform((s) => s ?? { ...defaultStore, postgres: undefined, max_size: undefined });
 export type AlertStoreConfig = z.output<typeof alertStore>;
 
-/** The webhook alert sink. Absent means off: no database is created and no Watchdog is expected. */
-export const alertSink = z.strictObject({
+/** The alert sink's keys; alertSink adds the checks across them. */
+const alertSinkKeys = z.strictObject({
   enabled: z.boolean().default(true),
   bearer_token_file: readableFile.optional(),
   basic_auth: z
@@ -48,8 +48,14 @@ export const alertSink = z.strictObject({
     .optional(),
   /** A bearer token for the read API only (`/api/v1/alerts`, ...): readers need not hold the webhook's credentials. */
   read_token_file: readableFile.optional(),
-  /** Webhook bodies read at once at most; one more is answered 503 (Alertmanager retries) before it is read. */
-  max_in_flight: z.number().int().min(1).max(10_000).default(32),
+  /**
+   * Notifications held at once, from their first byte until the store has committed them (or
+   * failed): their count and the bytes of their bodies. One more is answered 503 (Alertmanager
+   * retries) before it is read. The bytes default keeps the sink well inside the shipped 512 MiB
+   * memory limit (docs/alert-sink.md#how-much-the-sink-holds).
+   */
+  max_in_flight: z.number().int().min(1).max(10_000).default(64),
+  max_in_flight_size: size('16MiB'),
   store: alertStore,
   body_limit: size('10MiB'),
   /**
@@ -76,5 +82,16 @@ export const alertSink = z.strictObject({
       max_silence: duration('10m'),
     })
     .prefault({}),
+});
+
+/** The webhook alert sink. Absent means off: no database is created and no Watchdog is expected. */
+export const alertSink = alertSinkKeys.superRefine((s, ctx) => {
+  // A notification of body_limit bytes must fit beside others, or a stream of small ones would keep it out.
+  if (s.max_in_flight_size < s.body_limit)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['max_in_flight_size'],
+      message: `must be at least body_limit (${s.body_limit} bytes): a notification of body_limit bytes must fit`,
+    });
 });
 export type AlertSinkConfig = z.output<typeof alertSink>;

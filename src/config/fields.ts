@@ -37,17 +37,15 @@ export const size = (def: string) => z.union([z.string(), z.number()]).default(d
 export const optionalSize = z.union([z.string(), z.number()]).transform(toBytes).optional();
 
 /** A node-cron expression; six fields give seconds. */
-export const schedule = (def: string) =>
-  z
-    .string()
-    .default(def)
-    .superRefine((s, ctx) => {
-      const v = cron.validateDetailed(s);
-      if (!v.valid) {
-        const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-        ctx.addIssue({ code: 'custom', message: `invalid cron expression "${s}"${why ? ` (${why})` : ''}` });
-      }
-    });
+export const cronExpression = z.string().superRefine((s, ctx) => {
+  const v = cron.validateDetailed(s);
+  if (!v.valid) {
+    const why = v.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    ctx.addIssue({ code: 'custom', message: `invalid cron expression "${s}"${why ? ` (${why})` : ''}` });
+  }
+});
+
+export const schedule = (def: string) => cronExpression.default(def);
 
 export const httpUrl = z.string().superRefine((s, ctx) => {
   let u: URL;

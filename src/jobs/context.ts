@@ -82,36 +82,41 @@ export function spacerFor(ctx: BuildContext, budget: string, perSecond: number):
 }
 
 /**
- * One keep-alive pool per target, its requests observed into vigil_upstream_* under the group
+ * One keep-alive pool per target (and one per node of a cluster polled at its own address, `node`), its requests observed into vigil_upstream_* under the group
  * `vigil/upstream/<kind>/<target>` (published by `publishUpstreamStats`).
  */
 export function clientFor(
   kind: string,
   target: TargetBase,
   ctx: BuildContext,
-  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> = {},
+  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> & { node?: string } = {},
 ): UpstreamClient {
+  const { node, ...options } = extra;
   const { key, stats: s, publish } = upstreamStatsOf(kind, target, ctx);
   let lastTls: TlsObservation | undefined;
   const client = new UpstreamClient({
-    address: target.address,
+    address: node ?? target.address,
     timeoutMs: target.timeout,
     maxResponseBytes: target.max_response_size,
     tls: upstreamTls(target, ctx.log),
-    proxy: proxyFor(new URL(target.address), target),
-    ...extra,
+    proxy: proxyFor(new URL(node ?? target.address), target),
+    ...options,
     beforeDecode: () => ctx.turns.take(),
     observe: (endpoint, code, seconds) => {
-      observeRequest(s, endpoint, code, seconds);
+      observeRequest(s, endpoint, code, seconds, node);
       ctx.unpublished.set(key, publish);
     },
-    onTls: (o) => {
-      // A resumed session shows no certificate: keep the expiry the full handshake showed.
-      lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
-      const seen = lastTls;
-      // Under the target's upstream key, so a removed target's group goes with it.
-      ctx.unpublished.set(`${key}/tls`, () => ctx.store.replace(`${key}/tls`, renderGroup(tlsFamilies, seen, { target: target.name })));
-    },
+    // A node's certificate is the cluster's to watch at its configured address: one expiry per target.
+    onTls:
+      node !== undefined
+        ? undefined
+        : (o) => {
+            // A resumed session shows no certificate: keep the expiry the full handshake showed.
+            lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
+            const seen = lastTls;
+            // Under the target's upstream key, so a removed target's group goes with it.
+            ctx.unpublished.set(`${key}/tls`, () => ctx.store.replace(`${key}/tls`, renderGroup(tlsFamilies, seen, { target: target.name })));
+          },
     onRetry: (endpoint, err) => {
       s.retries.set(endpoint, (s.retries.get(endpoint) ?? 0) + 1);
       ctx.log.debug({ target: target.name, endpoint, reason: err.reason }, 'retrying upstream request');

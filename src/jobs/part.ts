@@ -16,6 +16,8 @@ export interface PartOutcome<T = unknown> {
   readonly value?: T;
   /** The upstream said this part does not apply to it (a client agent has no gossip pool): no series, no failure. */
   readonly notApplicable?: true;
+  /** How the upstream said so (a 403, a 404), for what is derived from the refusal; never counted as a failure. */
+  readonly refusal?: UpstreamError;
 }
 
 /** One scheduled job: one collector for one target. */
@@ -64,7 +66,7 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
     value = await spec.fetch();
   } catch (e) {
     const err = toUpstreamError(e);
-    if (spec.notApplicable?.(err)) return { part: spec.part, group: new Map(), notApplicable: true };
+    if (spec.notApplicable?.(err)) return { part: spec.part, group: new Map(), notApplicable: true, refusal: err };
     return { part: spec.part, group: upGroup(false), error: err };
   }
   await spec.turns?.take();

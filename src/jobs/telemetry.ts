@@ -32,20 +32,24 @@ export interface UpstreamStats {
   /** Answers byte-identical to the last of their endpoint (and page), by endpoint: their decoding was reused. */
   readonly unchanged: Map<string, number>;
   rateLimited: number;
+  /** Requests to each node of a cluster polled at its own address (the secrets node poll), by node address. */
+  readonly nodeRequests: Map<string, number>;
 }
 
 export const LATENCY_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 
 export function newUpstreamStats(target: string): UpstreamStats {
-  return { target, latency: new Map(), retries: new Map(), unchanged: new Map(), rateLimited: 0 };
+  return { target, latency: new Map(), retries: new Map(), unchanged: new Map(), rateLimited: 0, nodeRequests: new Map() };
 }
 
-export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number): void {
+/** One request's outcome; `node` for a request to one node of a cluster, whose 429 says "standby", not "slow down". */
+export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number, node?: string): void {
   const key = `${endpoint}\u0000${code}`;
   let h = s.latency.get(key);
   if (!h) s.latency.set(key, (h = new HistogramData(LATENCY_BOUNDS)));
   h.observe(seconds);
-  if (code === '429') s.rateLimited += 1;
+  if (node !== undefined) s.nodeRequests.set(node, (s.nodeRequests.get(node) ?? 0) + 1);
+  else if (code === '429') s.rateLimited += 1;
 }
 
 const JOB = ['collector', 'target'] as const;
@@ -156,8 +160,16 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     samples: (s) => [...s.unchanged].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
   }),
   family<UpstreamStats>({
+    name: 'vigil_upstream_node_requests_total',
+    help: "Requests to each node of this target's cluster at the node's own address (sys/health of the node poll), by node; a node that leaves the cluster takes its series along.",
+    type: 'counter',
+    section: 'vigil',
+    labels: ['target', 'node'],
+    samples: (s) => [...s.nodeRequests].map(([node, value]) => ({ labels: { node }, value })),
+  }),
+  family<UpstreamStats>({
     name: 'vigil_upstream_rate_limited_total',
-    help: '429 (rate limited) answers received from this upstream target.',
+    help: "429 (rate limited) answers received from this upstream target (not counting the 429 of a standby node's health, which is its role).",
     type: 'counter',
     section: 'vigil',
     labels: ['target'],

@@ -5,7 +5,7 @@ import type { BoundedSummary } from './label-bounds.js';
 import type { FoldField } from './value-folds.js';
 
 /** Why a webhook request was refused: the `reason` label of vigil_alertsink_rejected_total. */
-export const REJECT_REASONS = ['auth', 'json', 'schema', 'too_large', 'content_type', 'store'] as const;
+export const REJECT_REASONS = ['auth', 'json', 'schema', 'too_large', 'content_type', 'store', 'overload', 'sender_gone'] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
 /** What the vigil_alertsink_* families render; rebuilt when a notification, rejection or watchdog change happens. */
@@ -45,7 +45,7 @@ export const sinkFamilies: readonly Family<SinkStats>[] = [
   }),
   family<SinkStats>({
     name: 'vigil_alertsink_rejected_total',
-    help: 'Webhook requests refused, by reason: auth (401), json and schema (400), too_large (413), content_type (415), store (5xx: Alertmanager retries). Resets when vigil restarts.',
+    help: 'Webhook requests refused, by reason: auth (401), json and schema (400), too_large (413), content_type (415), store (5xx: Alertmanager retries), overload (503: more notifications held than max_in_flight or max_in_flight_size), sender_gone (dropped unstored: the sender closed its connection first). Resets when vigil restarts.',
     type: 'counter',
     section: 'alertsink',
     labels: ['reason'],

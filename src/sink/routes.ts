@@ -1,11 +1,12 @@
 import type http from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { BodyError, readBody, refuse as answer, type InFlight } from '../support/request-body.js';
+import { BodyError, readBody, refuse as answer } from '../support/request-body.js';
 import type { Logger } from 'pino';
 import { capText } from '../support/cap-text.js';
 import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
+import type { Hold, IntakeBudget } from './intake-budget.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
 import { parsePayloadInTurns, type Payload } from './payload-schema.js';
 import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
@@ -19,15 +20,15 @@ export interface SinkRouteDeps {
   auth: SinkAuth;
   /** Whether the request passed web-config basic auth (then the read API asks nothing more). */
   authenticated: (req: http.IncomingMessage) => boolean;
-  /** Webhook bodies being read; past the cap a request is answered 503 before its body is read. */
-  inFlight: InFlight;
+  /** Notifications held from their first byte until the store settles them; past it a request is answered 503 before its body is read. */
+  budget: IntakeBudget;
   bodyLimit: number;
   /** Nesting a body may have (deeper: 400), and the stored text one read answer may hold. */
   limits: { maxDepth: number; maxAnswerBytes: number };
   store: AlertStore;
   log: Logger;
-  /** Stores a valid notification durably; rejects with a StoreError when it cannot. */
-  receive(payload: Payload, body: string): Promise<RecordResult>;
+  /** Stores a valid notification durably; rejects with a StoreError when it cannot (`cancelled` once `gone` aborts and it is dropped). */
+  receive(payload: Payload, body: string, gone: AbortSignal): Promise<RecordResult>;
   /** Counts a refused webhook request. */
   refused(reason: RejectReason): void;
   /** Counts the values of a stored notification that were folded to their limit (value-folds.ts). */
@@ -52,7 +53,7 @@ const methodNotAllowed: RequestHandler = (_req, res) => {
 };
 
 /** Alertmanager retries any 5xx; the code says why to whoever reads its log. */
-const STORE_STATUS = { full: 507, busy: 503, unavailable: 503, failed: 500 } as const;
+const STORE_STATUS = { full: 507, busy: 503, unavailable: 503, failed: 500, cancelled: 500 } as const;
 /** Seconds a sender should wait before sending again to a store that is busy or unavailable. */
 const RETRY_AFTER = { busy: '1', unavailable: '5' } as const;
 
@@ -104,52 +105,77 @@ function webhookCredentials(deps: SinkCredentialDeps, refuse: Refuse): RequestHa
   };
 }
 
-/** Reads the body within the in-flight cap and the size limit; undefined once the request is refused. */
-async function webhookBody(deps: SinkRouteDeps, refuse: Refuse, req: Request, res: Response): Promise<string | undefined> {
-  const release = deps.inFlight.take();
-  if (!release) {
-    res.setHeader('retry-after', '1');
-    return void refuse(req, res, 'store', 503, `more than ${deps.inFlight.max} notifications arriving at once; send it again`);
+/**
+ * Takes the notification's place in the budget (its declared length, else body_limit, until its body
+ * is read) and reads the body; undefined once the request is refused (the place is then given back).
+ */
+async function webhookBody(deps: SinkRouteDeps, refuse: Refuse, req: Request, res: Response): Promise<{ body: string; hold: Hold } | undefined> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const hold = deps.budget.take(Number.isFinite(declared) && declared >= 0 ? Math.min(declared, deps.bodyLimit) : deps.bodyLimit);
+  if (!hold) {
+    const { count, bytes } = deps.budget.usage;
+    res.setHeader('retry-after', RETRY_AFTER.busy);
+    return void refuse(req, res, 'overload', 503, `the sink holds ${count} notifications (${bytes} bytes) not yet stored, at its bound; send it again`);
   }
   try {
-    return (await readBody(req, deps.bodyLimit)).toString('utf8');
+    const raw = await readBody(req, deps.bodyLimit);
+    hold.shrink(raw.length);
+    return { body: raw.toString('utf8'), hold };
   } catch (e) {
+    hold.release();
     if (!(e instanceof BodyError)) throw e;
     const f = BODY_FAILURE[e.kind];
     return void refuse(req, res, f.reason, f.status, e.message);
-  } finally {
-    release();
   }
+}
+
+/** Aborts once the sender has closed its connection without an answer: what it sent is not stored then. */
+function senderGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => res.writableFinished || gone.abort());
+  return gone.signal;
 }
 
 /** Reads, checks and stores a notification: 200 only once it is durably stored. */
 function webhookStore(deps: SinkRouteDeps, refuse: Refuse): RequestHandler {
   return async (req, res) => {
-    const body = await webhookBody(deps, refuse, req, res);
-    if (body === undefined) return;
-    if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn))
-      return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
-    const parsed = await parsePayloadInTurns(body, nextTurn);
-    if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
-    let result: RecordResult;
+    const gone = senderGone(res);
+    const read = await webhookBody(deps, refuse, req, res);
+    if (!read) return;
     try {
-      result = await deps.receive(parsed.payload, body);
-    } catch (e) {
-      const kind = e instanceof StoreError ? e.kind : 'failed';
-      deps.log.error(
-        { err: (e as Error).message, receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) },
-        'cannot store notification',
-      );
-      if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
-      const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
-      return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
+      await checkAndStore(deps, refuse, req, res, read.body, gone);
+    } finally {
+      read.hold.release();
     }
-    if (Object.keys(parsed.folded).length > 0) {
-      deps.folded(parsed.folded);
-      deps.log.warn({ folded: parsed.folded, receiver: capText(parsed.payload.receiver, 128), id: result.id }, 'notification stored with long values folded');
-    }
-    res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
   };
+}
+
+async function checkAndStore(deps: SinkRouteDeps, refuse: Refuse, req: Request, res: Response, body: string, gone: AbortSignal): Promise<void> {
+  if (await jsonDepthExceedsInTurns(body, deps.limits.maxDepth, nextTurn))
+    return refuse(req, res, 'json', 400, `body nests deeper than ${deps.limits.maxDepth} levels`);
+  const parsed = await parsePayloadInTurns(body, nextTurn);
+  if (!parsed.ok) return refuse(req, res, parsed.reason, 400, parsed.error, parsed.field ? { field: parsed.field } : {});
+  const sent = { receiver: capText(parsed.payload.receiver, 128), group_key: capText(parsed.payload.groupKey, 256) };
+  let result: RecordResult;
+  try {
+    result = await deps.receive(parsed.payload, body, gone);
+  } catch (e) {
+    const kind = e instanceof StoreError ? e.kind : 'failed';
+    if (kind === 'cancelled') {
+      // Nobody is left to answer; the sender's retry (Alertmanager sends it again) is stored instead.
+      deps.refused('sender_gone');
+      return void deps.log.warn({ ...sent, remote: req.socket.remoteAddress }, 'notification dropped: the sender closed its connection before it was stored');
+    }
+    deps.log.error({ err: (e as Error).message, ...sent }, 'cannot store notification');
+    if (kind === 'busy' || kind === 'unavailable') res.setHeader('retry-after', RETRY_AFTER[kind]);
+    const why = e instanceof StoreError && e.reason ? `${kind}: ${e.reason}` : kind;
+    return refuse(req, res, 'store', STORE_STATUS[kind], `notification not stored (store ${why}); send it again`);
+  }
+  if (Object.keys(parsed.folded).length > 0) {
+    deps.folded(parsed.folded);
+    deps.log.warn({ folded: parsed.folded, receiver: sent.receiver, id: result.id }, 'notification stored with long values folded');
+  }
+  res.json({ status: result.duplicate ? 'duplicate' : 'stored', id: result.id });
 }
 
 /** The read API is open when no credentials are configured anywhere, else it needs them. */

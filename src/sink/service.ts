@@ -5,9 +5,9 @@ import { isLoopbackAddress } from '../config/listen-address.js';
 import type { AlertSinkConfig } from '../config/alert-sink.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { capText } from '../support/cap-text.js';
-import { InFlight } from '../support/request-body.js';
 import { SinkAuth } from './auth.js';
 import { SinkExposure, type ExposedSink } from './exposure.js';
+import { IntakeBudget } from './intake-budget.js';
 import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
 import type { Payload } from './payload-schema.js';
 import { Pruner } from './pruning.js';
@@ -30,6 +30,20 @@ export interface AlertSinkDeps {
   storeKind?: (cfg: AlertSinkConfig['store']) => StoreKind;
   /** How soon an unavailable store is opened again. */
   reopenMs?: number;
+}
+
+/** A first start: the store opening, then the sink being made the running one. */
+interface Starting {
+  cfg: AlertSinkConfig;
+  kind: StoreKind;
+  auth: SinkAuth;
+  router: Router;
+  store: GuardedStore;
+  since: number;
+  /** The whole start, as `started()` gives it. */
+  started?: Promise<void>;
+  /** Once the store has opened (or failed to): the sink being made the running one. */
+  settling?: Promise<void>;
 }
 
 interface Running extends ExposedSink {
@@ -60,13 +74,13 @@ export class AlertSinkService {
     next();
   };
 
-  /** While a first apply is under way (no sink running yet): its credentials, and the routes that ask them. */
-  private starting?: { auth: SinkAuth; router: Router };
+  /** A first start whose store is still opening: its credentials, and the routes that ask them. */
+  private starting?: Starting;
 
   private running?: Running;
   private startedAt = 0;
-  /** One count across reloads, so a reload does not let twice the cap in. */
-  private readonly inFlight = new InFlight(1);
+  /** One budget across reloads, so a reload does not let twice the bound in. */
+  private readonly budget = new IntakeBudget(1, 0);
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly storeKind: (cfg: AlertSinkConfig['store']) => StoreKind;
@@ -86,30 +100,65 @@ export class AlertSinkService {
   }
 
   /**
-   * Applies a config. A store that cannot be opened at start leaves the sink up but unavailable
-   * (503, /readyz says why) while it retries; on a reload, it rejects and keeps the running sink.
+   * Applies a config. The first start resolves at once: its store opens meanwhile (a check of every
+   * page of a large file on a slow disk can take minutes), and the collectors never wait for it. A
+   * store that cannot be opened at start leaves the sink up but unavailable (503, /readyz says why)
+   * while it retries; on a reload, it rejects and keeps the running sink.
    */
   async apply(config: { alert_sink?: AlertSinkConfig | undefined }): Promise<void> {
     const cfg = config.alert_sink;
+    // The first store is open and the sink is about to run: this config applies to it.
+    await this.starting?.settling;
     if (!cfg?.enabled) return this.stop();
-    if (!this.running) {
-      const auth = new SinkAuth(cfg);
-      this.starting = { auth, router: startingRouter(this.credentials(auth)) };
-    }
-    try {
-      await this.start(cfg);
-    } finally {
-      this.starting = undefined;
-    }
-  }
-
-  private async start(cfg: AlertSinkConfig): Promise<void> {
     this.checkExposure(cfg);
+    if (!this.running) return this.open(cfg);
     const prev = this.running;
     const kind = this.storeKind(cfg.store);
-    const sameStore = prev !== undefined && prev.identity === kind.identity;
-    const store = sameStore ? prev.store : await this.openStore(cfg, kind, prev !== undefined);
-    if (!prev) this.startedAt = this.now();
+    const sameStore = prev.identity === kind.identity;
+    const store = sameStore ? prev.store : await this.openStore(cfg, kind);
+    await this.start(cfg, kind, store, prev, sameStore);
+  }
+
+  /** The first start: the sink answers 503 (after its credentials) until the store has opened, or failed to. */
+  private open(cfg: AlertSinkConfig): void {
+    const kind = this.storeKind(cfg.store);
+    const auth = new SinkAuth(cfg);
+    const router = startingRouter(this.credentials(auth));
+    const s = this.starting;
+    // A reload while the same store opens: it goes on opening, for the newest config.
+    if (s?.kind.identity === kind.identity) return void Object.assign(s, { cfg, auth, router });
+    this.abandon();
+    const store = this.guarded(kind);
+    const starting: Starting = { cfg, kind, auth, router, store, since: this.now() };
+    this.starting = starting;
+    starting.started = store.open().then(() => {
+      if (this.starting !== starting) return;
+      // The Watchdog's silence counts from here: nothing could be received while the store opened.
+      this.startedAt = this.now();
+      starting.settling = this.start(starting.cfg, kind, store, undefined, false)
+        .catch((e: unknown) => {
+          this.log.error({ err: (e as Error).message }, 'alert sink cannot start: it stays off until a reload');
+          this.starting = undefined;
+          return Promise.all([this.stop(), store.close()]).then(() => undefined);
+        })
+        .finally(() => this.starting === starting && (this.starting = undefined));
+      return starting.settling;
+    });
+  }
+
+  /** Settles once a first start has opened its store (or found it unusable) and the sink runs. */
+  started(): Promise<void> {
+    return this.starting?.started ?? Promise.resolve();
+  }
+
+  /** Drops a first start whose store is still opening: the store is closed once its opening ends, unused. */
+  private abandon(): void {
+    const s = this.starting;
+    this.starting = undefined;
+    void s?.store.close();
+  }
+
+  private async start(cfg: AlertSinkConfig, kind: StoreKind, store: GuardedStore, prev: Running | undefined, sameStore: boolean): Promise<void> {
     const monitor = await WatchdogMonitor.start(cfg.watchdog, store, this.startedAt, prev?.watchdog, {
       log: this.log,
       now: this.now,
@@ -117,6 +166,7 @@ export class AlertSinkService {
     });
     if (prev) await this.retire(prev, !sameStore);
     const r = this.begin(cfg, store, kind.identity, monitor);
+    if (!sameStore) this.storeChanged(store.availability(), kind);
     await r.pruner.run();
     await this.exposure.publish();
     monitor.check();
@@ -124,14 +174,25 @@ export class AlertSinkService {
     this.log.info({ store: kind.name, retention_days: cfg.store.retention / 86_400_000, auth }, 'alert sink ready');
   }
 
-  /** A new store; one that cannot be opened on a reload is closed again, and the reload refused. */
-  private async openStore(cfg: AlertSinkConfig, kind: StoreKind, reload: boolean): Promise<GuardedStore> {
-    const store = new GuardedStore(kind, (a) => this.storeChanged(a, kind), this.deps.reopenMs ?? 5000, this.now);
+  /** The new store of a reload; one that cannot be opened is closed again, and the reload refused. */
+  private async openStore(cfg: AlertSinkConfig, kind: StoreKind): Promise<GuardedStore> {
+    const store = this.guarded(kind);
     const failure = await store.open();
-    if (failure && reload) {
+    if (failure) {
       await store.close();
       throw new Error(`alert_sink.store.${cfg.store.postgres ? 'postgres' : 'path'}: cannot open ${kind.name}: ${failure.message}`);
     }
+    return store;
+  }
+
+  /** A store whose changes count once it is the sink's (starting or running): a reload's store that fails to open is not. */
+  private guarded(kind: StoreKind): GuardedStore {
+    const store: GuardedStore = new GuardedStore(
+      kind,
+      (a) => (this.running ?? this.starting)?.store === store && this.storeChanged(a, kind),
+      this.deps.reopenMs ?? 5000,
+      this.now,
+    );
     return store;
   }
 
@@ -155,6 +216,9 @@ export class AlertSinkService {
 
   /** Not ready while the store cannot be used: a load balancer then sends notifications elsewhere. */
   readiness(): { ready: boolean; reason?: string } {
+    const s = this.starting;
+    if (s)
+      return { ready: false, reason: `alert_sink: store opening for ${Math.round((this.now() - s.since) / 1000)} s: the webhook answers 503 until it is open` };
     const a = this.running ? this.availability : { available: true as const };
     return a.available ? { ready: true } : { ready: false, reason: `alert_sink: store unavailable (${a.reason}): ${a.message}` };
   }
@@ -183,6 +247,9 @@ export class AlertSinkService {
   }
 
   async stop(): Promise<void> {
+    // Once its store is open a first start is let finish, and stopped as any sink.
+    await this.starting?.settling;
+    this.abandon();
     const r = this.running;
     if (!r) return;
     this.running = undefined;
@@ -192,10 +259,14 @@ export class AlertSinkService {
     this.exposure.clear();
   }
 
-  /** Whether a request goes to the webhook and the sink checks its credentials itself (see HttpGuard). */
-  authenticatesItself(req: http.IncomingMessage): boolean {
+  /**
+   * Whether a request goes to the webhook and the sink checks its credentials itself (see
+   * HttpGuard). The guard sees the path as sent, under `--web.route-prefix` when there is one.
+   */
+  authenticatesItself(req: http.IncomingMessage, routePrefix = '/'): boolean {
     const auth = (this.running ?? this.starting)?.auth;
-    return auth !== undefined && auth.ownCredentials && (req.url === WEBHOOK_PATH || req.url?.startsWith(`${WEBHOOK_PATH}?`) === true);
+    const path = routePrefix === '/' ? WEBHOOK_PATH : `${routePrefix}${WEBHOOK_PATH}`;
+    return auth !== undefined && auth.ownCredentials && (req.url === path || req.url?.startsWith(`${path}?`) === true);
   }
 
   /** Renders a change still waiting for its interval now (tests read their changes at once). */
@@ -204,14 +275,15 @@ export class AlertSinkService {
   }
 
   private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, monitor: WatchdogMonitor): Router {
-    this.inFlight.max = cfg.max_in_flight;
+    this.budget.maxCount = cfg.max_in_flight;
+    this.budget.maxBytes = cfg.max_in_flight_size;
     return sinkRouter({
       ...this.credentials(auth),
-      inFlight: this.inFlight,
+      budget: this.budget,
       bodyLimit: cfg.body_limit,
       limits: { maxDepth: cfg.limits.max_depth, maxAnswerBytes: cfg.limits.max_answer_size },
       store,
-      receive: (payload, body) => this.receive(store, monitor, payload, body),
+      receive: (payload, body, gone) => this.receive(store, monitor, payload, body, gone),
       folded: (counts) => this.exposure.folded(counts),
       pages: this.deps.pages,
       health: () => monitor.health(),
@@ -222,9 +294,9 @@ export class AlertSinkService {
     return { auth, authenticated: this.deps.authenticated ?? (() => false), log: this.log, refused: (reason) => this.exposure.refused(reason) };
   }
 
-  private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string): Promise<RecordResult> {
+  private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string, gone: AbortSignal): Promise<RecordResult> {
     const receivedAt = this.now();
-    const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body });
+    const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body }, gone);
     monitor.received(payload, receivedAt);
     this.log.debug(
       { receiver: capText(payload.receiver, 128), status: payload.status, alerts: payload.alerts.length, id: result.id, duplicate: result.duplicate },

@@ -78,26 +78,3 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Buff
     req.on('data', onData).on('end', onEnd).on('aborted', onAborted).on('error', onAborted);
   });
 }
-
-/** How many bodies are being read at once; past the cap, a new one is refused with 503 before it is read. */
-export class InFlight {
-  private n = 0;
-  /** May change while bodies are being read (a reload): the count carries over. */
-  constructor(public max: number) {}
-
-  get count(): number {
-    return this.n;
-  }
-
-  /** Takes a slot, or returns undefined when none is free; call the returned function to give it back. */
-  take(): (() => void) | undefined {
-    if (this.n >= this.max) return undefined;
-    this.n++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      this.n--;
-    };
-  }
-}

@@ -91,6 +91,8 @@ const self: Feeds = {
 
 const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
 const MEMBERS = ['scheduler_agent_members', 'scheduler_agent_member_status', 'scheduler_agent_member_info'];
+const NODE = ['scheduler_node_status', 'scheduler_node_draining'];
+const NODES = ['scheduler_nodes', ...NODE];
 const TEAM = [
   'teams_organization_teams',
   'teams_team_users',
@@ -116,6 +118,31 @@ const OPEN = ['started', 'progress', 'pgp', 'first_seen_timestamp_seconds'].map(
  * scrape of the corpus is a new run, so they differ between any two scrapes.
  */
 export const OBSERVED_BY_VIGIL = new Set([`${ATTEMPT}first_seen_timestamp_seconds`]);
+
+const HA_NODE = ['secrets_node_clock_skew_seconds', 'secrets_node_last_echo_timestamp_seconds'];
+const RAFT_SERVER = ['secrets_raft_server_healthy', 'secrets_raft_server_status', 'secrets_raft_server_last_contact_seconds', 'secrets_raft_server_index_lag'];
+/** Autopilot answers in snake_case, and in CamelCase before 1.9; inside `data` from the servers. */
+const autopilotFeeds = (key: (snake: string, camel: string) => string[]): Record<string, string[]> => ({
+  ...Object.fromEntries(
+    (
+      [
+        ['healthy', 'Healthy', ['secrets_raft_autopilot_healthy']],
+        ['failure_tolerance', 'FailureTolerance', ['secrets_raft_failure_tolerance']],
+        ['optimistic_failure_tolerance', 'OptimisticFailureTolerance', ['secrets_raft_optimistic_failure_tolerance']],
+        // The leader's last index is what every server's lag is counted from.
+        ['leader', 'Leader', ['secrets_raft_server_index_lag']],
+        ['voters', 'Voters', ['secrets_raft_voters']],
+        ['voters.*', 'Voters.*', ['secrets_raft_voters']],
+        ['servers.*', 'Servers.*', [...RAFT_SERVER, 'secrets_raft_voters']],
+        ['servers.*.id', 'Servers.*.ID', RAFT_SERVER],
+        ['servers.*.healthy', 'Servers.*.Healthy', ['secrets_raft_server_healthy']],
+        ['servers.*.status', 'Servers.*.Status', ['secrets_raft_server_status', 'secrets_raft_server_index_lag', 'secrets_raft_voters']],
+        ['servers.*.last_contact', 'Servers.*.LastContact', ['secrets_raft_server_last_contact_seconds']],
+        ['servers.*.last_index', 'Servers.*.LastIndex', ['secrets_raft_server_index_lag']],
+      ] as const
+    ).flatMap(([snake, camel, families]) => key(snake, camel).map((k) => [k, [...families]])),
+  ),
+});
 
 /** Keyed by the endpoint's id, as the collectors declare it. */
 export const FEEDS: Record<string, Feeds> = {
@@ -144,6 +171,38 @@ export const FEEDS: Record<string, Feeds> = {
       'data.merkle_corruption_report.last_corruption_check_epoch': ['secrets_merkle_last_check_timestamp_seconds'],
     },
   },
+  // A node's role comes from its status code; the flags only where the code is 200.
+  'secrets/node-health': {
+    essential: [],
+    feeds: {
+      initialized: ['secrets_node_initialized', 'secrets_node_role'],
+      sealed: ['secrets_node_sealed', 'secrets_node_role'],
+      standby: ['secrets_node_role'],
+      performance_standby: ['secrets_node_role'],
+      replication_dr_mode: ['secrets_node_role'],
+      removed_from_cluster: ['secrets_node_role'],
+      version: ['secrets_node_info'],
+      cluster_name: ['secrets_node_info'],
+      license: ['secrets_license_expiry_timestamp_seconds'],
+      'license.expiry_time': ['secrets_license_expiry_timestamp_seconds'],
+    },
+  },
+  // The node list is what the answer is for (an entry that is no node is not understood); each node's fields cost only its own series.
+  'secrets/ha-status': {
+    essential: ['Nodes', 'Nodes.*', 'nodes', 'nodes.*', 'data', 'data.nodes', 'data.nodes.*'],
+    feeds: {
+      'Nodes.*': HA_NODE,
+      'Nodes.*.api_address': HA_NODE,
+      'Nodes.*.clock_skew_ms': ['secrets_node_clock_skew_seconds'],
+      'Nodes.*.last_echo': ['secrets_node_last_echo_timestamp_seconds'],
+    },
+  },
+  // Read from the node poll's derived part: the active node the leader names.
+  'secrets/leader': { essential: [], feeds: { ha_enabled: ['secrets_active_node_info'], leader_address: ['secrets_active_node_info'] } },
+  'secrets/raft-autopilot-state': {
+    essential: ['servers', 'servers.*', 'Servers', 'Servers.*', 'data', 'data.servers', 'data.servers.*'],
+    feeds: autopilotFeeds((snake, camel) => [snake, camel, `data.${snake}`]),
+  },
   // A body with neither a client nor a server part is no health answer.
   'agent/health': { essential: ['client', 'server'], feeds: { 'client.**': ['scheduler_agent_health_ok'], 'server.**': ['scheduler_agent_health_ok'] } },
   'agent/members': {
@@ -155,6 +214,21 @@ export const FEEDS: Record<string, Feeds> = {
   'agent/servers': { essential: ['*'], feeds: { '*': ['scheduler_agent_known_servers'] } },
   'agent/self': self,
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },
+  // A node without a status cannot be counted; every other field costs the series it labels.
+  'agent/nodes': {
+    essential: ['*', '*.Status'],
+    feeds: {
+      '*': NODES,
+      '*.ID': NODE,
+      '*.Name': NODE,
+      '*.Datacenter': NODES,
+      '*.NodePool': NODES,
+      '*.NodeClass': NODES,
+      '*.SchedulingEligibility': ['scheduler_nodes', 'scheduler_node_status'],
+      // Whether a node drains decides whether it gets series of its own.
+      '*.Drain': NODES,
+    },
+  },
   'teams/list': {
     // Pagination is essential: a misread page link would end the listing early and undercount teams.
     essential: ['data', ...TEAM_ESSENTIAL('data.*'), 'links.**', 'meta.**'],
@@ -191,5 +265,7 @@ export function alarming(key: string, value: number): boolean {
   if (key.startsWith('scheduler_agent_known_servers')) return value === 0;
   if (key.startsWith('scheduler_agent_member_status{') && key.includes('status="failed"')) return value === 1;
   if (/^secrets_(merkle_corrupted|replication_merkle_tree_corrupted)/.test(key)) return value > 0;
+  if (key.startsWith('secrets_node_sealed')) return value === 1;
+  if (/^secrets_raft_(autopilot_healthy|failure_tolerance|server_healthy)\b/.test(key)) return value === 0;
   return false;
 }

@@ -25,7 +25,7 @@ export interface TestDaemon {
   scrape(): Promise<string>;
   /** GET /metrics, parsed into `name{labels}` → value. */
   metrics(): Promise<Map<string, number>>;
-  /** Applies a new config from YAML (same path as a reload). */
+  /** Applies a new config from YAML (same path as a reload); one that turns the sink on returns once its store opened, as a start does. */
   reload(yaml: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -45,11 +45,19 @@ export function tempFile(name: string, content: string): string {
  * vigil in-process on 127.0.0.1:<free port>, with schedules that never fire on their own during a
  * test (jobs run at start and when `collect()` is called), unless the config sets them. The first
  * collection joins the start's runs still in flight, so a job that answered fast has run twice and
- * the others once; with `settle` it waits for them, and every job has run exactly twice.
+ * the others once; with `settle` it waits for them, and every job has run exactly twice. The alert
+ * sink's store opens while the jobs run; the daemon is returned once it has, unless `awaitSink` is false.
  */
 export async function startTestDaemon(
   yaml: string,
-  opts: { collectionThread?: boolean; sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>; collectMinInterval?: number; settle?: boolean } = {},
+  opts: {
+    collectionThread?: boolean;
+    sink?: Pick<AlertSinkDeps, 'storeKind' | 'reopenMs'>;
+    /** Whether to return only once the sink's store has opened (or failed to); the jobs never wait for it. Default true. */
+    awaitSink?: boolean;
+    collectMinInterval?: number;
+    settle?: boolean;
+  } = {},
 ): Promise<TestDaemon> {
   const out = new PassThrough();
   const lines: string[] = [];
@@ -69,6 +77,8 @@ export async function startTestDaemon(
   });
   const http = await listen(app, '127.0.0.1:0');
   await daemon.apply(parseConfig(yaml, 'test.yml', process.env));
+  const awaitSink = opts.awaitSink ?? true;
+  if (awaitSink) await sink.started();
   if (opts.settle)
     await waitFor('every job to finish its first run', async () => (daemon.readiness().pending.length === 0 ? true : undefined), 20_000, { everyMs: 10 });
   await daemon.collectNow({ force: true });
@@ -87,7 +97,10 @@ export async function startTestDaemon(
     collect: async () => void (await daemon.collectNow({ force: true })),
     scrape,
     metrics: async () => parseExposition(await scrape()),
-    reload: (y) => daemon.reload(async () => parseConfig(y, 'test.yml', process.env)),
+    reload: async (y) => {
+      await daemon.reload(async () => parseConfig(y, 'test.yml', process.env));
+      if (awaitSink) await sink.started();
+    },
     close: async () => {
       await http.close();
       await daemon.stop();

@@ -12,7 +12,8 @@ import { NEVER } from './schedules.js';
  * The fixed estate whose whole /metrics body is committed (test/fixtures/golden/): every endpoint of
  * every collector answering, a few targets in the states worth a series of their own, and the alert sink
  * holding one notification. Everything random in the simulators stays out of the body: teams come
- * from a seed, the WAL never ticks, ports and tokens appear in no label.
+ * from a seed, the WAL never ticks, tokens appear in no label, and ports only in a node's address
+ * (numbered by the normalizer).
  */
 export interface GoldenEstate {
   /** GET /metrics in the classic text format, or in OpenMetrics. */
@@ -39,7 +40,7 @@ async function call(url: string, method = 'POST', body: unknown = {}): Promise<v
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
 }
 
-/** DR and performance primaries with a secondary each, and a sealed standalone cluster. */
+/** DR and performance primaries with a secondary each (the primaries' nodes found, a standby sealed), and a sealed standalone cluster. */
 async function startSecrets(temp: TempFile): Promise<{ sim: SecretsSimulator; yaml: string }> {
   const scenario = demoSecretsScenario();
   scenario.clusters.push({ name: 'sealed' });
@@ -51,9 +52,13 @@ async function startSecrets(temp: TempFile): Promise<{ sim: SecretsSimulator; ya
   const token = temp('dr-operation-token', sim.cluster('dr-secondary').drOperationToken());
   const merkle = `, merkle_check: { dr_operation_token_file: "${token}", schedule: "${NEVER}" }`;
   const t = (name: string, address: string, extra = '') => `  - { name: ${name}, address: "${address}", schedule: "${NEVER}"${extra} }\n`;
+  // The primaries' tokens may read their HA status and autopilot: three nodes each, one of them a sealed standby;
+  // the secondaries' targets have none, and are watched through their address alone (forbidden).
+  const reads = (name: string) => `, token_file: "${temp(`${name}-token`, sim.cluster(name).rootToken)}"`;
+  await call(`${url('perf-primary')}/_sim/nodes/node-2`, 'POST', { sealed: true });
   const yaml =
-    `secrets:\n${t('dr-primary', url('dr-primary'))}${t('dr-secondary', url('dr-secondary'), merkle)}` +
-    `${t('perf-primary', url('perf-primary'))}${t('perf-secondary', url('perf-secondary'))}${t('sealed', url('sealed'))}` +
+    `secrets:\n${t('dr-primary', url('dr-primary'), reads('dr-primary'))}${t('dr-secondary', url('dr-secondary'), merkle)}` +
+    `${t('perf-primary', url('perf-primary'), reads('perf-primary'))}${t('perf-secondary', url('perf-secondary'))}${t('sealed', url('sealed'))}` +
     t('unreachable', 'http://127.0.0.1:1');
   return { sim, yaml };
 }

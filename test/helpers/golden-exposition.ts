@@ -12,10 +12,12 @@
  * 4. IDENTITY_LABELS: vigil_build_info's version, revision, branch and Node.js version.
  * 5. UUIDs in label values (the secrets simulator's random cluster ids) become `<uuid-1>`,
  *    `<uuid-2>`..., numbered in the order of the normalized body, so shared ids still read as shared.
+ * 6. Loopback ports in label values (a secrets node's address, `node`, names the simulator's
+ *    listener) become `127.0.0.1:<port-1>`, `<port-2>`..., numbered alike.
  *
  * Sample lines are sorted within their family (a family lists its targets in the order they first
  * answered) and blank lines dropped. No port appears: targets are named in the config, and the
- * listeners' addresses are in no label.
+ * listeners' addresses are in no label but a node's, numbered by rule 6.
  */
 export const VARIES = '<varies>';
 
@@ -36,6 +38,14 @@ export const RUNTIME = /^(process|nodejs)_/;
 export const IDENTITY_LABELS: Record<string, readonly string[]> = { vigil_build_info: ['version', 'revision', 'branch', 'nodejs_version'] };
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const LOOPBACK = /127\.0\.0\.1:\d+/g;
+
+/** Values numbered in the order of the normalized body (rules 5 and 6): how each is found, masked before the sort, and named after it. */
+const NUMBERED = [
+  { pattern: UUID, mask: '<uuid>', name: (n: number) => `<uuid-${n}>` },
+  { pattern: LOOPBACK, mask: '127.0.0.1:<port>', name: (n: number) => `127.0.0.1:<port-${n}>` },
+];
+const maskNumbered = (v: string) => NUMBERED.reduce((x, k) => x.replace(k.pattern, k.mask), v);
 
 interface Sample {
   name: string;
@@ -93,7 +103,7 @@ function masked(family: string, s: Sample): Sample {
   const timed = family.endsWith('_timestamp_seconds') || (TIME_DRIVEN.has(family) && !counted);
   return {
     name: s.name,
-    labels: s.labels.map(([k, v]) => [k, identity.includes(k) ? VARIES : v.replace(UUID, '<uuid>')]),
+    labels: s.labels.map(([k, v]) => [k, identity.includes(k) ? VARIES : maskNumbered(v)]),
     value: timed ? VARIES : s.value,
   };
 }
@@ -107,19 +117,22 @@ const seriesKey = (s: Sample) => `${labelText(s.labels.filter(([k]) => k !== 'le
 export function normalizeExposition(text: string): string {
   const { families, trailer } = parseFamilies(text);
   const out: string[] = [];
-  const ids = new Map<string, string>();
+  const ids = NUMBERED.map(() => new Map<string, string>());
   for (const f of families) {
-    // Each line normalized beside its original, whose UUIDs are numbered once the order is fixed.
+    // Each line normalized beside its original, whose UUIDs and ports are numbered once the order is fixed.
     const rows = (RUNTIME.test(f.name) ? [] : f.samples).map((s) => {
       const m = masked(f.name, s);
       return { original: s, line: render(m), key: seriesKey(m) };
     });
     rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const lines = rows.map(({ original, line }) => {
-      const found = render(original).match(UUID) ?? [];
-      for (const id of found) if (!ids.has(id)) ids.set(id, `<uuid-${ids.size + 1}>`);
-      return found.reduce((l, id) => l.replace('<uuid>', ids.get(id)!), line);
-    });
+    const lines = rows.map(({ original, line }) =>
+      NUMBERED.reduce((l, k, i) => {
+        const seen = ids[i]!;
+        const found = render(original).match(k.pattern) ?? [];
+        for (const id of found) if (!seen.has(id)) seen.set(id, k.name(seen.size + 1));
+        return found.reduce((x, id) => x.replace(k.mask, seen.get(id)!), l);
+      }, line),
+    );
     out.push(...f.headers, ...lines);
   }
   return [...out, ...trailer].join('\n') + '\n';

@@ -103,13 +103,18 @@ function configFor(a: Answer, address: string, token: string): string {
   const common = `name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}"`;
   const switches = switchesOf(kind, (e) => e === endpoint);
   if (kind === 'secrets') {
-    const replicationKind = a.part ?? 'dr';
+    const replicationKind = a.part === 'performance' ? 'performance' : 'dr';
     const merkle = endpoint.id === 'secrets/merkle-check' ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }` : '';
-    return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle} }\n`;
+    // The node poll's one node is the corpus server itself: what an answer names is never dialled.
+    const nodes = `, nodes: { addresses: ["${nodeAddress(address)}"] }`;
+    return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle}${nodes} }\n`;
   }
   if (kind === 'agents') return `agents:\n  - { ${common}, ${switches.join(', ')} }\n`;
   return `teams:\n  - { ${common}, organization: ${ORGANIZATION}, page_size: 20, max_pages: 10, ${switches.join(', ')} }\n`;
 }
+
+/** The node a corpus target's node poll polls: its address, as the part `node {node}` and the label `node` name it. */
+const nodeAddress = (address: string): string => address.replace(/\/+$/, '');
 
 /** `series` with the labels the part adds to each (target, kind, endpoint, organization) taken off its keys. */
 function withoutContext(series: Map<string, number>, context: Labels): Map<string, number> {
@@ -175,16 +180,18 @@ export class CorpusServer {
       [answer, ...given].map((a) => ({ path: pathPattern(declared(a.endpoint).endpoint.path), answer: a })),
     );
     const port = (this.server?.address() as AddressInfo).port;
-    const config = parseConfig(configFor(answer, `http://127.0.0.1:${port}/${id}/`, this.token), 'corpus');
+    const address = `http://127.0.0.1:${port}/${id}/`;
+    const config = parseConfig(configFor(answer, address, this.token), 'corpus');
     const ctx = jobContext(this.offload);
     try {
       const signal = AbortSignal.timeout(10_000);
       const outcomes = (await Promise.all(buildJobs(config, ctx, collectorStates()).map((j) => j.run(signal)))).flat();
-      const part = answer.part ?? endpoint.part;
+      const node = nodeAddress(address);
+      const part = (answer.part ?? endpoint.part).replace('{node}', node);
       const outcome = outcomes.find((o) => o.part === part);
       if (!outcome) throw new Error(`the run of ${answer.endpoint} has no part ${part} (parts: ${outcomes.map((o) => o.part).join(', ')})`);
       const text = [...outcome.group.values()].map(linesText).join('');
-      const context = { target: 't', organization: ORGANIZATION, kind: part, endpoint: part };
+      const context = { target: 't', organization: ORGANIZATION, kind: part, endpoint: part, node };
       return { outcome, text, series: withoutContext(parseExposition(text), context) };
     } finally {
       this.answers.delete(id);

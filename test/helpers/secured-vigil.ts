@@ -5,7 +5,11 @@ import { startVigil, type VigilProcess } from './process.js';
 
 /** vigil behind a web config, as an operator runs it, and a client that speaks TLS with test certificates. */
 
-/** Starts vigil (its own process) with a config and a web config written to `dir`; resolves once it listens (`url` set). */
+/**
+ * Starts vigil (its own process) with a config and a web config written to `dir`; resolves once it
+ * listens (`url` set) and has loaded the config, and once its alert sink's store has opened when the
+ * config has a sink (the jobs do not wait for it, a webhook would).
+ */
 export async function startSecuredVigil(dir: string, opts: { config: string; webConfig?: string; flags?: string[] }): Promise<VigilProcess> {
   const configFile = join(dir, 'vigil.yml');
   writeFileSync(configFile, opts.config);
@@ -16,6 +20,7 @@ export async function startSecuredVigil(dir: string, opts: { config: string; web
   }
   const p = startVigil(flags);
   await p.ready('configuration loaded');
+  if (/^alert_sink:/m.test(opts.config)) await p.ready('alert sink ready');
   return p;
 }
 

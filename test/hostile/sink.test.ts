@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification } from '../helpers/alertmanager.js';
+import { parseExposition } from '../helpers/exposition.js';
+import { postAndLeave } from '../helpers/leaving-sender.js';
 import { expectHealthy, get, labelValues, startHostileVigil, whileScraping, type HostileVigil } from './harness.js';
 
 /**
@@ -106,6 +108,25 @@ describe('a 55k-alert notification (medium 10)', () => {
     expect(await whileScraping(h, '55k-alert notification', send(body))).toBe(200);
     await expectHealthy(h);
   });
+});
+
+describe('senders closing their connections 300 ms after posting 5,000-alert notifications (high)', () => {
+  it('cost bounded memory: what they leave is dropped and counted, not queued for the store', async () => {
+    const alerts = Array.from({ length: 5000 }, (_, i) => ({ fingerprint: `flood-${i}`, severity: 'warning' }));
+    const end = Date.now() + 8000;
+    const sender = async (s: number) => {
+      for (let i = 0; Date.now() < end; i++) {
+        await postAndLeave(h.url, Buffer.from(JSON.stringify(notification({ groupKey: `flood-${s}-${i}`, alerts }))), 300, {
+          authorization: h.auth.authorization!,
+        });
+      }
+    };
+    await whileScraping(h, '16 senders leaving 300 ms after posting', Promise.all(Array.from({ length: 16 }, (_, s) => sender(s))));
+    await new Promise((r) => setTimeout(r, 1500));
+    const m = parseExposition((await get(h.url, '/metrics')).text);
+    expect(m.get('vigil_alertsink_rejected_total{reason="sender_gone"}')).toBeGreaterThan(0);
+    await expectHealthy(h);
+  }, 120_000);
 });
 
 describe('malformed requests (low)', () => {

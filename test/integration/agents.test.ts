@@ -196,9 +196,11 @@ describe('an agent that hangs', () => {
     // health, members, servers and self each timed out
     expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(4);
     // What SchedulerAgentDown reads: the last run's reasons, and only those.
-    expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"'))).toEqual([
+    expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"') && k.includes('collector="scheduler_agent"'))).toEqual([
       [series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1],
     ]);
+    // The node listing is a job of its own, failing on its own.
+    expect(m.get(series('vigil_collector_failing', { collector: 'scheduler_nodes', target: 'hung', reason: 'timeout' }))).toBe(1);
     expect(m.get(series('scheduler_agent_endpoint_up', T('hung', { endpoint: 'self' })))).toBe(0);
     expect([...seriesOf(m, 'scheduler_agent_info').keys()].some((k) => k.includes('target="hung"'))).toBe(false);
     const logged = d.logs().filter((l) => l.msg === 'collection failed' && l.target === 'hung');
@@ -267,7 +269,7 @@ describe('a token file that can no longer be read', () => {
     expect(m.get(series('scheduler_agent_up', T('rotated')))).toBe(1);
     expect(failures(m, 'rotated', 'config')).toBe(3);
     const logged = d.logs().filter((l) => l.target === 'rotated' && l.reason === 'config');
-    expect(logged.map((l) => l.part).sort()).toEqual(['members', 'self', 'servers']);
+    expect(logged.map((l) => l.part).sort()).toEqual(['members', 'nodes', 'self', 'servers']);
     expect(String(logged[0]?.err)).toContain('cannot read token_file');
   });
 });

@@ -150,5 +150,35 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
       expect(warning.status.state).toBe('suppressed');
       expect(warning.status.inhibitedBy).toHaveLength(1);
     });
+
+    it('keeps the licence of a cluster to one notification: the warning waits while a critical about it fires, for that cluster only', async () => {
+      const vigil = { instance: 'vigil-a:9810', job: 'vigil' };
+      await post([
+        { alertname: 'SecretsLicenseExpired', severity: 'critical', target: 'lic-expired', ...vigil },
+        { alertname: 'SecretsLicenseExpiringSoon', severity: 'warning', target: 'lic-expired', ...vigil },
+        { alertname: 'SecretsLicenseExpiryCritical', severity: 'critical', target: 'lic-days', ...vigil },
+        { alertname: 'SecretsLicenseExpiringSoon', severity: 'warning', target: 'lic-days', ...vigil },
+        { alertname: 'SecretsLicenseExpiringSoon', severity: 'warning', target: 'lic-weeks', ...vigil },
+      ]);
+      await suppressed({ alertname: 'SecretsLicenseExpiringSoon', target: 'lic-expired' });
+      const all = await suppressed({ alertname: 'SecretsLicenseExpiringSoon', target: 'lic-days' });
+      expect(find(all, { alertname: 'SecretsLicenseExpired', target: 'lic-expired' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });
+      expect(find(all, { alertname: 'SecretsLicenseExpiryCritical', target: 'lic-days' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });
+      expect(find(all, { alertname: 'SecretsLicenseExpiringSoon', target: 'lic-weeks' })!.status.state).toBe('active');
+    });
+
+    it('silences the nodes’ warnings of a cluster that pages at its address, and only of that cluster', async () => {
+      const vigil = { instance: 'vigil-a:9810', job: 'vigil' };
+      await post([
+        { alertname: 'SecretsServiceDown', severity: 'critical', target: 'nodes-down', ...vigil },
+        { alertname: 'SecretsNodeUnreachable', severity: 'warning', target: 'nodes-down', node: 'https://a-1:8200' },
+        { alertname: 'SecretsSealed', severity: 'critical', target: 'nodes-sealed', ...vigil },
+        { alertname: 'SecretsNodeSealed', severity: 'warning', target: 'nodes-sealed', node: 'https://b-1:8200' },
+        { alertname: 'SecretsNodeSealed', severity: 'warning', target: 'standby-sealed', node: 'https://c-2:8200' },
+      ]);
+      await suppressed({ alertname: 'SecretsNodeUnreachable', target: 'nodes-down' });
+      const all = await suppressed({ alertname: 'SecretsNodeSealed', target: 'nodes-sealed' });
+      expect(find(all, { alertname: 'SecretsNodeSealed', target: 'standby-sealed' })!.status.state).toBe('active');
+    });
   });
 });

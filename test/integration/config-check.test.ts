@@ -113,14 +113,17 @@ describe('--config.check.probe', () => {
         `secrets:\n  - { name: sealed, address: "${secrets.cluster('perf-primary').url}", replication_kinds: [performance] }\n`,
     );
     const out = r.stdout;
-    expect(out).toContain('secrets sealed: 1 of 1 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
+    // A sealed cluster answers its node poll's calls sealed too; its one node's health is an answer.
+    expect(out).toContain('secrets sealed: 4 of 5 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
+    expect(out).toContain('  secrets/ha-status: failed (sealed): ');
+    expect(out).toMatch(/ {2}secrets\/node-health \(node http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/nodes: ok\n',
     );
-    expect(out).toContain('agents no-read: 1 of 4 endpoints with problems\n');
+    expect(out).toContain('agents no-read: 1 of 5 endpoints with problems\n');
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
-    expect(out).toContain('agents wrong-ca: 4 of 4 endpoints with problems\n  agent/health: TLS failure: ');
-    expect(out).toContain('agents gone: 4 of 4 endpoints with problems\n  agent/health: unreachable (connect): ');
+    expect(out).toContain('agents wrong-ca: 5 of 5 endpoints with problems\n  agent/health: TLS failure: ');
+    expect(out).toContain('agents gone: 5 of 5 endpoints with problems\n  agent/health: unreachable (connect): ');
     expect(r.stdout).toContain('5 checked (1 ok, 4 with problems), every endpoint polled once\n');
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('hunter2');

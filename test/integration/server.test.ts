@@ -19,8 +19,11 @@ beforeAll(async () => {
   );
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
-  // Each POST /-/collect here runs the jobs: none is answered from the run before.
-  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`, { collectMinInterval: 0 });
+  // Each POST /-/collect here runs the jobs: none is answered from the run before. One job per
+  // target (the node poll off): the tests count jobs and requests.
+  vigil = await startTestDaemon(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`, {
+    collectMinInterval: 0,
+  });
 });
 afterAll(async () => {
   await vigil?.close();
@@ -62,7 +65,7 @@ describe('/metrics', () => {
   });
 
   it('answers from the snapshot while a collection waits on a slow upstream', async () => {
-    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n`);
+    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`);
     let collected = false;
     const collecting = vigil.collect().then(() => (collected = true));
     const res = await fetch(`${vigil.url}/metrics`);
@@ -92,7 +95,7 @@ describe('health and pages', () => {
   });
 
   it('/api/v1/targets gives each job state with its last error', async () => {
-    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`);
     await vigil.collect();
     const body = (await (await fetch(`${vigil.url}/api/v1/targets`)).json()) as { targets: Array<Record<string, unknown>> };
     expect(body.targets).toHaveLength(1);
@@ -106,7 +109,7 @@ describe('health and pages', () => {
 
 describe('POST /-/collect', () => {
   it('runs every job now, answers when they are done, and says what the run cost', async () => {
-    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n`);
+    await vigil.reload(`secrets:\n  - name: down\n    address: http://127.0.0.1:1\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`);
     await vigil.collect();
     const runs = async () => (await vigil.metrics()).get('vigil_collector_runs_total{collector="secrets_replication",target="down"}');
     const before = await runs();
@@ -120,7 +123,7 @@ describe('POST /-/collect', () => {
   });
 
   it('times a run by what it waited for: a 1.5 s upstream, in the summary, the job and the request histogram', async () => {
-    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n`);
+    await vigil.reload(`secrets:\n  - name: slow\n    address: ${slowUrl}\n    timeout: 5s\n    schedule: "${NEVER}"\n    nodes: { enabled: false }\n`);
     await vigil.collect();
     const requests = (m: Map<string, number>, le: string) =>
       [...seriesOf(m, 'vigil_upstream_request_duration_seconds_bucket')]

@@ -163,14 +163,14 @@ describe('webhook bodies', () => {
     expect(c.received()).toContain('body exceeds the limit of 2048 bytes');
   }, 30_000);
 
-  it(`answers 503 before reading a body when max_in_flight bodies are being read`, async () => {
+  it(`answers 503 before reading a body when max_in_flight notifications are held`, async () => {
     const port = await startSink('  max_in_flight: 2\n');
     const slow = `POST /webhook/alertmanager HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
     await connect(port, slow);
     await connect(port, slow);
     // Both are now reading (their bodies are stuck at one byte of a hundred).
     await waitFor('the slots to be taken', async () => ((await post(port)).startsWith('HTTP/1.1 503') ? true : undefined), 10_000);
-    expect(await post(port)).toContain('more than 2 notifications arriving at once');
+    expect(await post(port)).toContain('the sink holds 2 notifications (200 bytes) not yet stored, at its bound');
   }, 30_000);
 
   /** One complete request on a new connection; what came back. */

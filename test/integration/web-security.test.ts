@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notification } from '../helpers/alertmanager.js';
 import { waitFor } from '../helpers/wait.js';
 import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
 import type { VigilProcess } from '../helpers/process.js';
@@ -288,5 +289,32 @@ describe('mTLS: client_auth_type RequireAndVerifyClientCert', () => {
 
   it('serves a client certificate signed by client_ca_file', async () => {
     expect((await request(`${m.url}/metrics`, { tls: tlsWith(client) })).status).toBe(200);
+  });
+});
+
+describe('under --web.route-prefix', () => {
+  const prefixed = tempDir('vigil-websec-prefix-');
+  let p: VigilProcess;
+  beforeAll(async () => {
+    writeFileSync(join(prefixed, 'sink-token'), `${SINK_TOKEN}\n`);
+    writeFileSync(join(prefixed, 'web.yml'), `basic_auth_users:\n  prometheus: ${HASH}\n`);
+    p = await startSecuredVigil(prefixed, {
+      config: `alert_sink:\n  bearer_token_file: ${join(prefixed, 'sink-token')}\n  store: { path: ${join(prefixed, 'alerts.db')} }\n`,
+      flags: [`--web.config.file=${join(prefixed, 'web.yml')}`, '--web.route-prefix=/vigil'],
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await p?.stop();
+  });
+
+  it("still lets Alertmanager post with the sink's bearer token alone, and no one without it", async () => {
+    const body = JSON.stringify(notification({ groupKey: 'prefixed', alerts: [{ fingerprint: 'p1' }] }));
+    const post = (headers: Record<string, string>) =>
+      request(`${p.url}/vigil/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post({ authorization: `Bearer ${SINK_TOKEN}` })).status).toBe(200);
+    expect((await post({})).status).toBe(401);
+    expect((await post(good)).status).toBe(401);
+    expect((await request(`${p.url}/vigil/metrics`, { headers: good })).status).toBe(200);
+    expect((await request(`${p.url}/vigil/metrics`)).status).toBe(401);
   });
 });

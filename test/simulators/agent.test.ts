@@ -168,6 +168,79 @@ describe('GET /v1/agent/members', () => {
   });
 });
 
+describe('GET /v1/nodes', () => {
+  const sim = useSimulator({ ...cluster, nodes: { count: 10, pools: ['web', 'batch'], datacenters: ['dc1', 'dc2'] } });
+  interface Node {
+    ID: string;
+    Name: string;
+    NodePool?: string;
+    Status: string;
+    Drain: boolean;
+    SchedulingEligibility: string;
+  }
+  /** Every page of the listing from one agent: the nodes, and the per_page/next_token the pages took. */
+  async function listing(agent: string, perPage: number): Promise<{ nodes: Node[]; pages: number }> {
+    const nodes: Node[] = [];
+    let pages = 0;
+    for (let token: string | null = ''; token !== null; pages++) {
+      const res = await call(sim(), agent, `/v1/nodes?per_page=${perPage}${token ? `&next_token=${token}` : ''}`, { token: sim().readToken });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as Node[];
+      expect(page.length).toBeLessThanOrEqual(perPage);
+      nodes.push(...page);
+      token = res.headers.get('x-scheduler-nexttoken');
+    }
+    return { nodes, pages };
+  }
+
+  it('pages the region’s nodes in ID order, per_page at a time, the next token in its header', async () => {
+    const { nodes, pages } = await listing('server-1', 3);
+    expect(pages).toBe(4);
+    expect(nodes.map((n) => n.ID)).toEqual(nodes.map((n) => n.ID).sort());
+    expect(new Set(nodes.map((n) => n.Name)).size).toBe(10);
+    expect(new Set(nodes.map((n) => n.NodePool))).toEqual(new Set(['web', 'batch']));
+  });
+
+  it('answers the same fleet from every agent of the region, and its own to another region', async () => {
+    await admin(sim(), 'server-1', 'nodes/down', { pool: 'web', share: 0.4 });
+    const down = (n: Node[]) => n.filter((x) => x.Status === 'down').map((x) => x.Name);
+    expect(down((await listing('client-1', 100)).nodes)).toEqual(down((await listing('server-2', 100)).nodes));
+    expect(down((await listing('client-1', 100)).nodes)).toHaveLength(2);
+    expect(down((await listing('both-1', 100)).nodes)).toEqual([]);
+  });
+
+  it('takes nodes down or disconnected, drains one (ineligible), and resets', async () => {
+    expect(await (await admin(sim(), 'server-1', 'nodes/down', { count: 3, status: 'disconnected' })).json()).toMatchObject({ changed: 3, disconnected: 3 });
+    expect((await admin(sim(), 'server-1', 'nodes/client-1.global', { drain: true })).status).toBe(200);
+    const nodes = (await listing('server-1', 100)).nodes;
+    expect(nodes.filter((n) => n.Status === 'disconnected')).toHaveLength(3);
+    expect(nodes.find((n) => n.Name === 'client-1.global')).toMatchObject({ Drain: true, SchedulingEligibility: 'ineligible' });
+    await admin(sim(), 'server-1', 'nodes', undefined, 'DELETE');
+    expect((await listing('server-1', 100)).nodes.every((n) => n.Status === 'ready' && !n.Drain)).toBe(true);
+    expect((await admin(sim(), 'server-1', 'nodes/down', { status: 'gone', count: 1 })).status).toBe(400);
+    expect((await admin(sim(), 'server-1', 'nodes/nobody', { drain: true })).status).toBe(404);
+  });
+
+  it('needs node:read', async () => {
+    expect((await call(sim(), 'server-1', '/v1/nodes', { token: READ_AGENT_ONLY })).status).toBe(403);
+  });
+});
+
+describe('GET /v1/nodes from an agent of the 0.x releases', () => {
+  it('knows no node pools and no paging: every node in one answer', async () => {
+    const sim = await startAgentSimulator({ agents: [{ name: 's', role: 'server' }], nodes: { count: 5 } }, { profile: '0.x' });
+    try {
+      const res = await fetch(`${sim.agent('s').url}/v1/nodes?per_page=2`);
+      const nodes = (await res.json()) as Array<Record<string, unknown>>;
+      expect(nodes).toHaveLength(5);
+      expect(nodes.some((n) => 'NodePool' in n)).toBe(false);
+      expect(res.headers.get('x-scheduler-nexttoken')).toBeNull();
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe('POST /v1/agent/force-leave', () => {
   const sim = useSimulator();
   const forceLeave = (node: string, token = sim().managementToken, agent = 'server-1'): Promise<Response> =>

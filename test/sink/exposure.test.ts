@@ -32,9 +32,11 @@ function startSink(listenAddress: string, extra = ''): { apply: Promise<void>; l
   const out = new PassThrough();
   let text = '';
   out.on('data', (c: Buffer) => (text += c.toString()));
-  sink = new AlertSinkService({ metrics: new SnapshotStore(CATALOG), log: createLogger('info', 'json', out), listenAddress });
+  const started = new AlertSinkService({ metrics: new SnapshotStore(CATALOG), log: createLogger('info', 'json', out), listenAddress });
+  sink = started;
   const config = parseConfig(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n${extra}`, 'vigil.yml', {});
-  return { apply: sink.apply(config), logs: () => text };
+  // The first apply takes the config; the store opens after it.
+  return { apply: started.apply(config).then(() => started.started()), logs: () => text };
 }
 
 /**
@@ -139,7 +141,8 @@ async function startSinkWithToken(open: (real: StoreKind) => StoreKind['open']):
   // A stand-in for the history's pages: what matters here is what stands in front of them.
   sink = sinkOpening(open, () => (_req, res) => void res.type('html').send('<h1>history</h1>'));
   const config = parseConfig(`alert_sink:\n  bearer_token_file: ${tokenFile}\n  store: { path: ${dir}/alerts.db }\n`, 'vigil.yml', {});
-  const apply = sink.apply(config);
+  const started = sink;
+  const apply = sink.apply(config).then(() => started.started());
   url = await serveSink();
   return { apply };
 }
@@ -224,7 +227,8 @@ describe('an alert sink whose store is still opening', () => {
     const opened = new Promise<void>((r) => (release = r));
     // The real SQLite store, opened only once the test lets it: the start-up window, held open.
     sink = sinkOpening((real) => async (onIdleError) => (await opened, real.open(onIdleError)));
-    const apply = sink.apply(parseConfig(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`, 'vigil.yml', {}));
+    const started = sink;
+    const apply = sink.apply(parseConfig(`alert_sink:\n  store: { path: ${dir}/alerts.db }\n`, 'vigil.yml', {})).then(() => started.started());
     const url = await serveSink();
     const early = await fetch(`${url}/webhook/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(firing) });
     expect(early.status).toBe(503);

@@ -6,6 +6,7 @@ import { StoreError, type AlertStore } from '../../src/sink/store/alert-store.js
 import { APP_PASSWORD, APP_USER, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { incoming, listAlerts, storeContract, T0 } from '../helpers/store-contract.js';
 import { storeUpgrade } from '../helpers/store-upgrade.js';
+import { storeStreamContract } from '../helpers/store-stream-contract.js';
 import { waitFor } from '../helpers/wait.js';
 
 let db: TestPostgres;
@@ -45,6 +46,7 @@ afterEach(async () => {
 
 storeContract('PostgreSQL', { open: () => openStore() });
 storeUpgrade('PostgreSQL', { open: (versions) => openStore({ schemaVersions: versions }), latest: PG_MIGRATIONS.length, longestSeverity: 2000 });
+storeStreamContract('PostgreSQL', { open: () => openStore() });
 
 describe('the PostgreSQL alert store, shared by several vigil replicas', () => {
   it('migrates once when replicas start together, and refuses a schema newer than it knows', async () => {

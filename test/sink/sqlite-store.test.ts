@@ -9,6 +9,7 @@ import { notificationKey, StoreError } from '../../src/sink/store/alert-store.js
 import { notification } from '../helpers/alertmanager.js';
 import { DAY, incoming, storeContract, T0 } from '../helpers/store-contract.js';
 import { storeUpgrade } from '../helpers/store-upgrade.js';
+import { storeStreamContract } from '../helpers/store-stream-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
@@ -208,6 +209,7 @@ describe('the SQLite alert store', () => {
 });
 
 storeContract('SQLite', { open: () => openStore() });
+storeStreamContract('SQLite', { open: () => openStore() });
 
 describe("a notification's identity", () => {
   const key = (body: Record<string, unknown>) => {

@@ -251,5 +251,8 @@ describe('the sink follows the config on reload', () => {
     );
     expect((await v.metrics()).get('vigil_config_last_reload_successful')).toBe(0);
     expect((await post(v.url, fixture('alertmanager/firing.json'))).status).toBe(200);
+    // The store that could not be opened is not the running sink's: that one stays ready and up.
+    expect((await fetch(`${v.url}/readyz`)).status).toBe(200);
+    expect((await v.metrics()).get('vigil_alertsink_store_up')).toBe(1);
   });
 });

@@ -5,12 +5,16 @@ import {
   fetchSelf,
   fetchServers,
   membersNotApplicable,
+  nodesNotApplicable,
+  authHeaders,
   serversNotApplicable,
   type AgentAuth,
 } from '../../upstream/agent/api.js';
 import { agentHealthResponse } from '../../upstream/agent/health.js';
 import { agentHostResponse } from '../../upstream/agent/host.js';
 import { agentMembersResponse } from '../../upstream/agent/members.js';
+import { listNodes } from '../../upstream/agent/node-list.js';
+import { agentNodesPage } from '../../upstream/agent/nodes.js';
 import { agentSelfResponse } from '../../upstream/agent/self.js';
 import { agentServersResponse } from '../../upstream/agent/servers.js';
 import type { UpstreamClient } from '../../upstream/client.js';
@@ -21,6 +25,8 @@ import { agentEndpointUp } from './endpoint-up.js';
 import { agentUp, healthFamilies } from './health.js';
 import { hostFamilies } from './host.js';
 import { memberPollFamilies, memberSeriesDropped } from './members.js';
+import { NodeTally } from './node-tally.js';
+import { nodesFamilies } from './nodes.js';
 import type { MembersResult } from './members-poller.js';
 import { selfFamilies } from './self.js';
 import { serversFamilies } from './servers.js';
@@ -32,6 +38,8 @@ export interface AgentCall {
   signal: AbortSignal;
   /** The target's gossip pool poller, which counts the members left out across polls. */
   pollMembers: (body: Buffer) => Promise<MembersResult>;
+  /** How the node listing pages and caps (the target's node_page_size, max_node_pages, max_nodes). */
+  nodes: { perPage: number; maxPages: number; maxNodes: number };
 }
 
 /** Health needs no ACL: polled without the token, so `scheduler_agent_up` says whether the agent answers whatever the token is worth. */
@@ -57,15 +65,15 @@ function optional<V, const K extends string>(
   schema: z.ZodType,
   fetch: (call: AgentCall) => Promise<V>,
   families: readonly Family<V>[],
-  declared: { default: boolean; help: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable' | 'needs'>,
+  declared: { default: boolean; help: string; path?: string; when?: string } & Pick<Endpoint<AgentCall, V>, 'rendered' | 'notApplicable' | 'needs'>,
 ): Endpoint<AgentCall, V, K> {
-  const { default: on, help, ...rest } = declared;
+  const { default: on, help, path = `/v1/agent/${name}`, when = 'every run, behind its switch', ...rest } = declared;
   return endpoint({
     id: `agent/${name}`,
     method: 'GET',
-    path: `/v1/agent/${name}`,
+    path,
     schema,
-    when: 'every run, behind its switch',
+    when,
     part: name,
     labels: { endpoint: name },
     fetch,
@@ -116,4 +124,27 @@ export const hostEndpoint = optional('host', agentHostResponse, async ({ client,
   needs: 'agent:read (and debug endpoints allowed on the agent)',
 });
 
-export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint] as const;
+/**
+ * The region's client nodes, page by page on the target's own `nodes_schedule`: any agent forwards the
+ * listing to its servers, so one or two agents of a region are enough to switch it on for.
+ */
+export const nodesEndpoint = optional(
+  'nodes',
+  agentNodesPage,
+  async ({ client, auth, signal, nodes }) => {
+    const tally = new NodeTally(nodes.maxNodes);
+    const pages = await listNodes(client, { headers: authHeaders(await auth()), perPage: nodes.perPage, maxPages: nodes.maxPages, signal }, tally);
+    return tally.listing(pages);
+  },
+  nodesFamilies,
+  {
+    default: true,
+    path: '/v1/nodes',
+    when: 'on nodes_schedule, behind its switch, page by page',
+    help: 'the client nodes of the region (node:read, as members needs): counts by datacenter, pool, class, status, eligibility and drain, and a series per node not ready or draining up to max_nodes; one request per node_page_size nodes on nodes_schedule',
+    needs: 'node:read',
+    notApplicable: { test: nodesNotApplicable, means: 'the token may not read nodes (403 without node:read)' },
+  },
+);
+
+export const AGENT_ENDPOINTS = [healthEndpoint, membersEndpoint, serversEndpoint, selfEndpoint, hostEndpoint, nodesEndpoint] as const;

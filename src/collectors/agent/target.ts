@@ -1,18 +1,26 @@
 import { z } from 'zod';
-import { targetFields } from '../../config/fields.js';
+import { schedule, targetFields } from '../../config/fields.js';
 import { EVERY_15_SECONDS } from '../../config/schedule.js';
 import { switchFields } from '../endpoint.js';
 import { AGENT_ENDPOINTS } from './endpoints.js';
 
 /**
  * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
- * has its own switch (`members`, `servers`, `self`, `host`), declared with the endpoint.
+ * has its own switch (`members`, `servers`, `self`, `host`, `nodes`), declared with the endpoint.
  */
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
   ...switchFields(AGENT_ENDPOINTS),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(20_000),
+  /** The node listing runs on its own schedule: a fleet's pages cost more than the agent's own answers. */
+  nodes_schedule: schedule('*/30 * * * * *'),
+  /** per_page of each page of /v1/nodes: a page holding more nodes fails the listing. */
+  node_page_size: z.number().int().min(1).max(5_000).default(500),
+  /** Pages of one listing: beyond it the listing fails (max_node_pages x node_page_size nodes at most). */
+  max_node_pages: z.number().int().min(1).default(200),
+  /** Per-node series (node_status, node_draining) beyond this many nodes not ready or draining are dropped and counted. */
+  max_nodes: z.number().int().min(0).default(1_000),
   /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
   expected_servers: z.number().int().min(1).optional(),
 });

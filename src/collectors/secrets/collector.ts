@@ -19,19 +19,28 @@ import { sealedFamily } from './seal.js';
 import { secondaryTargetFamily } from './secondary-targets.js';
 import { secretsTarget, type SecretsTarget } from './target.js';
 import { walLagFamily } from './wal-lag.js';
+import { activeNodeFamilies, discoveryFamilies, leaderUp } from './cluster-nodes.js';
+import { haStatusFamilies, haStatusUp } from './node-ha-status.js';
+import { nodeHealthFamilies, nodeUp } from './node-health.js';
+import { nodesJob } from './node-job.js';
+import { autopilotFamilies, autopilotUp } from './raft-autopilot.js';
 
 /** The secrets service answers 412 while eventually consistent data is missing: retry with backoff. */
 const retry412 = backoffOn([412], { maxRetries: 4, baseMs: 200, capMs: 2_000 });
 
 /** Jobs for one secrets target: replication status (all configured kinds), and the merkle check if configured. */
-function secretsJobs(t: SecretsTarget, ctx: BuildContext, publish: (status: (s: SecretsState) => void) => void): Job[] {
+function secretsJobs(t: SecretsTarget, ctx: BuildContext, state: SecretsState, publish: (status: (s: SecretsState) => void) => void): Job[] {
   const client = clientFor('secrets', t, ctx, { retry: retry412 });
   const auth = async (): Promise<SecretsAuth> => ({
     ...(t.namespace ? { namespace: t.namespace } : {}),
     ...(t.token_file ? { token: await optionalSecretFile(t.token_file, 'token_file') } : {}),
   });
   const replication = replicationJob(t, ctx, client, auth, publish);
-  return t.merkle_check ? [replication, merkleJob(t, t.merkle_check, ctx, auth)] : [replication];
+  return [
+    replication,
+    ...(t.merkle_check ? [merkleJob(t, t.merkle_check, ctx, auth)] : []),
+    ...(t.nodes.enabled ? [nodesJob(t, ctx, client, state.activeNodes)] : []),
+  ];
 }
 
 /** Every configured kind's status with what follows from it; after each commit, what is derived across targets. */
@@ -83,7 +92,8 @@ function merkleJob(t: SecretsTarget, merkle: NonNullable<SecretsTarget['merkle_c
 /**
  * The secrets service: replication status of each configured kind (with the seal, the primary
  * changes and, on a DR secondary, the operation token attempt derived from or following it), the
- * merkle check, and across targets the WAL lag and the replication sets.
+ * merkle check, every node of each cluster (its health, the HA and raft state, the active node's
+ * changes), and across targets the WAL lag and the replication sets.
  */
 export const secretsCollector = defineCollector({
   kind: 'secrets',
@@ -101,12 +111,21 @@ export const secretsCollector = defineCollector({
     primaryChangesFamily,
     attemptUp,
     ...attemptFamilies,
+    ...discoveryFamilies,
+    haStatusUp,
+    leaderUp,
+    ...activeNodeFamilies,
+    nodeUp,
+    ...nodeHealthFamilies,
+    ...haStatusFamilies,
+    autopilotUp,
+    ...autopilotFamilies,
   ],
   derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
   state: () => new SecretsState(),
   jobs: (targets, ctx, state) =>
     targets.flatMap((t) =>
-      secretsJobs(t, ctx, (update) => {
+      secretsJobs(t, ctx, state, (update) => {
         update(state);
         state.publish(targets, ctx.store);
       }),

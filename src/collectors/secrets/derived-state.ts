@@ -3,6 +3,7 @@ import type { GroupWriter } from '../../metrics/render.js';
 import { renderGroup } from '../../metrics/render.js';
 import type { ReplicationKind } from '../../upstream/secrets/api.js';
 import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import { ActiveNodeChanges } from './cluster-nodes.js';
 import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 import { replicationSetFamilies, replicationSets } from './replication-sets.js';
 import { secondaryTargetFamily, secondaryTargets } from './secondary-targets.js';
@@ -22,6 +23,8 @@ const ADDRESSES_KEPT = 10_000;
  */
 export class SecretsState {
   readonly latest = new WalLagTracker();
+  /** Each cluster's active node and how often it changed: a counter must survive a reload. */
+  readonly activeNodes = new ActiveNodeChanges();
   /**
    * What each sealed target last said before it answered sealed: a sealed cluster keeps its
    * replication identity, so its primary's view of it can still be told apart from other causes.
@@ -78,6 +81,7 @@ export class SecretsState {
   settle(targets: readonly SecretsTarget[], store: GroupWriter): void {
     const names = new Set(targets.map((t) => t.name));
     this.latest.forgetTargetsExcept(names);
+    this.activeNodes.forgetTargetsExcept(names);
     for (const [k, v] of this.sealed) if (!names.has(v.target)) this.sealed.delete(k);
     this.publish(targets, store);
   }

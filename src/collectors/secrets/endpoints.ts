@@ -4,7 +4,17 @@ import { withSecretsReasons } from '../../upstream/secrets/availability.js';
 import { merkleCheckResponse } from '../../upstream/secrets/merkle-check.js';
 import { fetchOperationTokenAttempt, operationTokenAttemptResponse } from '../../upstream/secrets/operation-token-attempt.js';
 import { replicationStatusResponse } from '../../upstream/secrets/replication-status.js';
+import type { UpstreamError } from '../../upstream/errors.js';
+import { autopilotStateResponse, fetchAutopilotState } from '../../upstream/secrets/autopilot-state.js';
+import { fetchHaStatus, haStatusResponse } from '../../upstream/secrets/ha-status.js';
+import { fetchLeader, leaderResponse } from '../../upstream/secrets/leader.js';
+import { fetchNodeHealth, healthResponse } from '../../upstream/secrets/node-health.js';
 import { endpoint } from '../endpoint.js';
+import { activeNodeFamilies, discoveryFamilies, leaderUp } from './cluster-nodes.js';
+import type { NodeAddressing } from './node-addresses.js';
+import { haStatusFamilies, haStatusUp } from './node-ha-status.js';
+import { nodeHealthFamilies, nodeUp } from './node-health.js';
+import { autopilotFamilies, autopilotUp } from './raft-autopilot.js';
 import { attemptFamilies, attemptUp, type AttemptView } from './dr-token-attempt.js';
 import { merkleFamilies, merkleUp } from './merkle.js';
 import { primaryChangesFamily } from './primary-changes.js';
@@ -70,4 +80,97 @@ export const merkleCheckEndpoint = endpoint({
   families: merkleFamilies,
 });
 
-export const SECRETS_ENDPOINTS = [statusEndpoint, operationTokenAttemptEndpoint, merkleCheckEndpoint] as const;
+/** What the node poll's calls to the cluster's configured address take: root-namespace endpoints, so the token alone. */
+export interface ClusterCall {
+  client: UpstreamClient;
+  token: () => Promise<string | undefined>;
+  signal: AbortSignal;
+}
+
+/** Refused (403), unknown (404, 405), or disabled on a DR secondary (400 "path disabled in replication DR secondary mode"). */
+const refused = (err: UpstreamError) =>
+  err.status === 403 || err.status === 404 || err.status === 405 || (err.status === 400 && /path disabled/i.test(err.message));
+const NODE_POLL = "every run of the node poll (`nodes.schedule`), at the cluster's configured address";
+
+/** The nodes the active node has heard from, with their API addresses: where the node poll finds the nodes. */
+export const haStatusEndpoint = endpoint({
+  id: 'secrets/ha-status',
+  method: 'GET',
+  path: '/v1/sys/ha-status',
+  schema: haStatusResponse,
+  when: NODE_POLL,
+  part: 'ha_status',
+  needs: 'read on sys/ha-status (root namespace)',
+  fetch: async ({ client, token, signal, addressing }: ClusterCall & { addressing: NodeAddressing }) => ({
+    nodes: (await withSecretsReasons(fetchHaStatus(client, await token(), signal))).map((n) => ({
+      ...n,
+      node: addressing({ hostname: n.hostname, address: n.api_address }, 'api'),
+    })),
+  }),
+  up: haStatusUp,
+  families: haStatusFamilies,
+  derived: discoveryFamilies,
+  notApplicable: {
+    test: refused,
+    means:
+      'the token may not read sys/ha-status (403), or the service has no such endpoint (404, before 1.10): the nodes come from autopilot, or the configured address alone',
+  },
+});
+
+/** The raft cluster as autopilot sees it: health, failure tolerance, voters, each server. */
+export const autopilotStateEndpoint = endpoint({
+  id: 'secrets/raft-autopilot-state',
+  method: 'GET',
+  path: '/v1/sys/storage/raft/autopilot/state',
+  schema: autopilotStateResponse,
+  when: NODE_POLL,
+  part: 'raft_autopilot',
+  needs: 'read on sys/storage/raft/autopilot/state (root namespace)',
+  fetch: async ({ client, token, signal }: ClusterCall) => withSecretsReasons(fetchAutopilotState(client, await token(), signal)),
+  up: autopilotUp,
+  families: autopilotFamilies,
+  notApplicable: {
+    test: (err) => refused(err) || ((err.status === 400 || err.status === 500) && /raft|autopilot|integrated storage/i.test(err.message)),
+    means:
+      'no integrated storage (400 "raft storage is not in use", 404), a DR secondary (400 "path disabled"), autopilot not running yet (no body), or the token may not read the path (403)',
+  },
+});
+
+/** Which node leads, by its API address: the active node where the HA status does not say it. */
+export const leaderEndpoint = endpoint({
+  id: 'secrets/leader',
+  method: 'GET',
+  path: '/v1/sys/leader',
+  schema: leaderResponse,
+  when: NODE_POLL,
+  part: 'leader',
+  needs: 'none: unauthenticated per the API',
+  fetch: async ({ client, signal }: Pick<ClusterCall, 'client' | 'signal'>) => withSecretsReasons(fetchLeader(client, signal)),
+  up: leaderUp,
+  families: [],
+  derived: activeNodeFamilies,
+});
+
+/** One node's own health, at the node's own address: every documented status code is an answer. */
+export const nodeHealthEndpoint = endpoint({
+  id: 'secrets/node-health',
+  method: 'GET',
+  path: '/v1/sys/health',
+  schema: healthResponse,
+  when: "every run of the node poll, once per node, at the node's own address",
+  part: 'node {node}',
+  needs: 'none: unauthenticated per the API',
+  fetch: async ({ client, signal }: Pick<ClusterCall, 'client' | 'signal'>) => fetchNodeHealth(client, signal),
+  up: nodeUp,
+  families: nodeHealthFamilies,
+});
+
+export const SECRETS_ENDPOINTS = [
+  statusEndpoint,
+  operationTokenAttemptEndpoint,
+  merkleCheckEndpoint,
+  haStatusEndpoint,
+  autopilotStateEndpoint,
+  leaderEndpoint,
+  nodeHealthEndpoint,
+] as const;

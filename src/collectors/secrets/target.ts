@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { duration, readableFile, schedule, targetFields } from '../../config/fields.js';
 import { EVERY_15_SECONDS } from '../../config/schedule.js';
 import { REPLICATION_KINDS } from '../../upstream/secrets/api.js';
+import { nodesField } from './node-target.js';
 
 export const secretsTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
@@ -24,5 +25,7 @@ export const secretsTarget = z.strictObject({
       timeout: duration('60s'),
     })
     .optional(),
+  /** Every node of the cluster, polled at its own address (sys/health), with the cluster's HA and raft state. */
+  nodes: nodesField,
 });
 export type SecretsTarget = z.output<typeof secretsTarget>;

@@ -7,8 +7,12 @@ import type { AlertState, Payload } from '../payload-schema.js';
  * replicas; `SqliteAlertStore` is the single-process implementation. Times are epoch milliseconds.
  */
 export interface AlertStore {
-  /** Stores a notification durably, or counts it as a duplicate of the one stored under its key. */
-  record(n: IncomingNotification): Promise<RecordResult>;
+  /**
+   * Stores a notification durably, or counts it as a duplicate of the one stored under its key.
+   * Once `gone` aborts (its sender left), a notification not yet committed is dropped: the call
+   * rejects with a `cancelled` StoreError and nothing of it is stored.
+   */
+  record(n: IncomingNotification, gone?: AbortSignal): Promise<RecordResult>;
   /**
    * Current alerts, firing first by severity (SEVERITY_ORDER), then newest start, then fingerprint
    * (descending); `next` is where the following page starts. A page holds at most `limit` alerts and ends early once the stored text of the
@@ -176,15 +180,21 @@ export class StoreError extends Error {
     /**
      * full: out of space (or max_size); busy: locked by another writer or a statement timed out;
      * unavailable: the store cannot be used now (database down, file corrupt or read-only), see
-     * `reason`; failed: anything else.
+     * `reason`; failed: anything else; cancelled: its sender left before it was committed, so it
+     * was dropped (see AlertStore.record).
      */
-    readonly kind: 'full' | 'busy' | 'unavailable' | 'failed',
+    readonly kind: 'full' | 'busy' | 'unavailable' | 'failed' | 'cancelled',
     message: string,
     readonly reason?: UnavailableReason,
   ) {
     super(message);
     this.name = 'StoreError';
   }
+}
+
+/** Rejects a notification whose sender has left (AlertStore.record): checked before each step that would store it. */
+export function checkSender(gone: AbortSignal | undefined): void {
+  if (gone?.aborted) throw new StoreError('cancelled', 'the sender closed its connection before the notification was stored: dropped');
 }
 
 /** Errors of the file system under a store (opening it, its directory) as a StoreError. */

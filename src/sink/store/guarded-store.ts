@@ -41,7 +41,10 @@ export class GuardedStore implements AlertStore {
   /** Opens the store now; resolves to the failure (and keeps retrying) when it cannot. */
   async open(): Promise<StoreError | undefined> {
     this.opening ??= this.kind
-      .open((e) => this.failed(this.kind.classify('connection to the store', e)))
+      .open(
+        (e) => this.failed(this.kind.classify('connection to the store', e)),
+        () => this.inner && void this.probe(this.inner),
+      )
       .then((s) => {
         if (this.closed) return void s.close();
         this.inner = s;
@@ -111,6 +114,8 @@ export class GuardedStore implements AlertStore {
   }
 
   private mark(a: StoreAvailability): void {
+    // A closed store (a start abandoned while it opened, a store replaced) is no one's to report.
+    if (this.closed) return;
     this.reported = true;
     this.state = a;
     this.onChange(a);

@@ -11,7 +11,12 @@ export interface StoreKind {
   name: string;
   /** Equal for configs that can keep the same open store across a reload. */
   identity: string;
-  open(onIdleError: (e: Error) => void): Promise<AlertStore>;
+  /**
+   * Opens the store. `onLost`: it lost what it works through between calls (an idle connection's
+   * error, a store thread that died); `onBack`: it got that back by itself (a new store thread
+   * opened the file), so the availability follows the store, not the next call.
+   */
+  open(onLost: (e: Error) => void, onBack?: () => void): Promise<AlertStore>;
   classify(what: string, e: unknown): StoreError;
 }
 
@@ -22,7 +27,7 @@ export function storeKind(cfg: AlertStoreConfig): StoreKind {
     return {
       name: path,
       identity: JSON.stringify(['sqlite', path, cfg.max_size]),
-      open: () => SqliteThreadStore.open({ path, maxSize: cfg.max_size }),
+      open: (onLost, onBack) => SqliteThreadStore.open({ path, maxSize: cfg.max_size }, { lost: onLost, back: onBack ?? (() => undefined) }),
       classify: sqliteStoreError,
     };
   }

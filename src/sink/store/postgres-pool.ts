@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreError } from './alert-store.js';
+import { checkSender, StoreError } from './alert-store.js';
 import type { Query } from './dialect.js';
 import { migratePostgres, PG_MIGRATIONS } from './postgres-migrations.js';
 
@@ -50,10 +50,11 @@ export type Run = <R extends pg.QueryResultRow>(q: Query) => Promise<pg.QueryRes
 /**
  * The connections of a PostgreSQL store: statements and transactions, every failure a StoreError.
  * More concurrent callers than pool_size queue here, so connect_timeout measures the database, not
- * the queue.
+ * the queue. Reads waiting for a connection get the next one before transactions do, so a stream
+ * of notifications being written never holds the history's pages or the sink's series for long.
  */
 export class PostgresPool {
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting = { reads: [] as Array<() => void>, transactions: [] as Array<() => void> };
   private busy = 0;
 
   private constructor(
@@ -95,7 +96,7 @@ export class PostgresPool {
   }
 
   async rows<R extends pg.QueryResultRow>(what: string, q: Query): Promise<R[]> {
-    await this.slot();
+    await this.slot(this.waiting.reads);
     try {
       return (await this.pool.query<R>(q.sql, q.args)).rows;
     } catch (e) {
@@ -105,11 +106,15 @@ export class PostgresPool {
     }
   }
 
-  /** Runs `body` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  async transaction<T>(what: string, body: (run: Run) => Promise<T>): Promise<T> {
-    await this.slot();
+  /**
+   * Runs `body` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws, or once `gone` aborts before the commit (a notification whose sender left).
+   */
+  async transaction<T>(what: string, body: (run: Run) => Promise<T>, gone?: AbortSignal): Promise<T> {
+    await this.slot(this.waiting.transactions);
     let c: pg.PoolClient;
     try {
+      checkSender(gone);
       c = await this.pool.connect();
     } catch (e) {
       this.free();
@@ -122,7 +127,11 @@ export class PostgresPool {
     c.on('error', dropped);
     try {
       await c.query('BEGIN');
-      const result = await body((q) => c.query(q.sql, q.args));
+      const result = await body((q) => {
+        checkSender(gone);
+        return c.query(q.sql, q.args);
+      });
+      checkSender(gone);
       await c.query('COMMIT');
       return result;
     } catch (e) {
@@ -140,18 +149,18 @@ export class PostgresPool {
     await this.pool.end().catch(() => undefined);
   }
 
-  /** Waits for a free connection of the pool. */
-  private async slot(): Promise<void> {
+  /** Waits for a free connection of the pool, in the line given. */
+  private async slot(line: Array<() => void>): Promise<void> {
     if (this.busy < this.size) {
       this.busy++;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => line.push(resolve));
   }
 
-  /** Hands the connection to the next waiting caller, if any. */
+  /** Hands the connection to the next waiting caller, if any: reads first. */
   private free(): void {
-    const next = this.waiting.shift();
+    const next = this.waiting.reads.shift() ?? this.waiting.transactions.shift();
     if (next) next();
     else this.busy--;
   }

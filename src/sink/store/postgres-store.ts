@@ -39,8 +39,8 @@ export class PostgresAlertStore implements AlertStore {
     return new PostgresAlertStore(await PostgresPool.open(o, onIdleError));
   }
 
-  async record(n: IncomingNotification): Promise<RecordResult> {
-    return this.pool.transaction('storing the notification', (run) => this.recordIn(run, n));
+  async record(n: IncomingNotification, gone?: AbortSignal): Promise<RecordResult> {
+    return this.pool.transaction('storing the notification', (run) => this.recordIn(run, n), gone);
   }
 
   private async recordIn(run: Run, n: IncomingNotification): Promise<RecordResult> {

@@ -46,8 +46,8 @@ export class SqliteAlertStore implements AlertStore {
     this.pruneTx = this.db.transaction((before: number) => this.pruneOnce(before));
   }
 
-  record(n: IncomingNotification): Promise<RecordResult> {
-    return this.writes.record(n);
+  record(n: IncomingNotification, gone?: AbortSignal): Promise<RecordResult> {
+    return this.writes.record(n, gone);
   }
 
   /** Writes a notification, yielding after each ALERTS_PER_TURN alerts (see SqliteWriteQueue). */
@@ -177,7 +177,7 @@ export class SqliteAlertStore implements AlertStore {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    await this.writes.idle();
+    await this.writes.drained();
     this.writes.flush();
     this.db.close();
   }

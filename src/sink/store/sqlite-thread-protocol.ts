@@ -7,6 +7,8 @@ export type StoreRequest =
   /** The first slice of a notification's alerts; `total` says how many `more` messages complete it. */
   | { id: number; call: 'record'; n: IncomingNotification; total: number }
   | { id: number; call: 'more'; alerts: PayloadAlert[] }
+  /** The sender of notification `id` left: drop it unless it is committed. */
+  | { id: number; call: 'cancel' }
   | { id: number; call: 'close' };
 
 /** The calls whose arguments and answers cross as they are (small: pages are bounded by their filters). */

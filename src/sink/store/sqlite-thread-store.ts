@@ -2,15 +2,36 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startThread } from '../../support/threads.js';
 import { ALERTS_PER_TURN } from '../payload-schema.js';
-import { StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
+import { checkSender, StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
 import type { SqliteStoreOptions } from './sqlite-connection.js';
 import { fromWire, type ReadCall, type StoreReply, type StoreRequest } from './sqlite-thread-protocol.js';
 
 export interface SqliteThreadOptions extends SqliteStoreOptions {
   /** Heap limits of the store thread (it dies alone when it passes them, and is started again). */
   resourceLimits?: ResourceLimits;
-  /** How soon a thread that died is started again. */
+  /** How soon a thread that died is started again, the first time (see restartDelay). */
   restartMs?: number;
+}
+
+/** What the store tells between calls: its thread died (calls fail until it is back), or a new one has opened the file. */
+export interface ThreadSignals {
+  lost(e: Error): void;
+  back(): void;
+}
+
+/** A thread that ran this long before it died starts the count of restarts again. */
+export const RESTART_STEADY_MS = 60_000;
+/** The longest wait before a new thread, however often the last ones died. */
+export const RESTART_MAX_MS = 30_000;
+
+/**
+ * How long to wait before starting the `attempt`th thread in a row (1 for the first after a thread
+ * that ran steadily): `firstMs`, doubled for each that followed, up to RESTART_MAX_MS. A thread
+ * that dies at once again and again (a heap too small for what the file holds) then costs a start
+ * every 30 s, not every second.
+ */
+export function restartDelay(attempt: number, firstMs: number): number {
+  return Math.min(RESTART_MAX_MS, firstMs * 2 ** Math.max(0, attempt - 1));
 }
 
 interface Pending {
@@ -48,7 +69,7 @@ class StoreThread {
   }
 
   /** Sends a request; `more` follows it with further messages of the same id. */
-  call<R>(c: Call): { promise: Promise<R>; more: (m: Omit<Extract<StoreRequest, { call: 'more' }>, 'id'>) => void } {
+  call<R>(c: Call): { promise: Promise<R>; more: (m: Extract<Call, { call: 'more' | 'cancel' }>) => void } {
     const id = this.nextId++;
     const promise = new Promise<R>((resolve, reject) => {
       if (this.dead) return reject(new StoreError('unavailable', 'the alert store thread stopped', 'unreachable'));
@@ -85,8 +106,9 @@ class StoreThread {
  * (sqlite-thread.ts, which runs SqliteAlertStore) and its answer, so no SQLite call runs on the
  * event loop that answers scrapes. `record` resolves only once the thread has committed the
  * notification. A thread that dies (a crash, out of memory) fails the calls in flight as
- * `unavailable` (`unreachable`), nothing of them acknowledged; a new thread opens the file a moment
- * later, and calls fail at once until it has.
+ * `unavailable` (`unreachable`), nothing of them acknowledged, and says so at once (`lost`); a new
+ * thread opens the file a second later (longer if the threads keep dying, see restartDelay), calls
+ * fail at once until it has, and says when it has (`back`).
  */
 export class SqliteThreadStore implements AlertStore {
   private thread?: StoreThread | undefined;
@@ -94,32 +116,46 @@ export class SqliteThreadStore implements AlertStore {
   private down: Error = new StoreError('unavailable', 'the alert store is not open', 'cannot_open');
   private restart?: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Threads started in a row without one running steadily (see restartDelay). */
+  private attempts = 0;
+  private startedAt = 0;
 
-  private constructor(private readonly opts: SqliteThreadOptions) {}
+  private constructor(
+    private readonly opts: SqliteThreadOptions,
+    private readonly signals: ThreadSignals,
+  ) {}
 
   /** Opens the file in a new store thread; rejects with the opening's error (the thread then stops). */
-  static async open(opts: SqliteThreadOptions): Promise<SqliteThreadStore> {
-    const s = new SqliteThreadStore(opts);
+  static async open(opts: SqliteThreadOptions, signals: ThreadSignals = { lost: () => undefined, back: () => undefined }): Promise<SqliteThreadStore> {
+    const s = new SqliteThreadStore(opts, signals);
     await s.start();
     return s;
   }
 
   /**
    * A notification's alerts cross ALERTS_PER_TURN at a time, one slice per turn of the event loop,
-   * so copying a large notification to the thread never holds a scrape for long.
+   * so copying a large notification to the thread never holds a scrape for long. Once its sender
+   * leaves, no more slices cross and the thread drops what it has unless it is committed.
    */
-  async record(n: IncomingNotification): Promise<RecordResult> {
+  async record(n: IncomingNotification, gone?: AbortSignal): Promise<RecordResult> {
+    checkSender(gone);
     const all = n.payload.alerts;
     const t = this.current();
     const first = { ...n, payload: { ...n.payload, alerts: all.slice(0, ALERTS_PER_TURN) } };
     const { promise, more } = t.call<RecordResult>({ call: 'record', n: first, total: all.length });
     // Settled while the rest is being sent when the thread fails; awaited below.
     promise.catch(() => undefined);
-    for (let i = ALERTS_PER_TURN; i < all.length; i += ALERTS_PER_TURN) {
-      await nextTurn();
-      more({ call: 'more', alerts: all.slice(i, i + ALERTS_PER_TURN) });
+    const cancel = () => more({ call: 'cancel' });
+    gone?.addEventListener('abort', cancel, { once: true });
+    try {
+      for (let i = ALERTS_PER_TURN; i < all.length && !gone?.aborted; i += ALERTS_PER_TURN) {
+        await nextTurn();
+        more({ call: 'more', alerts: all.slice(i, i + ALERTS_PER_TURN) });
+      }
+      return await promise;
+    } finally {
+      gone?.removeEventListener('abort', cancel);
     }
-    return promise;
   }
 
   alerts = this.read('alerts') as AlertStore['alerts'];
@@ -161,22 +197,33 @@ export class SqliteThreadStore implements AlertStore {
     }
     if (this.closed) return void (await t.stop());
     this.thread = t;
+    this.startedAt = performance.now();
   }
 
+  /** Told at once (not at the next call): /readyz and the series say so while the new thread starts. */
   private died(t: StoreThread, e: StoreError): void {
     if (this.thread !== t) return;
     this.thread = undefined;
     this.down = e;
+    if (performance.now() - this.startedAt >= RESTART_STEADY_MS) this.attempts = 0;
+    this.signals.lost(e);
     this.scheduleRestart();
   }
 
   private scheduleRestart(): void {
     if (this.closed) return;
-    this.restart = setTimeout(() => {
-      this.start().catch((e: unknown) => {
-        this.down = e as Error;
-        this.scheduleRestart();
-      });
-    }, this.opts.restartMs ?? 1000).unref();
+    this.attempts++;
+    this.restart = setTimeout(
+      () => {
+        this.start().then(
+          () => this.thread && this.signals.back(),
+          (e: unknown) => {
+            this.down = e as Error;
+            this.scheduleRestart();
+          },
+        );
+      },
+      restartDelay(this.attempts, this.opts.restartMs ?? 1000),
+    ).unref();
   }
 }

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { yieldToMainThread } from '../../support/threads.js';
-import type { IncomingNotification } from './alert-store.js';
+import { checkSender, type IncomingNotification } from './alert-store.js';
 import { SqliteAlertStore, type SqliteStoreOptions } from './sqlite-store.js';
 import { toWire, type ReadCall, type StoreReply, type StoreRequest } from './sqlite-thread-protocol.js';
 
@@ -24,17 +24,20 @@ try {
   answer({ id: 0, error: toWire(e) });
 }
 
-/** Notifications whose alerts are still arriving, in slices (see SqliteThreadStore.record). */
-const arriving = new Map<number, { n: IncomingNotification; total: number }>();
+/** Notifications whose alerts are still arriving, in slices (see SqliteThreadStore.record), or waiting to be committed: each with its sender's presence. */
+const arriving = new Map<number, { n: IncomingNotification; total: number; gone: AbortController }>();
+const gone = new Map<number, AbortController>();
 
 async function run(s: SqliteAlertStore, m: StoreRequest): Promise<{ ok: unknown } | undefined> {
   switch (m.call) {
     case 'record':
-      arriving.set(m.id, { n: m.n, total: m.total });
+      arriving.set(m.id, { n: m.n, total: m.total, gone: new AbortController() });
       return complete(s, m.id);
     case 'more':
       arriving.get(m.id)?.n.payload.alerts.push(...m.alerts);
       return complete(s, m.id);
+    case 'cancel':
+      return cancel(m.id);
     case 'close':
       await s.close();
       return { ok: null };
@@ -48,7 +51,20 @@ async function complete(s: SqliteAlertStore, id: number): Promise<{ ok: unknown 
   const a = arriving.get(id);
   if (!a || a.n.payload.alerts.length < a.total) return undefined;
   arriving.delete(id);
-  return { ok: await s.record(a.n) };
+  gone.set(id, a.gone);
+  try {
+    return { ok: await s.record(a.n, a.gone.signal) };
+  } finally {
+    gone.delete(id);
+  }
+}
+
+/** Drops a notification still arriving (answered as cancelled now), or tells the store its sender left. */
+function cancel(id: number): undefined {
+  const a = arriving.get(id);
+  if (!a) return void gone.get(id)?.abort();
+  a.gone.abort();
+  checkSender(a.gone.signal);
 }
 
 port.on('message', (m: StoreRequest) => {

@@ -12,7 +12,7 @@ export interface AgentAuth {
   token?: string | undefined;
 }
 
-const headers = (auth: AgentAuth): Record<string, string> => (auth.token ? { 'x-scheduler-token': auth.token } : {});
+export const authHeaders = (auth: AgentAuth): Record<string, string> => (auth.token ? { 'x-scheduler-token': auth.token } : {});
 
 async function get<S extends z.ZodType>(
   client: UpstreamClient,
@@ -23,7 +23,7 @@ async function get<S extends z.ZodType>(
   dataStatuses: readonly number[] = [],
 ): Promise<z.output<S>> {
   const endpoint = `agent/${name}`;
-  const res = await client.json({ endpoint, path: `/v1/${endpoint}`, headers: headers(auth), dataStatuses, signal });
+  const res = await client.json({ endpoint, path: `/v1/${endpoint}`, headers: authHeaders(auth), dataStatuses, signal });
   return parseBody(schema, res.body, endpoint);
 }
 
@@ -40,7 +40,7 @@ export const fetchHost = (c: UpstreamClient, auth: AgentAuth, signal: AbortSigna
 
 /** `/agent/members` undecoded: a large gossip pool is decoded off the collection thread (see `src/collectors/agent/members-poll.ts`). */
 export const fetchMembersBytes = async (c: UpstreamClient, auth: AgentAuth, signal: AbortSignal): Promise<Buffer> =>
-  (await c.bytes({ endpoint: 'agent/members', path: '/v1/agent/members', headers: headers(auth), signal })).body;
+  (await c.bytes({ endpoint: 'agent/members', path: '/v1/agent/members', headers: authHeaders(auth), signal })).body;
 
 /**
  * `/agent/members` on an agent that runs no server: the agent says so with 500 (`client agent is not
@@ -50,3 +50,9 @@ export const membersNotApplicable = (err: UpstreamError): boolean => err.status 
 
 /** `/agent/servers` on an agent that runs no client: 501. */
 export const serversNotApplicable = (err: UpstreamError): boolean => err.status === 501;
+
+/**
+ * `/v1/nodes` refused for want of node:read (403): the token is not meant to see the nodes, so the
+ * listing does not apply rather than fails; every other status is a failure.
+ */
+export const nodesNotApplicable = (err: UpstreamError): boolean => err.status === 403;

@@ -166,7 +166,8 @@ describe('alert_sink', () => {
   it('fills the documented defaults from an empty block', () => {
     expect(parseConfig('alert_sink: {}\n', 'vigil.yml', {}).alert_sink).toEqual({
       enabled: true,
-      max_in_flight: 32,
+      max_in_flight: 64,
+      max_in_flight_size: 16 * 1024 * 1024,
       store: { path: '/var/lib/vigil/alerts.db', retention: 30 * 86400_000, prune_interval: 3600_000 },
       body_limit: 10 * 1024 * 1024,
       allow_unauthenticated: false,
@@ -183,6 +184,7 @@ describe('alert_sink', () => {
   basic_auth: { username: am, password_file: ${tokenFile} }
   read_token_file: ${tokenFile}
   max_in_flight: 4
+  max_in_flight_size: 2MiB
   store: { path: /tmp/alerts.db, retention: 7d, prune_interval: 5m, max_size: 1GiB }
   body_limit: 1MiB
   allow_unauthenticated: true
@@ -198,6 +200,7 @@ describe('alert_sink', () => {
       basic_auth: { username: 'am', password_file: tokenFile },
       read_token_file: tokenFile,
       max_in_flight: 4,
+      max_in_flight_size: 2 * 1024 * 1024,
       store: { path: '/tmp/alerts.db', retention: 7 * 86400_000, prune_interval: 300_000, max_size: 1024 ** 3 },
       body_limit: 1024 * 1024,
       allow_unauthenticated: true,
@@ -224,6 +227,13 @@ describe('alert_sink', () => {
     ['an unknown store key', 'alert_sink:\n  store: { file: /x.db }\n', 'alert_sink.store.file: unknown key'],
     ['an empty store path', 'alert_sink:\n  store: { path: "" }\n', 'alert_sink.store.path:'],
     ['a bad body limit', 'alert_sink:\n  body_limit: ten megs\n', 'alert_sink.body_limit: invalid size "ten megs"'],
+    ['a bad intake budget', 'alert_sink:\n  max_in_flight_size: lots\n', 'alert_sink.max_in_flight_size: invalid size "lots"'],
+    [
+      'an intake budget smaller than one body',
+      'alert_sink:\n  body_limit: 32MiB\n',
+      'alert_sink.max_in_flight_size: must be at least body_limit (33554432 bytes): a notification of body_limit bytes must fit',
+    ],
+    ['no notification in flight', 'alert_sink:\n  max_in_flight: 0\n', 'alert_sink.max_in_flight:'],
     ['a bad max_silence', 'alert_sink:\n  watchdog: { max_silence: 0s }\n', 'alert_sink.watchdog.max_silence: invalid duration "0s"'],
     ['an empty watchdog alertname', 'alert_sink:\n  watchdog: { alertname: "" }\n', 'alert_sink.watchdog.alertname:'],
     ['a list for the block', 'alert_sink: [1]\n', 'alert_sink:'],

@@ -62,6 +62,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       clusterLabel: 'cluster',
       for: { SecretsSealed: '3m', Watchdog: '1m' },
       severity: { VigilConfigReloadFailed: 'critical' },
+      thresholds: { secretsLicenseWarningDays: 14, secretsLeadershipChangesPerHour: 10 },
     };
     const override = `(import 'mixin.libsonnet') + { _config+:: ${JSON.stringify({
       vigilSelector: mine.selector,
@@ -69,6 +70,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       clusterLabel: mine.clusterLabel,
       forDurations: mine.for,
       severities: mine.severity,
+      thresholds: mine.thresholds,
     })} }`;
     const rendered = jsonnet(`(${override}).prometheusAlerts`) as Groups;
     const rules = rendered.groups.flatMap((g) => g.rules);
@@ -86,6 +88,8 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       expect(rules.find((r) => r.alert === 'SecretsSealed')!.for).toBe('3m');
       expect(rules.find((r) => r.alert === 'Watchdog')!.for).toBe('1m');
       expect(rules.find((r) => r.alert === 'VigilConfigReloadFailed')!.labels.severity).toBe('critical');
+      expect(rules.find((r) => r.alert === 'SecretsLicenseExpiringSoon')!.expr).toContain('< 14 * 86400');
+      expect(rules.find((r) => r.alert === 'SecretsLeadershipChurn')!.expr).toMatch(/> 10$/);
     });
 
     it('gives what `npm run mixin -- --config` writes for the same config', () => {
@@ -107,6 +111,9 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       expect(() => jsonnet(`((import 'mixin.libsonnet') + { _config+:: { severities: { VigilDown: 'loud' } } }).prometheusAlerts`)).toThrow(
         /a severity must be one of/,
       );
+      expect(() => jsonnet(`((import 'mixin.libsonnet') + { _config+:: { thresholds: { licenceDays: 3 } } }).prometheusAlerts`)).toThrow(
+        /thresholds names none of secretsRaftFailureToleranceExpected/,
+      );
     });
   });
 
@@ -124,6 +131,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       clusterLabel: DEFAULT_MIXIN.clusterLabel,
       forDurations: DEFAULT_MIXIN.for,
       severities: DEFAULT_MIXIN.severity,
+      thresholds: DEFAULT_MIXIN.thresholds,
     });
   });
 });

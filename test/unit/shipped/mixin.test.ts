@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { allDashboards } from '../../../dashboards/src/index.js';
 import { DEFAULT_MIXIN, parseMixinConfig, type MixinConfig } from '../../../mixin/config.js';
-import { withGroupingLabel, withMatchers, withUpJob } from '../../../mixin/promql.js';
+import { withGroupingLabel, withMatchers, withNumber, withUpJob } from '../../../mixin/promql.js';
 import { generateRules } from '../../../mixin/rules.js';
 import { selectors } from '../../helpers/promql.js';
 import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
@@ -35,6 +35,15 @@ describe('PromQL edits of the mixin', () => {
     );
   });
 
+  it('replaces the one number that has a threshold’s shipped value, and refuses an expression where it is not exactly once', () => {
+    expect(withNumber('increase(x[1h]) > 3 < 30 * 86400', 30, 14, 'A')).toBe('increase(x[1h]) > 3 < 14 * 86400');
+    expect(withNumber('x > 3', 3, 3, 'A')).toBe('x > 3');
+    expect(() => withNumber('x > 1 and y < 1', 1, 2, 'SomeAlert (thresholds.t)')).toThrow(
+      /SomeAlert \(thresholds\.t\): the number 1 is in its expression 2 times/,
+    );
+    expect(() => withNumber('x[1h] > 2', 1, 2, 'A')).toThrow(/0 times/);
+  });
+
   it('refuses an expression that is not PromQL, naming it', () => {
     expect(() => withMatchers('sum(x', 'a="b"')).toThrow(/PromQL syntax error .* sum\(x/);
   });
@@ -45,7 +54,7 @@ describe('the mixin config', () => {
     expect(parseMixinConfig('', 'm.yml')).toEqual(DEFAULT_MIXIN);
     expect(
       parseMixinConfig(
-        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\n',
+        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\nthresholds: { secretsLicenseWarningDays: 14 }\n',
         'm.yml',
       ),
     ).toEqual({
@@ -54,6 +63,7 @@ describe('the mixin config', () => {
       clusterLabel: 'cluster',
       for: { VigilDown: '5m' },
       severity: { TeamsCountDropped: 'warning' },
+      thresholds: { secretsLicenseWarningDays: 14 },
     });
   });
 
@@ -62,6 +72,10 @@ describe('the mixin config', () => {
     expect(() => parseMixinConfig('for: { VigilDown: soon }', 'm.yml')).toThrow(/for\.VigilDown: must be a Prometheus duration/);
     expect(() => parseMixinConfig('severity: { VigilDown: loud }', 'm.yml')).toThrow(/severity\.VigilDown/);
     expect(() => parseMixinConfig('jbo: vigil', 'm.yml')).toThrow(/jbo/);
+    expect(() => parseMixinConfig('thresholds: { licenceDays: 3 }', 'm.yml')).toThrow(/thresholds\.licenceDays: is no threshold of the rules/);
+    expect(() => parseMixinConfig('thresholds: { secretsLicenseWarningDays: 2.5 }', 'm.yml')).toThrow(
+      /thresholds\.secretsLicenseWarningDays: must be a whole number/,
+    );
     expect(() => generateRules({ ...DEFAULT_MIXIN, for: { NoSuchAlert: '1m' } })).toThrow(/NoSuchAlert/);
   });
 });
@@ -81,12 +95,22 @@ describe('a user’s labels', () => {
     clusterLabel: 'cluster',
     for: { SecretsSealed: '3m' },
     severity: { VigilConfigReloadFailed: 'critical' },
+    thresholds: { secretsLicenseWarningDays: 14, secretsLicenseCriticalDays: 3, secretsLeadershipChangesPerHour: 10, secretsRaftFailureToleranceExpected: 2 },
   };
   const rules = Object.values(generateRules(mine)).flatMap((t) =>
     (parse(t) as { groups: Array<{ rules: Array<{ alert: string; expr: string; for?: string; labels: Record<string, string> }> }> }).groups.flatMap(
       (g) => g.rules,
     ),
   );
+
+  it('take their thresholds, each in its own alert', () => {
+    const expr = (alert: string) => rules.find((r) => r.alert === alert)!.expr;
+    expect(expr('SecretsLicenseExpiringSoon')).toContain('< 14 * 86400');
+    expect(expr('SecretsLicenseExpiryCritical')).toContain('< 3 * 86400 > 0');
+    expect(expr('SecretsLeadershipChurn')).toMatch(/\) > 10$/);
+    expect(expr('SecretsRaftFailureToleranceLow')).toMatch(/- 0\.5\), 2\)$/m);
+    expect(expr('SecretsRaftFailureToleranceLost')).toContain('> 1');
+  });
 
   it('select only their vigils in every rule, keep clusters apart in every grouping, and take their for: and severity', () => {
     for (const r of rules) {
@@ -118,6 +142,46 @@ describe('a user’s labels', () => {
             expect(s.matchers, `${p.title}: ${q.expr}`).toMatch(/env="prod", cluster=~"\$cluster", job=~"\$job", instance=~"\$instance"/);
           }
     }
+  });
+});
+
+describe('thresholds', () => {
+  /** The alerts promtool finds firing at `at` for `series` (name → values), with the rules generated for `config`. */
+  function firing(config: MixinConfig, series: Record<string, string>, at: string, alerts: string[]): string {
+    const dir = tempDir('vigil-mixin-thresholds-');
+    writeFileSync(join(dir, 'secrets-nodes.rules.yml'), generateRules(config)['secrets-nodes.rules.yml']!);
+    const test = {
+      rule_files: ['secrets-nodes.rules.yml'],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: Object.entries(series).map(([s, values]) => ({ series: s, values })),
+          alert_rule_test: alerts.map((alertname) => ({ eval_time: at, alertname, exp_alerts: [] })),
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'test.yml'), JSON.stringify(test));
+    const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', 'test.yml'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    // Every case expects silence: what promtool reports got is what fired.
+    return [...`${r.stdout}${r.stderr}`.matchAll(/alertname: (\w+)/g)].map((m) => m[1]).join(' ');
+  }
+
+  const estate = {
+    // Three healthy voters: tolerance 1, all that three voters give.
+    'secrets_raft_failure_tolerance{target="three"}': '1x90',
+    'secrets_raft_voters{target="three"}': '3x90',
+    // A licence with 20 days left.
+    'secrets_license_expiry_timestamp_seconds{target="lic",node="n"}': '1728000x90',
+  };
+
+  it('are where the shipped rules say: a healthy cluster of three voters and a licence 20 days from its end', () => {
+    expect(firing(DEFAULT_MIXIN, estate, '80m', ['SecretsRaftFailureToleranceLow', 'SecretsLicenseExpiringSoon'])).toBe('SecretsLicenseExpiringSoon');
+  });
+
+  it('move when a user sets them: tolerance 2 expected of every cluster, licence warnings 14 days ahead', () => {
+    const mine = { ...DEFAULT_MIXIN, thresholds: { secretsRaftFailureToleranceExpected: 2, secretsLicenseWarningDays: 14 } };
+    expect(firing(mine, estate, '80m', ['SecretsRaftFailureToleranceLow', 'SecretsLicenseExpiringSoon'])).toBe('SecretsRaftFailureToleranceLow');
   });
 });
 

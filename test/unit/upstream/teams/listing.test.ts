@@ -1,36 +1,25 @@
 import { ORGANIZATION_ACCESS, carries, holds } from '../../../../src/upstream/teams/team-resource.js';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamClient } from '../../../../src/upstream/client.js';
+import type http from 'node:http';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { UpstreamClient } from '../../../../src/upstream/client.js';
 import { completeAccess, listTeams, showTeam, type ListingRequest } from '../../../../src/upstream/teams/api.js';
 import { decodeTeamsPage } from '../../../../src/upstream/teams/teams-page.js';
 import type { Team } from '../../../../src/upstream/teams/team-resource.js';
 import { upstreamFailure } from '../../../helpers/failures.js';
 import { fixture } from '../../../helpers/fixtures.js';
+import { loopbackUpstream } from '../../../helpers/loopback-upstream.js';
 
 /** A loopback team-management service whose answer to each request is set by each test. */
 type Answer = { status?: number; body: unknown; headers?: Record<string, string> };
 let answer: (page: number, req: http.IncomingMessage) => Answer;
 const requests: http.IncomingMessage[] = [];
-let server: http.Server;
-let client: UpstreamClient;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    requests.push(req);
-    const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page[number]') ?? 0);
-    const a = answer(page, req);
-    res.writeHead(a.status ?? 200, { 'content-type': 'application/vnd.api+json', ...a.headers }).end(JSON.stringify(a.body));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  client = new UpstreamClient({ address: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 2000, maxResponseBytes: 1 << 20 });
+const upstream = loopbackUpstream((req, res) => {
+  requests.push(req);
+  const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page[number]') ?? 0);
+  const a = answer(page, req);
+  res.writeHead(a.status ?? 200, { 'content-type': 'application/vnd.api+json', ...a.headers }).end(JSON.stringify(a.body));
 });
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+const client = (): UpstreamClient => upstream.client();
 beforeEach(() => {
   requests.length = 0;
 });
@@ -52,7 +41,7 @@ const everyTeam = () => {
 
 /** A listing's teams, as its pass handed them on, and its pages. */
 const list = async (r: ListingRequest) => {
-  const l = await listTeams(client, r, everyTeam);
+  const l = await listTeams(client(), r, everyTeam);
   return { teams: l.tally.teams, pages: l.pages };
 };
 const pages =
@@ -178,7 +167,7 @@ describe('pagination that does not end', () => {
 describe('an answer bounded by what was asked', () => {
   it('fails a page holding more teams than the page[size] asked for, naming the page and both sizes', async () => {
     answer = THREE;
-    const err = await upstreamFailure(listTeams(client, req({ pageSize: 1 }), everyTeam));
+    const err = await upstreamFailure(listTeams(client(), req({ pageSize: 1 }), everyTeam));
     expect(err.reason).toBe('too_large');
     expect(err.message).toBe('organizations/teams: page 1 holds 2 teams, more than the page[size] of 1 asked for');
     expect(requests).toHaveLength(1);
@@ -192,7 +181,7 @@ describe('an answer bounded by what was asked', () => {
   it('fails a listing whose pages add up to more than max_listing_size, asking for no page after it', async () => {
     answer = THREE;
     const first = Buffer.byteLength(JSON.stringify(THREE(1).body));
-    const err = await upstreamFailure(listTeams(client, req({ maxBytes: first + 10 }), everyTeam));
+    const err = await upstreamFailure(listTeams(client(), req({ maxBytes: first + 10 }), everyTeam));
     expect(err.reason).toBe('too_large');
     expect(err.message).toMatch(new RegExp(`^organizations/teams: pages 1-2 add up to \\d+ bytes, more than max_listing_size ${first + 10}$`));
     expect(requestedPages()).toEqual(['1', '2']);
@@ -201,7 +190,7 @@ describe('an answer bounded by what was asked', () => {
   it('takes a listing of exactly max_listing_size', async () => {
     answer = THREE;
     const total = [1, 2, 3].reduce((n, p) => n + Buffer.byteLength(JSON.stringify(THREE(p).body)), 0);
-    expect((await listTeams(client, req({ maxBytes: total }), everyTeam)).pages).toBe(3);
+    expect((await listTeams(client(), req({ maxBytes: total }), everyTeam)).pages).toBe(3);
   });
 });
 
@@ -266,7 +255,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
       r.url === '/api/v2/teams/team-Sc9kPm1ZxH7bVr3A'
         ? { body: fixture('teams/show-team.json') }
         : { status: 404, body: fixture('teams/error-404-numeric-status.json') };
-    const completed = await completeAccess(teams, (id) => showTeam(client, id, 'tok-123', new AbortController().signal));
+    const completed = await completeAccess(teams, (id) => showTeam(client(), id, 'tok-123', new AbortController().signal));
     expect(requests.map((r) => r.url)).toEqual(['/api/v2/teams/team-Sc9kPm1ZxH7bVr3A']);
     expect(requests[0]?.headers.authorization).toBe('Bearer tok-123');
     expect(completed.map((t) => [t.name, ORGANIZATION_ACCESS.filter((k) => carries(t, k)).length, holds(t, 'manage-projects')])).toEqual([
@@ -278,7 +267,7 @@ describe('complete_access: GET teams/<id> for teams whose list entry lacks flags
   it('fails as a whole when one show fails', async () => {
     const teams = await listed();
     answer = () => ({ status: 404, body: fixture('teams/error-404-numeric-status.json') });
-    const err = await upstreamFailure(completeAccess(teams, (id) => showTeam(client, id, 'tok-123', new AbortController().signal)));
+    const err = await upstreamFailure(completeAccess(teams, (id) => showTeam(client(), id, 'tok-123', new AbortController().signal)));
     expect(err.message).toBe('teams/show: HTTP 404: not found');
   });
 });

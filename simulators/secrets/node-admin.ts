@@ -1,0 +1,76 @@
+import { badRequest, notFound, ok, type Reply } from './api-error.js';
+import type { ClusterModel } from './cluster.js';
+import { moveLeadership, roleOf, type SimNode } from './nodes.js';
+import { optionalBool, optionalString, type Body } from './request-body.js';
+
+/**
+ * The node faults under `/_sim/`: seal a standby, kill a voter, lag one, remove one, skew its
+ * version or clock (`POST /_sim/nodes/<id>`), flap the leader (`POST /_sim/leader`), bring the
+ * licence near its end (`POST /_sim/license`).
+ */
+type NodeAdminHandler = (cluster: ClusterModel, body: Body, args: string[]) => Reply;
+
+export const NODE_ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: NodeAdminHandler }> = [
+  { method: 'GET', pattern: 'nodes', handler: (c) => ok(nodesView(c)) },
+  { method: 'POST', pattern: 'nodes/*', handler: (c, body, a) => setNode(c, a[0] ?? '', body) },
+  { method: 'POST', pattern: 'leader', handler: (c, body) => flapLeader(c, body) },
+  { method: 'POST', pattern: 'license', handler: (c, body) => setLicense(c, body) },
+];
+
+function nodesView(cluster: ClusterModel): Record<string, unknown> {
+  const set = cluster.nodes;
+  return {
+    active: set.activeId,
+    license_expiry: set.licenseExpiry?.toISOString() ?? null,
+    nodes: set.nodes.map((n) => ({
+      id: n.id,
+      hostname: n.hostname,
+      role: roleOf(set, n),
+      sealed: n.sealed,
+      dead: n.dead,
+      removed: n.removed,
+      lag_entries: n.lagEntries,
+      version: n.version,
+      clock_skew_ms: n.clockSkewMs,
+    })),
+  };
+}
+
+const optionalInt = (body: Body, key: string): number | undefined => {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`"${key}" must be an integer`);
+  return v;
+};
+
+function setNode(cluster: ClusterModel, id: string, body: Body): Reply {
+  const n: SimNode | undefined = cluster.nodes.nodes.find((x) => x.id === id);
+  if (!n) throw notFound(`no node "${id}" (have: ${cluster.nodes.nodes.map((x) => x.id).join(', ')})`);
+  n.sealed = optionalBool(body, 'sealed') ?? n.sealed;
+  n.dead = optionalBool(body, 'dead') ?? n.dead;
+  n.removed = optionalBool(body, 'removed') ?? n.removed;
+  const lag = optionalInt(body, 'lag_entries');
+  if (lag !== undefined && lag < 0) throw badRequest('"lag_entries" must not be negative');
+  n.lagEntries = lag ?? n.lagEntries;
+  n.version = optionalString(body, 'version') ?? n.version;
+  n.clockSkewMs = optionalInt(body, 'clock_skew_ms') ?? n.clockSkewMs;
+  // An active node that stops serving hands over, as the real cluster elects another.
+  if (n.id === cluster.nodes.activeId && (n.sealed || n.dead || n.removed)) moveLeadership(cluster.nodes);
+  return ok(nodesView(cluster));
+}
+
+function flapLeader(cluster: ClusterModel, body: Body): Reply {
+  const to = optionalString(body, 'node');
+  if (!moveLeadership(cluster.nodes, to)) throw badRequest(to ? `node "${to}" cannot lead (sealed, dead, removed or unknown)` : 'no node can lead');
+  return ok(nodesView(cluster));
+}
+
+function setLicense(cluster: ClusterModel, body: Body): Reply {
+  if (optionalBool(body, 'none') === true) cluster.nodes.licenseExpiry = null;
+  else {
+    const inSeconds = optionalInt(body, 'expires_in_seconds');
+    if (inSeconds === undefined) throw badRequest('say when the licence expires: "expires_in_seconds" (negative: expired), or "none": true');
+    cluster.nodes.licenseExpiry = new Date(Date.now() + inSeconds * 1000);
+  }
+  return ok(nodesView(cluster));
+}

@@ -1,0 +1,94 @@
+/**
+ * The nodes of one simulated cluster: one active node, standbys and performance standbys, every one a
+ * raft voter, each with a listener of its own (its API address) answering its own `sys/health`; its
+ * raft address is its API port plus one, as a server's 8201 beside its 8200. The cluster's own
+ * address, a load balancer's, reaches the active node. Faults change one node at a time.
+ */
+export type StandbyKind = 'standby' | 'performance_standby';
+
+export interface SimNode {
+  readonly id: string;
+  readonly hostname: string;
+  /** What the node is while another one is active. */
+  readonly standbyKind: StandbyKind;
+  /** Its API address, known once its listener is bound. */
+  url: string;
+  sealed: boolean;
+  /** Killed: the process is gone, nothing answers at its address. */
+  dead: boolean;
+  /** Removed from the raft cluster: answers 530, gone from the HA status and autopilot. */
+  removed: boolean;
+  /** Raft log entries behind the leader. */
+  lagEntries: number;
+  version: string;
+  clockSkewMs: number;
+}
+
+export interface NodeSet {
+  readonly nodes: SimNode[];
+  activeId: string;
+  /** Expiry of the licence every node reports; null: none reported (community edition). */
+  licenseExpiry: Date | null;
+  /** When the current active node took over. */
+  activeSince: Date;
+}
+
+export const SIM_VERSION = '1.17.3+ent';
+/** Entries a server may trail the leader by before autopilot calls it unhealthy (max_trailing_logs). */
+export const MAX_TRAILING_LOGS = 1000;
+
+export function createNodes(cluster: string, count: number, now = new Date()): NodeSet {
+  const nodes = Array.from({ length: count }, (_, i): SimNode => ({
+    id: `node-${i + 1}`,
+    hostname: `${cluster}-node-${i + 1}`,
+    standbyKind: i % 2 === 1 ? 'standby' : 'performance_standby',
+    url: '',
+    sealed: false,
+    dead: false,
+    removed: false,
+    lagEntries: 0,
+    version: SIM_VERSION,
+    clockSkewMs: 0,
+  }));
+  return { nodes, activeId: 'node-1', licenseExpiry: new Date(now.getTime() + 365 * 86_400_000), activeSince: now };
+}
+
+/** A node of the raft cluster: not removed. */
+export const member = (n: SimNode): boolean => !n.removed;
+/** A node that takes part: alive, unsealed, still a member. */
+export const serving = (n: SimNode): boolean => member(n) && !n.dead && !n.sealed;
+
+/** A leader needs a quorum: more than half of the voters serving. */
+export function hasQuorum(set: NodeSet): boolean {
+  const voters = set.nodes.filter(member);
+  return voters.filter(serving).length >= Math.floor(voters.length / 2) + 1;
+}
+
+/** The node that is active: the leader, serving, with its quorum; none while the cluster is sealed or has lost its quorum. */
+export function activeNode(set: NodeSet, clusterSealed: boolean): SimNode | undefined {
+  const a = set.nodes.find((n) => n.id === set.activeId);
+  return a && serving(a) && !clusterSealed && hasQuorum(set) ? a : undefined;
+}
+
+export type NodeRole = 'active' | StandbyKind;
+export const roleOf = (set: NodeSet, n: SimNode): NodeRole => (n.id === set.activeId ? 'active' : n.standbyKind);
+
+/** Hands the active role to the next node that can take it (the leader flapping); none: no active node. */
+export function moveLeadership(set: NodeSet, to?: string, now = new Date()): SimNode | undefined {
+  const order = set.nodes.filter(serving);
+  const next = to !== undefined ? order.find((n) => n.id === to) : order[(order.findIndex((n) => n.id === set.activeId) + 1) % order.length];
+  if (!next) return undefined;
+  set.activeId = next.id;
+  set.activeSince = now;
+  return next;
+}
+
+/** A healthy voter in autopilot's eyes: serving and not trailing the leader too far. */
+export const healthyVoter = (n: SimNode): boolean => serving(n) && n.lagEntries <= MAX_TRAILING_LOGS;
+
+/** Voters the cluster can lose: healthy voters beyond the quorum of all voters (as autopilot counts it). */
+export function failureTolerance(set: NodeSet): number {
+  const voters = set.nodes.filter(member);
+  const quorum = Math.floor(voters.length / 2) + 1;
+  return Math.max(0, voters.filter(healthyVoter).length - quorum);
+}

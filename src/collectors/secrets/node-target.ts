@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { cronExpression, httpUrl } from '../../config/fields.js';
+import { fillTemplate, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
+
+const template = z.string().superRefine((t, ctx) => {
+  const unknown = unknownVariables(t);
+  const known = TEMPLATE_VARIABLES.map((v) => `{{${v}}}`).join(', ');
+  if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown variable ${unknown.map((v) => `{{${v}}}`).join(', ')} (use ${known})` });
+  else if (!TEMPLATE_VARIABLES.some((v) => new RegExp(`\\{\\{\\s*${v}\\s*\\}\\}`).test(t))) {
+    ctx.addIssue({ code: 'custom', message: `names no node: use ${known} (a fixed list goes in addresses)` });
+  } else if (!fillTemplate(t, { hostname: 'node-1', address: 'https://10.0.0.1:8200' })) {
+    ctx.addIssue({ code: 'custom', message: `does not make an http or https URL without credentials ("${t}")` });
+  }
+});
+
+/**
+ * A secrets target's nodes: found from what the cluster reports (on by default), or listed, or
+ * addressed by a template where the advertised addresses cannot be reached from vigil.
+ */
+export const nodesField = z
+  .strictObject({
+    /** Poll every node of the cluster at its own address. */
+    enabled: z.boolean().default(true),
+    /** Absent: the target's own `schedule`. Each run costs three requests to the cluster's address and one to each node. */
+    schedule: cronExpression.optional(),
+    /** The nodes' API addresses, instead of what the cluster reports. */
+    addresses: z
+      .array(httpUrl)
+      .min(1)
+      .max(64)
+      .refine((a) => new Set(a).size === a.length, 'each address at most once')
+      .optional(),
+    /** How to reach a reported node: `https://{{hostname}}:8200`, `https://{{host}}.internal:8200`. */
+    address_template: template.optional(),
+  })
+  .refine((n) => !(n.addresses && n.address_template), {
+    message: 'addresses and address_template exclude each other: list the nodes, or say how to reach the reported ones',
+  })
+  .prefault({});
