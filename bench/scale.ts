@@ -6,6 +6,7 @@
  *   npm run bench         # 1/10, 1/3, full (~125k series), 3x, 8x and 1M (~1,000,000 series); half an hour
  *   npm run bench -- --size=1M       # one size of the plan (or several: --size=full,3x,8x,1M)
  *   npm run bench:smoke   # 1/100 size, seconds: keeps the harness from rotting (CI)
+ *   npm run bench -- --size=1x,3x,8x,1M --collections-only   # only the collections, answers unchanged and all changed
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
  * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended
@@ -13,12 +14,13 @@
  * only something breaking (a process that does not start, a failed job, an error answer) fails it.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
+import { answersRows, bothWays, type AnswersMode } from './scale/answers.js';
 import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
 import { prometheusScrape, type PrometheusScrape } from './scale/prometheus-scrape.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
@@ -30,7 +32,13 @@ import { load, type LoadResult } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
-  options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' }, size: { type: 'string' } },
+  options: {
+    smoke: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    size: { type: 'string' },
+    // A collection both ways (answers unchanged, every answer changed), without the load, the scrapes and the leak check.
+    'collections-only': { type: 'boolean', default: false },
+  },
   strict: true,
 });
 
@@ -137,6 +145,8 @@ interface SizeResult {
   latency: LatencyRow[];
   prometheus: PrometheusScrape & { collections: number };
   rss_peak_bytes: number;
+  /** Collections with the answers unchanged, then with every answer changed. */
+  answers: AnswersMode[];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -171,6 +181,8 @@ async function measure(size: Size): Promise<SizeResult> {
   const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
   const gzipBytes = (await vigil.metrics(true)).length;
   say(`series: ${series} (snapshot ${collections.at(-1)?.series}), /metrics ${text.length} bytes, gzip ${gzipBytes} bytes`);
+  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), QUIET_COLLECTIONS);
+  for (const row of answersRows(size.label, series, answers, rssBytes(vigil.child.pid, true))) say(`  ${JSON.stringify(row)}`);
 
   const memory: Row = {
     size: size.label,
@@ -180,6 +192,16 @@ async function measure(size: Size): Promise<SizeResult> {
     heap_after_gc_start_mib: mib(heapStart),
     heap_after_gc_first_mib: mib(heapFirst),
   };
+  const loaded = flags['collections-only'] ? { load: [], latency: [], prometheus: NO_PROMETHEUS } : await leakAndLoad(size, vigil, estate, text, memory);
+  const rssPeak = rssBytes(vigil.child.pid, true);
+  memory.rss_peak_mib = mib(rssPeak);
+  await children.stop(vigil.child);
+  await children.stop(sim);
+  return { size: size.label, shape: s, series, bytes: text.length, gzip_bytes: gzipBytes, memory, collections, ...loaded, rss_peak_bytes: rssPeak, answers };
+}
+
+/** The leak check, the load on every server, the scrapes while collecting and a real Prometheus: all but the collections. */
+async function leakAndLoad(size: Size, vigil: Vigil, estate: Estate, text: string, memory: Row): Promise<Pick<SizeResult, 'load' | 'latency' | 'prometheus'>> {
   if (size.leakCycles) {
     const started = performance.now();
     const cpu = cpuSeconds(vigil.child.pid);
@@ -257,28 +279,42 @@ async function measure(size: Size): Promise<SizeResult> {
   say(`  prometheus: ${prometheus.scrapes} scrapes, up ${prometheus.up_min}, scrape_duration max ${prometheus.scrape_duration_max_s} s`);
 
   memory.rss_after_load_mib = mib(rssBytes(vigil.child.pid));
-  const rssPeak = rssBytes(vigil.child.pid, true);
-  memory.rss_peak_mib = mib(rssPeak);
-  await children.stop(vigil.child);
-  await children.stop(sim);
-  return {
-    size: size.label,
-    shape: s,
-    series,
-    bytes: text.length,
-    gzip_bytes: gzipBytes,
-    memory,
-    collections,
-    load: loadRows,
-    latency,
-    prometheus,
-    rss_peak_bytes: rssPeak,
-  };
+  return { load: loadRows, latency, prometheus };
+}
+
+/** What `--collections-only` leaves unmeasured: no Prometheus scraped. */
+const NO_PROMETHEUS: SizeResult['prometheus'] = {
+  scrapes: 0,
+  up_min: 0,
+  scrape_duration_max_s: 0,
+  scrape_duration_last_s: 0,
+  samples_scraped: 0,
+  collections: 0,
+};
+
+/** A collection with the answers unchanged and with every answer changed, per size (scale-answers.json). */
+function reportAnswers(results: SizeResult[]): void {
+  const rows = results.flatMap((r) => answersRows(r.size, r.series, r.answers, r.rss_peak_bytes));
+  printTable(`7. a collection, answers unchanged and every answer changed (median of ${QUIET_COLLECTIONS} each, CPU of all vigil's threads)`, rows);
+  writeResult(
+    OUT,
+    'scale-answers',
+    {
+      machine: machine(),
+      smoke: flags.smoke,
+      load_average: loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' '),
+    },
+    rows,
+  );
 }
 
 const latencies = (l: LoadResult): Row => ({ 'p50 ms': l.p50_ms, 'p99 ms': l.p99_ms });
 
 function report(results: SizeResult[]): void {
+  reportAnswers(results);
+  if (flags['collections-only']) return;
   const about = { machine: machine(), smoke: flags.smoke };
   const find = (r: SizeResult, server: string, encoding: string) => r.load.find((l) => l.server === server && l.encoding === encoding);
   const ratio = (a?: number, b?: number) => (a && b ? Math.round((a / b) * 100) / 100 : undefined);
@@ -421,7 +457,8 @@ function perSeriesRow(r: SizeResult, identityRatio: number | undefined): Row {
 
 /** The tools the benchmark drives; missing ones are named with the command that installs them. */
 function preflight(): void {
-  const missing = ['/usr/bin/wrk', '/usr/bin/prometheus-pushgateway', '/usr/bin/prometheus'].filter((p) => !existsSync(p));
+  const tools = flags['collections-only'] ? [] : ['/usr/bin/wrk', '/usr/bin/prometheus-pushgateway', '/usr/bin/prometheus'];
+  const missing = tools.filter((p) => !existsSync(p));
   if (missing.length) throw new Error(`missing ${missing.join(', ')}: apt-get install wrk prometheus-pushgateway prometheus`);
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: npm run build');
 }

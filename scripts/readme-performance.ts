@@ -10,11 +10,27 @@ interface Results<R> {
   rows: R[];
 }
 type Throughput = { size: string; server: string; encoding: string; 'vigil/ceiling'?: number; 'vigil/pushgateway'?: number };
+type Answers = { size: string; series: number; answers: string; 'collection CPU s': string; 'us/series': number };
 type Scaling = { size: string; series: number; bytes: number; 'collection CPU s': string; 'scrape p99 ms collecting (gzip)': number };
 
 const results = <R>(name: string): Results<R> => JSON.parse(readFileSync(new URL(`../bench/results/${name}.json`, import.meta.url), 'utf8')) as Results<R>;
 
 const times = (n: number | undefined) => `${(n ?? NaN).toLocaleString('en-US', { maximumFractionDigits: n !== undefined && n >= 10 ? 0 : 2 })} ×`;
+
+/** A collection at the largest size measured both ways: with no answer changed (the common case) and with every answer changed. */
+function bothWays(): string {
+  const { rows, machine } = results<Answers>('scale-answers');
+  const largest = rows.reduce<Answers | undefined>((a, r) => (!a || r.series > a.series ? r : a), undefined);
+  const at = (answers: string) => rows.find((r) => r.size === largest?.size && r.answers === answers);
+  const unchanged = at('unchanged');
+  const changed = at('every answer changes');
+  if (!largest || !unchanged || !changed) throw new Error('bench/results/scale-answers.json lacks a size measured both ways');
+  return [
+    `At ${largest.series.toLocaleString('en-US')} series a collection costs ${unchanged['collection CPU s']} CPU s when no answer changed since the last`,
+    `(the common case: unchanged answers are not decoded again) and ${changed['collection CPU s']} CPU s when every answer changed, measured by`,
+    `\`npm run bench -- --size=${largest.size} --collections-only\` at ${machine.revision} on a loaded machine.`,
+  ].join('\n');
+}
 
 export function renderPerformance(): string {
   const throughput = results<Throughput>('scale-throughput');
@@ -32,5 +48,6 @@ export function renderPerformance(): string {
     `${full['collection CPU s']} CPU s and a gzip scrape during one answers in ${full['scrape p99 ms collecting (gzip)']} ms (p99). Measured by \`npm run bench\``,
     `at ${throughput.machine.revision} (${throughput.machine.date.slice(0, 10)}, ${throughput.machine.nproc} cores); method and every size:`,
     '[docs/performance.md](docs/performance.md).',
+    bothWays(),
   ].join('\n');
 }

@@ -71,7 +71,8 @@ export async function startVigil(children: Children, dir: string, config: (liste
       '--web.enable-lifecycle',
       '--web.collect-min-interval=0s',
     ],
-    { cwd: ROOT },
+    // BENCH_VIGIL_DIR=../other-checkout runs that checkout's build against this estate (built there first).
+    { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT },
   );
   const url = `http://${listen}`;
   await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);

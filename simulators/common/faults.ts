@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { readJson, sendJson, sendEmpty } from './http.js';
+import { varyEachAnswer } from './varying-answers.js';
 
 /**
  * Faults a simulated service can be told to show, on every API request (the `/_sim/` admin routes
@@ -12,12 +13,14 @@ export interface Faults {
   garbage: boolean;
   /** Delay every answer by this many milliseconds. */
   delayMs: number;
+  /** Make every answer's bytes differ from the last (see `varyEachAnswer`): a service whose answers all change between polls. */
+  vary: boolean;
   /** Answer with this status and body instead of the real one. `times` limits how often (undefined: always). */
   status?: { code: number; body: unknown; times?: number; headers?: Record<string, string> };
 }
 
 export function noFaults(): Faults {
-  return { hang: false, garbage: false, delayMs: 0 };
+  return { hang: false, garbage: false, delayMs: 0, vary: false };
 }
 
 const GARBAGE = '{"data": {"mode": "primary", <<<not json';
@@ -32,6 +35,7 @@ export async function applyFaults(faults: Faults, res: http.ServerResponse): Pro
     return true;
   }
   if (faults.delayMs > 0) await new Promise((r) => setTimeout(r, faults.delayMs));
+  if (faults.vary) varyEachAnswer(res);
   if (faults.garbage) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(GARBAGE);
@@ -51,7 +55,7 @@ export async function applyFaults(faults: Faults, res: http.ServerResponse): Pro
 
 /**
  * The admin side of faults: `GET /_sim/faults` shows them, `POST /_sim/faults` merges a JSON body
- * `{hang?, garbage?, delay_ms?, status?: {code, body, times?}}`, `DELETE /_sim/faults` clears them.
+ * `{hang?, garbage?, delay_ms?, vary?, status?: {code, body, times?}}`, `DELETE /_sim/faults` clears them.
  */
 export async function handleFaultAdmin(faults: Faults, method: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (method === 'GET') return sendJson(res, 200, faults);
@@ -66,6 +70,7 @@ export async function handleFaultAdmin(faults: Faults, method: string, req: http
   if (typeof body.hang === 'boolean') faults.hang = body.hang;
   if (typeof body.garbage === 'boolean') faults.garbage = body.garbage;
   if (typeof body.delay_ms === 'number') faults.delayMs = body.delay_ms;
+  if (typeof body.vary === 'boolean') faults.vary = body.vary;
   if (body.status && typeof body.status === 'object') {
     const s = body.status as { code?: unknown; body?: unknown; times?: unknown; headers?: unknown };
     if (typeof s.code !== 'number') return sendJson(res, 400, { errors: ['status.code must be a number'] });

@@ -1,5 +1,6 @@
-import { TASKS, type TaskInput, type TaskName, type TaskOutput } from './offload-tasks.js';
+import { HOLDINGS, TASKS, type TaskInput, type TaskName, type TaskOutput } from './offload-tasks.js';
 import { transferable } from '../support/transfer.js';
+import type { AnswerMemo, Holding } from '../upstream/answer-memo.js';
 import type { BuildContext } from '../jobs/context.js';
 import { OffloadPool } from '../offload/pool.js';
 
@@ -18,9 +19,18 @@ export const OFFLOAD_BYTES = 192 * 1024;
  */
 export const TEAMS_PAGE_OFFLOAD_BYTES = 1024 * 1024;
 
+/** Where an answer's last decoding is kept (its target's memo), and under what: its endpoint, and the page for a paged listing. */
+export interface Remembered {
+  memo: AnswerMemo;
+  endpoint: string;
+  key?: string;
+}
+
 /**
  * Runs a task on an answer's body: moved to a worker thread when the body is large, in the
- * collection thread in a turn of its own when it is small. Either way the result is the same pure function's.
+ * collection thread in a turn of its own when it is small. Either way the result is the same pure
+ * function's. With `remembered`, a body byte-identical to the last one under the same endpoint and
+ * key is not decoded again: the task's last result is reused (see `AnswerMemo`).
  */
 export async function decodeBody<N extends TaskName>(
   ctx: Pick<BuildContext, 'offload' | 'turns'>,
@@ -28,10 +38,16 @@ export async function decodeBody<N extends TaskName>(
   body: Buffer,
   input: TaskInput<N>,
   threshold = OFFLOAD_BYTES,
+  remembered?: Remembered,
 ): Promise<TaskOutput<N>> {
-  if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body)) as Promise<TaskOutput<N>>;
-  await ctx.turns.take();
-  return (TASKS[name] as (i: TaskInput<N>) => TaskOutput<N>)(input);
+  const run = async (): Promise<TaskOutput<N>> => {
+    if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body)) as Promise<TaskOutput<N>>;
+    await ctx.turns.take();
+    return (TASKS[name] as (i: TaskInput<N>) => TaskOutput<N>)(input);
+  };
+  if (!remembered) return run();
+  const holding = HOLDINGS[name] as Holding<TaskOutput<N>> | undefined;
+  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body, run, holding);
 }
 
 /** The worker threads that run the collectors' tasks (`offload-worker.ts`); started on first use. */

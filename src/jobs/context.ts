@@ -10,6 +10,7 @@ import type { ProxySettings } from '../config/target-proxy.js';
 import { upstreamTls } from './upstream-tls.js';
 import { proxyFor } from '../upstream/proxy-choice.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
+import { AnswerMemo } from '../upstream/answer-memo.js';
 import { Turns } from '../support/turns.js';
 import type { Offload } from '../offload/pool.js';
 
@@ -91,12 +92,7 @@ export function clientFor(
   extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> & { node?: string } = {},
 ): UpstreamClient {
   const { node, ...options } = extra;
-  const key = `vigil/upstream/${kind}/${target.name}`;
-  ctx.upstreamKeys.add(key);
-  let stats = ctx.upstreamStats.get(key);
-  if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
-  const s = stats;
-  const publish = () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name }));
+  const { key, stats: s, publish } = upstreamStatsOf(kind, target, ctx);
   let lastTls: TlsObservation | undefined;
   const client = new UpstreamClient({
     address: node ?? target.address,
@@ -128,4 +124,26 @@ export function clientFor(
   });
   ctx.clients.push(client);
   return client;
+}
+
+/** A target's upstream stats (kept across reloads), under their group `vigil/upstream/<kind>/<target>`, and how to publish them. */
+function upstreamStatsOf(kind: string, target: Pick<TargetBase, 'name'>, ctx: BuildContext): { key: string; stats: UpstreamStats; publish: () => void } {
+  const key = `vigil/upstream/${kind}/${target.name}`;
+  ctx.upstreamKeys.add(key);
+  let stats = ctx.upstreamStats.get(key);
+  if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
+  const s = stats;
+  return { key, stats: s, publish: () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name })) };
+}
+
+/**
+ * The target's memo of its last answers (see `AnswerMemo`), each reuse counted in
+ * vigil_upstream_unchanged_answers_total. Made with the target's jobs, so a reload drops it with them.
+ */
+export function answerMemoFor(kind: string, target: Pick<TargetBase, 'name'>, ctx: BuildContext): AnswerMemo {
+  const { key, stats, publish } = upstreamStatsOf(kind, target, ctx);
+  return new AnswerMemo((endpoint) => {
+    stats.unchanged.set(endpoint, (stats.unchanged.get(endpoint) ?? 0) + 1);
+    ctx.unpublished.set(key, publish);
+  });
 }

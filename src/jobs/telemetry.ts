@@ -29,6 +29,8 @@ export interface UpstreamStats {
   /** `${endpoint}\u0000${code}` → latencies */
   readonly latency: Map<string, HistogramData>;
   readonly retries: Map<string, number>;
+  /** Answers byte-identical to the last of their endpoint (and page), by endpoint: their decoding was reused. */
+  readonly unchanged: Map<string, number>;
   rateLimited: number;
   /** Requests to each node of a cluster polled at its own address (the secrets node poll), by node address. */
   readonly nodeRequests: Map<string, number>;
@@ -37,7 +39,7 @@ export interface UpstreamStats {
 export const LATENCY_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 
 export function newUpstreamStats(target: string): UpstreamStats {
-  return { target, latency: new Map(), retries: new Map(), rateLimited: 0, nodeRequests: new Map() };
+  return { target, latency: new Map(), retries: new Map(), unchanged: new Map(), rateLimited: 0, nodeRequests: new Map() };
 }
 
 /**
@@ -152,6 +154,14 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     section: 'vigil',
     labels: ['target', 'endpoint'],
     samples: (s) => [...s.retries].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+  }),
+  family<UpstreamStats>({
+    name: 'vigil_upstream_unchanged_answers_total',
+    help: 'Upstream answers byte-identical to the last one of their endpoint (and page, for a paged listing), by logical endpoint: not decoded, validated or mapped again, their last result reused.',
+    type: 'counter',
+    section: 'vigil',
+    labels: ['target', 'endpoint'],
+    samples: (s) => [...s.unchanged].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_node_requests_total',

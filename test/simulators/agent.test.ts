@@ -554,6 +554,19 @@ describe('faults', () => {
     await expect(res.json()).rejects.toThrow();
   });
 
+  it('varies every answer: each one differs from the last in its bytes, and stays the same answer', async () => {
+    const text = async () => (await call(sim(), 'server-1', '/v1/agent/members', { token: sim().managementToken })).text();
+    expect(await text()).toBe(await text());
+    await admin(sim(), 'server-1', 'faults', { vary: true });
+    const [a, b] = [await text(), await text()];
+    expect(a).not.toBe(b);
+    const { sim_serial: _a, ...first } = JSON.parse(a) as Record<string, unknown>;
+    const { sim_serial: _b, ...second } = JSON.parse(b) as Record<string, unknown>;
+    expect(first).toEqual(second);
+    expect(first.Members).toHaveLength(5);
+    await admin(sim(), 'server-1', 'faults', undefined, 'DELETE');
+  });
+
   it('answers a fixed status a given number of times, on one agent only', async () => {
     await admin(sim(), 'server-1', 'faults', { status: { code: 503, body: 'overloaded', times: 1 } });
     expect((await call(sim(), 'client-1', '/v1/agent/health')).status).toBe(200);

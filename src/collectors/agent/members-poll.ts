@@ -1,4 +1,5 @@
-import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import { copyEncodedGroup, encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import type { Holding } from '../../upstream/answer-memo.js';
 import type { Labels } from '../../metrics/family.js';
 import { renderGroup } from '../../metrics/render.js';
 import { agentMember, agentMembersEssentials, agentMembersResponse } from '../../upstream/agent/members.js';
@@ -44,3 +45,11 @@ export function membersPoll(input: MembersPollInput): MembersPoll {
   const group = renderGroup(memberPollFamilies, { members: m.Members, kept: kept.map((k) => agentMember.parse(k)), droppedTotal: 0 }, input.context);
   return { group: encodeGroup(group), members: m.Members.length, dropped };
 }
+
+const copyPoll = (poll: MembersPoll): MembersPoll => ({ ...poll, group: copyEncodedGroup(poll.group) });
+
+/**
+ * An unchanged pool's poll is reused, but its lines' buffer is moved to the main thread once
+ * committed: the memo keeps a copy of its own and hands out a fresh one each time.
+ */
+export const membersPollHolding: Holding<MembersPoll> = { keep: copyPoll, give: copyPoll };

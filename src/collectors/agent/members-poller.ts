@@ -1,6 +1,6 @@
 import type { RenderedGroup } from '../../metrics/render.js';
-import type { BuildContext } from '../../jobs/context.js';
-import { decodeBody } from '../offload.js';
+import { answerMemoFor, type BuildContext } from '../../jobs/context.js';
+import { OFFLOAD_BYTES, decodeBody } from '../offload.js';
 import { warnOnce } from '../series-cap.js';
 import type { MembersPoll } from './members-poll.js';
 
@@ -25,11 +25,11 @@ export function droppedCounter(t: { name: string; max_members: number }, log: Pi
 }
 
 /** Decodes and renders one target's gossip pool answers (off the collection thread when large), counting what the cap leaves out. */
-export function membersPoller(
-  t: { name: string; max_members: number },
-  ctx: Pick<BuildContext, 'offload' | 'turns' | 'log'>,
-): (body: Buffer) => Promise<MembersResult> {
+export function membersPoller(t: { name: string; max_members: number }, ctx: BuildContext): (body: Buffer) => Promise<MembersResult> {
   const count = droppedCounter(t, ctx.log);
   const context = { target: t.name, endpoint: 'members' };
-  return async (body) => count(await decodeBody(ctx, 'agent-members', body, { body, max: t.max_members, context }));
+  // A gossip pool changes rarely: an unchanged answer's lines are reused rather than decoded and rendered again.
+  const memo = answerMemoFor('agents', t, ctx);
+  const remembered = { memo, endpoint: 'agent/members' };
+  return async (body) => count(await decodeBody(ctx, 'agent-members', body, { body, max: t.max_members, context }, OFFLOAD_BYTES, remembered));
 }

@@ -1,4 +1,4 @@
-import { clientFor, spacerFor, type BuildContext } from '../../jobs/context.js';
+import { answerMemoFor, clientFor, spacerFor, type BuildContext } from '../../jobs/context.js';
 import type { Job } from '../../jobs/part.js';
 import { readSecretFile } from '../../jobs/secret-file.js';
 import { renderGroup } from '../../metrics/render.js';
@@ -12,6 +12,7 @@ import { lossFractionFamily, ownersTeamFamily } from './access-holders.js';
 import { TEAMS_ENDPOINTS, listEndpoint } from './endpoints.js';
 import { teamsFamilies, teamsUp } from './listing.js';
 import { teamsTarget, type TeamsTarget } from './target.js';
+import { LIST } from '../../upstream/teams/teams-page.js';
 
 /**
  * The service answers 429 beyond its per-token rate: wait what it advertises, a bounded number of
@@ -36,6 +37,8 @@ function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
     },
   });
   const context = { target: t.name, organization: t.organization };
+  // Page by page: an organization's teams rarely change, and an unchanged page is not decoded again.
+  const memo = answerMemoFor('teams', t, ctx);
   const warnCap = warnOnce(
     ctx.log,
     'organization has more teams than max_teams: teams beyond it are counted without series of their own (raise max_teams to keep them)',
@@ -60,7 +63,8 @@ function teamsJobs(t: TeamsTarget, ctx: BuildContext): Job[] {
             maxTeams: t.max_teams,
             ownersTeam: t.owners_team,
             completeAccess: t.complete_access,
-            decodePage: (body, asked) => decodeBody(ctx, 'teams-page', body, { body, asked }, TEAMS_PAGE_OFFLOAD_BYTES),
+            decodePage: (body, asked) =>
+              decodeBody(ctx, 'teams-page', body, { body, asked }, TEAMS_PAGE_OFFLOAD_BYTES, { memo, endpoint: LIST, key: `${asked.page}/${asked.size}` }),
             requests: () => requests,
             listed: (l) => {
               if (l.untracked > 0) warnCap({ target: t.name, teams: l.kept.length + l.untracked, max_teams: t.max_teams, untracked: l.untracked });

@@ -1,0 +1,68 @@
+import type { CollectSummary } from '../../src/daemon.js';
+import { rssBytes } from './children.js';
+import type { Row } from './report.js';
+import type { Vigil } from './start-vigil.js';
+
+/** One way of the estate's answers between collections, measured over a few collections in a row. */
+export interface AnswersMode {
+  mode: 'unchanged' | 'every answer changes';
+  collections: CollectSummary[];
+  /** Answers vigil found byte-identical to the last and reused, per collection (vigil_upstream_unchanged_answers_total). */
+  reused_per_collection: number;
+  rss_after_bytes: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
+
+/** vigil_upstream_unchanged_answers_total summed over targets and endpoints, from vigil's own /metrics. */
+async function reusedSoFar(vigil: Vigil): Promise<number> {
+  const text = (await vigil.metrics()).toString();
+  let sum = 0;
+  for (const m of text.matchAll(/^vigil_upstream_unchanged_answers_total\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
+  return sum;
+}
+
+async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number): Promise<AnswersMode> {
+  const before = await reusedSoFar(vigil);
+  const runs: CollectSummary[] = [];
+  for (let i = 0; i < n; i++) runs.push(await vigil.collect());
+  return { mode, collections: runs, reused_per_collection: Math.round((await reusedSoFar(vigil)) - before) / n, rss_after_bytes: rssBytes(vigil.child.pid) };
+}
+
+/**
+ * A collection both ways, in one run: the estate's answers as they are between collections (the
+ * simulators answer the same bytes while nothing changes, the common case), then every answer
+ * changed (the simulators' `vary` fault: each answer's bytes differ from the last, so each takes the
+ * whole path, the worst case). `vary` turns the fault on and off.
+ */
+export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unknown>, n: number): Promise<AnswersMode[]> {
+  const unchanged = await collections(vigil, 'unchanged', n);
+  await vary(true);
+  try {
+    return [unchanged, await collections(vigil, 'every answer changes', n)];
+  } finally {
+    await vary(false);
+  }
+}
+
+/** One row per size and mode: a collection's CPU (median), per series, the RSS after, the stall (the main thread's longest event-loop delay). */
+export function answersRows(size: string, series: number, modes: readonly AnswersMode[], rssPeakBytes: number): Row[] {
+  return modes.map((m) => {
+    const cpu = median(m.collections.map((c) => c.cpu_seconds));
+    return {
+      size,
+      series,
+      answers: m.mode,
+      'reused/collection': m.reused_per_collection,
+      requests: median(m.collections.map((c) => c.upstream_requests)),
+      'collection CPU s': cpu.toFixed(2),
+      'us/series': Math.round((cpu / series) * 1e6 * 10) / 10,
+      'wall s': median(m.collections.map((c) => c.wall_seconds)).toFixed(2),
+      'RSS after MiB': Math.round((m.rss_after_bytes / 2 ** 20) * 10) / 10,
+      'RSS peak MiB': Math.round((rssPeakBytes / 2 ** 20) * 10) / 10,
+      'stall max ms': Math.max(...m.collections.map((c) => ms(c.event_loop_delay_max_seconds))),
+      'stall median ms': ms(median(m.collections.map((c) => c.event_loop_delay_max_seconds))),
+    };
+  });
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How a decoded value is held across polls, for values whose memory moves on (an encoded group's
+ * buffer is moved to another thread once committed): `keep` makes the copy the memo holds, `give`
+ * the copy each reuse hands out. Plain values need neither: nothing downstream changes them.
+ */
+export interface Holding<T> {
+  keep(value: T): T;
+  give(value: T): T;
+}
+
+interface Last {
+  readonly digest: Buffer;
+  readonly value: unknown;
+}
+
+const digestOf = (body: Uint8Array): Buffer => createHash('sha256').update(body).digest();
+
+/**
+ * The last successful decoding of each of one target's answers, by endpoint (and page), known again
+ * by a digest of the body. An answer byte-identical to the last is neither decoded, validated nor
+ * mapped again: the value decoded from it is handed out once more. A changed byte changes the digest
+ * and takes the whole path; a failed decoding forgets the answer, so an invalid body fails every
+ * time with its reason and is never taken for a success.
+ *
+ * Bounded by what the target asks for (one entry per endpoint and page), and as long-lived as the
+ * target's jobs: a reload builds new jobs and a new memo.
+ */
+export class AnswerMemo {
+  private readonly last = new Map<string, Last>();
+
+  /** `reused` is told the endpoint of each answer found unchanged (for vigil_upstream_unchanged_answers_total). */
+  constructor(private readonly reused: (endpoint: string) => void = () => undefined) {}
+
+  /**
+   * `decode`'s value for `body`, or the value decoded last under `endpoint` and `key` when the body
+   * is the same bytes. The digest is taken before `decode` runs, which may move the body's memory away.
+   */
+  async decode<T>(endpoint: string, key: string, body: Uint8Array, decode: () => Promise<T>, holding?: Holding<T>): Promise<T> {
+    const at = `${endpoint}\u0000${key}`;
+    const digest = digestOf(body);
+    const last = this.last.get(at);
+    if (last?.digest.equals(digest)) {
+      this.reused(endpoint);
+      const value = last.value as T;
+      return holding ? holding.give(value) : value;
+    }
+    this.last.delete(at);
+    const value = await decode();
+    this.last.set(at, { digest, value: holding ? holding.keep(value) : value });
+    return value;
+  }
+
+  /** Answers held (one per endpoint and page seen since the target's jobs were built). */
+  get size(): number {
+    return this.last.size;
+  }
+}

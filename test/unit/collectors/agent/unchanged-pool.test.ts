@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { membersPoller } from '../../../../src/collectors/agent/members-poller.js';
+import { OFFLOAD_BYTES, collectionOffloadPool } from '../../../../src/collectors/offload.js';
+import { jobContext } from '../../../../src/jobs/context.js';
+import { linesText } from '../../../../src/metrics/encoded-lines.js';
+import type { RenderedGroup } from '../../../../src/metrics/render.js';
+import { fixture } from '../../../helpers/fixtures.js';
+
+const offload = collectionOffloadPool(1);
+afterAll(() => offload.close());
+
+const T = { name: 's1', max_members: 100_000 };
+const pool = fixture('agent/members-server.json') as { Members: Array<Record<string, unknown>> };
+const sample = pool.Members[0] as Record<string, unknown>;
+/** A pool of `n` members (past OFFLOAD_BYTES from ~1,000: decoded on the worker), the first one `status`. */
+const poolOf = (n: number, status = 'alive') =>
+  Buffer.from(
+    JSON.stringify({ ...pool, Members: Array.from({ length: n }, (_, i) => ({ ...sample, Name: `node-${i}`, Status: i === 0 ? status : 'alive' })) }),
+  );
+const text = (g: RenderedGroup) => [...g.values()].map(linesText).join('');
+/** What committing a group does to its bytes: the store moves them to the main thread, leaving them empty here. */
+const moveAway = (g: RenderedGroup) => {
+  const buffers = new Set([...g.values()].flatMap((l) => (typeof l === 'string' ? [] : [l.bytes.buffer as ArrayBuffer])));
+  structuredClone(null, { transfer: [...buffers] });
+};
+
+describe.each([
+  ['a small pool, decoded in the collection thread', 10],
+  ['a large pool, decoded on a worker thread', 2_000],
+])('an unchanged gossip pool: %s', (_, members) => {
+  it('is not decoded again, and its lines stay whole after the last ones were moved away', async () => {
+    const ctx = jobContext(offload);
+    const poll = membersPoller(T, ctx);
+    const reused = () => ctx.upstreamStats.get('vigil/upstream/agents/s1')?.unchanged.get('agent/members') ?? 0;
+    if (members > 100) expect(poolOf(members).length).toBeGreaterThan(OFFLOAD_BYTES);
+
+    const first = await poll(poolOf(members));
+    const expected = text(first.group);
+    moveAway(first.group);
+    const second = await poll(poolOf(members));
+    expect(reused()).toBe(1);
+    expect(text(second.group)).toBe(expected);
+    moveAway(second.group);
+    expect(text((await poll(poolOf(members))).group)).toBe(expected);
+    expect(reused()).toBe(2);
+
+    // One member's status changed: the whole path again, and its series with it.
+    const changed = text((await poll(poolOf(members, 'failed'))).group);
+    expect(reused()).toBe(2);
+    expect(changed).not.toBe(expected);
+    expect(changed).toContain('member="node-0",status="failed"} 1');
+  });
+});
