@@ -66,7 +66,7 @@ beforeAll(async () => {
   const listing = (name: string, extra = '') =>
     `  - { name: ${name}, address: "${upstreamUrl}/${name}", organization: acme, token_file: ${join(dir, 'listing-token')}, schedule: "${NEVER}", timeout: 60s${extra} }\n`;
   h = await startHostileVigil(`agents:
-  - { name: loud, address: "${upstreamUrl}/loud", schedule: "${NEVER}", members: true, servers: false, self: false, nodes: false }
+  - { name: loud, address: "${upstreamUrl}/loud", schedule: "${NEVER}", members: true, servers: false, self: false, nodes: false, timeout: 60s }
   - { name: fifo, address: "${upstreamUrl}/fifo", schedule: "${NEVER}", token_file: ${fifo}, servers: false, self: false, members: true, nodes: false }
 teams:
   - { name: limiter, address: "${upstreamUrl}/limiter", organization: acme, token_file: ${join(dir, 'teams-token')}, schedule: "${NEVER}" }
