@@ -179,7 +179,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'a node of a cluster does not answer any vigil, while its address does',
     alert: 'SecretsNodeUnreachable',
     proof: 'promtool',
-    note: "the cluster's team's: the node is down, or vigil's operator's: its advertised address needs an override",
+    note: "the cluster's team's: the node is down, or vigil's operator's: its advertised address needs an override; never also VigilCollectorFailing: the node's failure is secrets_node_up 0, the node poll stays up",
   },
   {
     id: 'secrets-no-active-node',
