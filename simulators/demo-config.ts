@@ -1,5 +1,5 @@
 import type { AgentSimulator } from './agent/index.js';
-import type { SecretsSimulator } from './secrets/index.js';
+import { DEMO_NODES_CLUSTER, type SecretsSimulator } from './secrets/index.js';
 import type { TeamsSimulator } from './teams/index.js';
 
 /** Paths of the secret files the demo writes for vigil to read. */
@@ -7,6 +7,8 @@ export interface DemoSecrets {
   drOperationTokenFile: string;
   agentTokenFile: string;
   teamsTokenFile: string;
+  /** The token of the cluster of three nodes, when there is one: reading its HA status and autopilot finds its nodes. */
+  nodesTokenFile?: string;
   alertStore: string;
   /** Token files by cluster name: with one, vigil reads the cluster's node list and polls every node. */
   secretsTokenFiles?: Readonly<Record<string, string>>;
@@ -28,8 +30,9 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
     .map((c) => {
       const merkle =
         c.name === 'dr-secondary' ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n` : '';
-      const token = files.secretsTokenFiles?.[c.name];
-      return `  - name: ${c.name}\n    address: ${c.url}\n${token ? `    token_file: ${token}\n` : ''}    schedule: "*/5 * * * * *"\n    timeout: 2s\n${merkle}`;
+      const file = files.secretsTokenFiles?.[c.name] ?? (c.name === DEMO_NODES_CLUSTER ? files.nodesTokenFile : undefined);
+      const token = file ? `    token_file: ${file}\n` : '';
+      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${token}${merkle}`;
     })
     .join('');
   const agentTargets = [...agents.agents.values()]

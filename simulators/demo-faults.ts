@@ -1,5 +1,5 @@
 import type { AgentSimulator } from './agent/index.js';
-import type { SecretsSimulator } from './secrets/index.js';
+import { DEMO_NODES_CLUSTER, type SecretsSimulator } from './secrets/index.js';
 import type { TeamsSimulator } from './teams/index.js';
 
 /**
@@ -16,7 +16,7 @@ export interface DemoFault {
 }
 
 export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
-  return [...secretsFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams)];
+  return [...secretsFaults(u.secrets), ...nodeFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams)];
 }
 
 function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
@@ -67,6 +67,45 @@ function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
       inject: `curl -XPOST ${ds}/_sim/dr-token-attempt`,
       clear: `curl -XDELETE ${ds}/_sim/dr-token-attempt`,
       alerts: ['SecretsDROperationTokenAttemptOpen'],
+    },
+  ];
+}
+
+/** The faults of one node of the cluster of three, each a voter: what they page follows the paging matrix. */
+function nodeFaults(secrets: SecretsSimulator): DemoFault[] {
+  const c = DEMO_NODES_CLUSTER;
+  const node = (id: string, set: string, unset: string) => ({
+    inject: `curl -XPOST ${secrets.cluster(c).url}/_sim/nodes/${id} -d '${set}'`,
+    clear: `curl -XPOST ${secrets.cluster(c).url}/_sim/nodes/${id} -d '${unset}'`,
+  });
+  const sim = `${secrets.cluster(c).url}/_sim`;
+  return [
+    {
+      what: `seal the standby node-2 of ${c} (a sealed voter also leaves the quorum one voter from its end)`,
+      ...node('node-2', '{"sealed":true}', '{"sealed":false}'),
+      alerts: ['SecretsNodeSealed', 'SecretsRaftFailureToleranceLost'],
+    },
+    {
+      what: `kill the voter node-3 of ${c}`,
+      ...node('node-3', '{"dead":true}', '{"dead":false}'),
+      alerts: ['SecretsRaftFailureToleranceLost', 'SecretsRaftServerUnhealthy', 'SecretsNodeUnreachable'],
+    },
+    {
+      what: `move the leadership of ${c} four times (it warns for the hour the changes are counted over)`,
+      inject: `for i in 1 2 3 4; do curl -XPOST ${sim}/leader -d '{}'; sleep 6; done`,
+      clear: `curl -XPOST ${sim}/leader -d '{"node":"node-1"}'`,
+      alerts: ['SecretsLeadershipChurn'],
+    },
+    {
+      what: `bring the licence of ${c} within 3 days of its end`,
+      inject: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":259200}'`,
+      clear: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":31536000}'`,
+      alerts: ['SecretsLicenseExpiryCritical'],
+    },
+    {
+      what: `leave node-3 of ${c} behind in an upgrade`,
+      ...node('node-3', '{"version":"1.16.9+ent"}', '{"version":"1.17.3+ent"}'),
+      alerts: ['SecretsNodeVersionSkew'],
     },
   ];
 }

@@ -10,7 +10,7 @@ import { demoConfig } from './demo-config.js';
 import { demoFaults } from './demo-faults.js';
 import { AGENT_PROFILES, demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { checkProfile } from './common/profile.js';
-import { demoSecretsScenario, SECRETS_PROFILES, startSecretsSimulator } from './secrets/index.js';
+import { DEMO_NODES_CLUSTER, demoWithNodesScenario, SECRETS_PROFILES, startSecretsSimulator } from './secrets/index.js';
 import { demoTeamsScenario, startTeamsSimulator, TEAMS_PROFILES } from './teams/index.js';
 
 /**
@@ -29,7 +29,7 @@ const { values } = parseArgs({
 });
 const port = Number(values.port);
 
-const secrets = await startSecretsSimulator(demoSecretsScenario(), { walTickMs: 1000, profile: checkProfile(values['secrets-profile'], SECRETS_PROFILES) });
+const secrets = await startSecretsSimulator(demoWithNodesScenario(), { walTickMs: 1000, profile: checkProfile(values['secrets-profile'], SECRETS_PROFILES) });
 const agents = await startAgentSimulator(demoAgentScenario(), { profile: checkProfile(values['agent-profile'], AGENT_PROFILES) });
 const teamsScenario = demoTeamsScenario();
 const teams = await startTeamsSimulator(teamsScenario, { profile: checkProfile(values['teams-profile'], TEAMS_PROFILES) });
@@ -41,10 +41,15 @@ const agentTokenFile = join(dir, 'agent-token');
 writeFileSync(agentTokenFile, agents.readToken, { mode: 0o600 });
 const teamsTokenFile = join(dir, 'teams-token');
 writeFileSync(teamsTokenFile, teams.ownerToken(organization), { mode: 0o600 });
+const nodesTokenFile = join(dir, 'nodes-token');
+writeFileSync(nodesTokenFile, secrets.cluster(DEMO_NODES_CLUSTER).rootToken, { mode: 0o600 });
 const configFile = join(dir, 'vigil.yml');
 writeFileSync(
   configFile,
-  demoConfig({ secrets, agents, teams, organization }, { drOperationTokenFile, agentTokenFile, teamsTokenFile, alertStore: join(dir, 'alerts.db') }),
+  demoConfig(
+    { secrets, agents, teams, organization },
+    { drOperationTokenFile, agentTokenFile, teamsTokenFile, nodesTokenFile, alertStore: join(dir, 'alerts.db') },
+  ),
 );
 
 // Built: dist/simulators/demo.js runs dist/main.js. From source (tsx): simulators/demo.ts runs src/main.ts.
@@ -150,6 +155,8 @@ ${
   temp data      ${dir}   (removed when the demo stops)
   secrets service simulators:
 ${[...secrets.clusters.values()].map((c) => `    ${c.name.padEnd(16)} ${c.url}`).join('\n')}
+  the nodes of ${DEMO_NODES_CLUSTER} (vigil finds them from its address; node-1 is active at the start):
+${[...secrets.cluster(DEMO_NODES_CLUSTER).nodes].map(([id, u]) => `    ${id.padEnd(16)} ${u}`).join('\n')}
   team-management simulator: ${teams.url} (organization ${organization})
   cluster agent simulators:
 ${[...agents.agents.values()].map((a) => `    ${a.name.padEnd(16)} ${a.url}`).join('\n')}

@@ -161,7 +161,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'a node of a cluster is sealed while its address still answers (a standby: one failover less)',
     alert: 'SecretsNodeSealed',
-    proof: 'promtool',
+    proof: 'live',
     note: 'a raft voter sealed in a cluster of three also pages SecretsRaftFailureToleranceLost, by design: the cluster cannot lose another voter',
   },
   {
@@ -178,8 +178,8 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'a node of a cluster does not answer any vigil, while its address does',
     alert: 'SecretsNodeUnreachable',
-    proof: 'promtool',
-    note: "the cluster's team's: the node is down, or vigil's operator's: its advertised address needs an override",
+    proof: 'live',
+    note: "the cluster's team's: the node is down, or vigil's operator's: its advertised address needs an override; never also VigilCollectorFailing: the node's failure is secrets_node_up 0, the node poll stays up",
   },
   {
     id: 'secrets-no-active-node',
@@ -194,7 +194,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'a cluster of several raft voters can lose none more (failure tolerance 0)',
     alert: 'SecretsRaftFailureToleranceLost',
-    proof: 'promtool',
+    proof: 'live',
     note: 'the dead voter also warns as SecretsRaftServerUnhealthy, by design: the page says the cluster is at risk, the warning which server',
   },
   {
@@ -217,14 +217,14 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'raft autopilot reports a server unhealthy',
     alert: 'SecretsRaftServerUnhealthy',
-    proof: 'promtool',
+    proof: 'live',
   },
   {
     id: 'secrets-leadership-churn',
     area: 'Secrets service',
     failure: 'the active node changes more than 3 times within an hour',
     alert: 'SecretsLeadershipChurn',
-    proof: 'promtool',
+    proof: 'live',
   },
   {
     id: 'secrets-node-version-skew',
@@ -245,7 +245,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'a licence expires within 7 days',
     alert: 'SecretsLicenseExpiryCritical',
-    proof: 'promtool',
+    proof: 'live',
   },
   { id: 'secrets-license-expired', area: 'Secrets service', failure: 'a licence has expired', alert: 'SecretsLicenseExpired', proof: 'promtool' },
   {

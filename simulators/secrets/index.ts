@@ -6,7 +6,7 @@ import { anyOperationToken } from './operation-token.js';
 import { quirksOf, type SecretsProfile } from './profiles.js';
 import { applyReplication, parseScenario, type SecretsScenario } from './scenario.js';
 
-export { demoSecretsScenario, loadScenarioFile, parseScenario } from './scenario.js';
+export { DEMO_NODES_CLUSTER, demoSecretsScenario, demoWithNodesScenario, loadScenarioFile, parseScenario } from './scenario.js';
 export type { ReplicationLink, SecretsScenario } from './scenario.js';
 export { decodeOperationToken } from './operation-token.js';
 export { SECRETS_PROFILES, type SecretsProfile } from './profiles.js';

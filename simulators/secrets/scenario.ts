@@ -52,6 +52,9 @@ export async function loadScenarioFile(file: string): Promise<SecretsScenario> {
   return parseScenario(JSON.parse(await readFile(file, 'utf8')));
 }
 
+/** The demo's cluster of three nodes, polled with a token that may read its HA status and autopilot. */
+export const DEMO_NODES_CLUSTER = 'three-nodes';
+
 export function demoSecretsScenario(): SecretsScenario {
   return {
     clusters: [{ name: 'dr-primary' }, { name: 'dr-secondary' }, { name: 'perf-primary' }, { name: 'perf-secondary' }],
@@ -60,6 +63,12 @@ export function demoSecretsScenario(): SecretsScenario {
       { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
     ],
   };
+}
+
+/** The demo's clusters, and a cluster of three raft voters its node faults act on. */
+export function demoWithNodesScenario(): SecretsScenario {
+  const demo = demoSecretsScenario();
+  return { ...demo, clusters: [...demo.clusters, { name: DEMO_NODES_CLUSTER, nodes: 3 }] };
 }
 
 /** Same steps an operator takes over the API: enable the primary, issue a token per secondary, enable it. */

@@ -41,12 +41,14 @@ export function makeExecute(deps: ExecuteDeps) {
 
     const s = deps.stats(job);
     const failed = outcomes.filter((o) => o.error);
+    // A failure its part's `_up` reports (a node down) is the upstream's: counted, but the collector is up.
+    const own = failed.filter((o) => !o.reportedByUp);
     const wasUp = s.up;
     s.runs += 1;
     s.lastDurationSeconds = (performance.now() - started) / 1000;
     s.lastRunSeconds = now() / 1000;
-    s.up = failed.length === 0;
-    s.failing = new Set(failed.map((o) => o.error!.reason));
+    s.up = own.length === 0;
+    s.failing = new Set(own.map((o) => o.error!.reason));
     if (s.up) {
       s.lastSuccessSeconds = s.lastRunSeconds;
       delete s.lastError;
@@ -56,7 +58,7 @@ export function makeExecute(deps: ExecuteDeps) {
       // Capped again where kept: a message can be rewritten after the error was made.
       const message = capText(err.message);
       s.failures.set(err.reason, (s.failures.get(err.reason) ?? 0) + 1);
-      s.lastError = { reason: err.reason, message, part: o.part };
+      if (!o.reportedByUp) s.lastError = { reason: err.reason, message, part: o.part };
       deps.log.warn({ collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: message }, 'collection failed');
     }
     if (s.up && wasUp === false) deps.log.info({ collector: job.collector, target: job.target }, 'collection recovered');

@@ -18,6 +18,11 @@ export interface PartOutcome<T = unknown> {
   readonly notApplicable?: true;
   /** How the upstream said so (a 403, a 404), for what is derived from the refusal; never counted as a failure. */
   readonly refusal?: UpstreamError;
+  /**
+   * The failure is the upstream's own, and the part's `_up` reports it (a node of a cluster that does
+   * not answer): counted by reason and logged, but the collector itself did not fail.
+   */
+  readonly reportedByUp?: true;
 }
 
 /** One scheduled job: one collector for one target. */

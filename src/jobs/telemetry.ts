@@ -61,7 +61,7 @@ const JOB = ['collector', 'target'] as const;
 export const jobFamilies: readonly Family<JobStats>[] = [
   family<JobStats>({
     name: 'vigil_collector_up',
-    help: '1 when the last run of this collector for this target succeeded in every part, else 0.',
+    help: "1 when the last run of this collector for this target succeeded in every part, else 0; a node of a cluster that does not answer is the node's failure (secrets_node_up), not the collector's.",
     type: 'gauge',
     section: 'vigil',
     labels: [...JOB],

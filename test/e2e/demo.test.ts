@@ -67,6 +67,23 @@ describe('the demo', () => {
     expect(processesUnder(dir).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('shows a cluster of three nodes, found from its one address, and says what each node fault pages', async () => {
+    expect(out).toMatch(/the nodes of three-nodes .*\n {4}node-1\s+http:\S+\n {4}node-2\s+http:\S+\n {4}node-3\s+http:\S+\n/);
+    expect(out).toMatch(
+      /seal the standby node-2 of three-nodes [^:]*: SecretsNodeSealed \(warning\) reaches vigil's history in ~\d+ s; SecretsRaftFailureToleranceLost \(critical\) pages in ~\d+ s/,
+    );
+    expect(out).toMatch(/kill the voter node-3 of three-nodes: SecretsRaftFailureToleranceLost \(critical\) pages/);
+    expect(out).toMatch(/move the leadership of three-nodes [^:]*: SecretsLeadershipChurn \(warning\)/);
+    expect(out).toMatch(/licence of three-nodes within 3 days of its end: SecretsLicenseExpiryCritical \(critical\) pages/);
+    expect(out).toMatch(/node-3 of three-nodes behind in an upgrade: SecretsNodeVersionSkew \(warning\)/);
+    const discovered = await waitFor(
+      'the nodes of three-nodes at vigil',
+      async () => /^secrets_nodes_discovered\{target="three-nodes"\} (\d+)$/m.exec(await (await fetch(`${vigil}/metrics`)).text())?.[1],
+      60_000,
+    );
+    expect(discovered).toBe('3');
+  }, 70_000);
+
   it('pages a disconnected secondary at the stand-in pager, keeps it in vigil’s history with a working link to Prometheus, and resolves it', async () => {
     const command = /curl -XPOST (\S+\/_sim\/replication\/dr\/secondaries\/dr-secondary\/disconnect)/.exec(out)?.[1];
     expect(command).toBeDefined();

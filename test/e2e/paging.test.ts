@@ -35,6 +35,12 @@ let agentProxy: SwitchableProxy;
 /** One nginx in front of two primaries of different sets, under /a/ and /b/ (the control secrets-proxy-sets). */
 let sharedProxy: Nginx;
 const BEHIND_SHARED_PROXY: Record<string, string> = { 'p-east': '/a', 'p-west': '/b' };
+/**
+ * Clusters of three nodes (all raft voters) polled with a token that reads their HA status and
+ * autopilot, their nodes every 2 s: n-sealed (a sealed standby, a licence near its end) and n-voter
+ * (a dead voter, leadership moving between the other two).
+ */
+const NODE_CLUSTERS = ['n-sealed', 'n-voter'];
 let vigilA: VigilProcess;
 let vigilB: VigilProcess;
 let urlA = '';
@@ -91,7 +97,10 @@ function vigilConfig(withSink: boolean): string {
   const teamsToken = tempFile('teams-token', teams.ownerToken('drop-org'));
   const drToken = tempFile('dr-token', secrets.cluster('dr-secondary').drOperationToken());
   const downToken = tempFile('teams-down-token', teamsDown.ownerToken('down-org'));
-  const secretsTarget = (name: string, url: string) => `  - { name: ${name}, address: "${url}", schedule: ${every}, timeout: 800ms }`;
+  const secretsTarget = (name: string, url: string) =>
+    `  - { name: ${name}, address: "${url}", schedule: ${every}, timeout: 800ms${
+      NODE_CLUSTERS.includes(name) ? `, token_file: ${tempFile(`${name}-token`, secrets.cluster(name).rootToken)}, nodes: { schedule: "*/2 * * * * *" }` : ''
+    } }`;
   const agentTarget = (name: string, url: string, token = agentToken) =>
     `  - { name: ${name}, address: "${url}", token_file: ${token}, schedule: ${every}, timeout: 800ms, host: true, expected_servers: 1 }`;
   return [
@@ -142,6 +151,7 @@ beforeAll(async () => {
         ...['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'sealed-primary', 'sealed-secondary'],
         ...['x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'],
         ...Object.keys(BEHIND_SHARED_PROXY),
+        ...NODE_CLUSTERS,
       ].map((name) => ({ name })),
       replication: [
         { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
@@ -251,6 +261,8 @@ interface Fault {
   pages: Array<[string, Record<string, string>]>;
   /** Pages the same cause may also give (an agent without servers also reports itself unhealthy). */
   alsoPages?: Array<[string, Record<string, string>]>;
+  /** Warnings it must give, which reach vigil's alert sink and page nobody. */
+  warns?: Array<[string, Record<string, string>]>;
   inject: () => Promise<unknown>;
   clear: () => Promise<unknown>;
 }
@@ -266,6 +278,33 @@ async function teamIds(): Promise<string[]> {
     headers: { authorization: `Bearer ${teams.ownerToken('drop-org')}` },
   });
   return ((await res.json()) as { data: Array<{ id: string }> }).data.map((t) => t.id);
+}
+
+/** Both vigils' /metrics name this node the cluster's active node. */
+async function bothSeeActive(cluster: string, id: string): Promise<void> {
+  const node = secrets.cluster(cluster).nodes.get(id)!;
+  const sees = (text: string) =>
+    text
+      .split('\n')
+      .some((l) => l.startsWith('secrets_active_node_info{') && l.includes(`target="${cluster}"`) && l.includes(`node="${node}"`) && l.endsWith(' 1'));
+  await waitFor(
+    `both vigils see ${id} active in ${cluster}`,
+    async () => {
+      const texts = await Promise.all([urlA, urlB].map(async (u) => (await fetch(`http://${u}/metrics`)).text()));
+      return texts.every(sees) ? true : undefined;
+    },
+    30_000,
+    { describeFailure: stuck() },
+  );
+}
+
+/** The leader moves between node-2 and node-1, `times` times, each move seen by both vigils before the next. */
+async function flapLeader(cluster: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    const to = i % 2 === 0 ? 'node-2' : 'node-1';
+    await post(sim(secretsUrl(cluster), 'leader'), { node: to });
+    await bothSeeActive(cluster, to);
+  }
 }
 
 const FAULTS: Fault[] = [
@@ -300,6 +339,45 @@ const FAULTS: Fault[] = [
     pages: [['SecretsSealed', { target: 'sealed-secondary' }]],
     inject: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: true }),
     clear: () => post(sim(secretsUrl('sealed-secondary'), 'seal'), { sealed: false }),
+  },
+  {
+    // A sealed standby in a cluster of three voters: one failover less, and the quorum cannot lose
+    // another voter, which pages by design. Never SecretsNodeUnreachable: a sealed node answers.
+    classes: ['secrets-node-sealed'],
+    pages: [],
+    alsoPages: [['SecretsRaftFailureToleranceLost', { target: 'n-sealed' }]],
+    warns: [['SecretsNodeSealed', { target: 'n-sealed' }]],
+    inject: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-2'), { sealed: true }),
+    clear: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-2'), { sealed: false }),
+  },
+  {
+    // A dead voter: the page says the cluster is at risk, the warnings which node and which server.
+    // Never VigilCollectorFailing: the node's failure is not the node poll's.
+    classes: ['secrets-raft-tolerance-lost', 'secrets-node-unreachable', 'secrets-raft-server-unhealthy'],
+    pages: [['SecretsRaftFailureToleranceLost', { target: 'n-voter' }]],
+    warns: [
+      ['SecretsNodeUnreachable', { target: 'n-voter' }],
+      ['SecretsRaftServerUnhealthy', { target: 'n-voter', server: 'n-voter-node-3' }],
+    ],
+    inject: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: true }),
+    clear: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: false }),
+  },
+  {
+    // More than 3 changes within the hour; the [1h] window is not scaled, so it warns for an hour after.
+    classes: ['secrets-leadership-churn'],
+    pages: [],
+    warns: [['SecretsLeadershipChurn', { target: 'n-voter' }]],
+    inject: async () => {
+      await bothSeeActive('n-voter', 'node-1');
+      await flapLeader('n-voter', 5);
+    },
+    clear: () => post(sim(secretsUrl('n-voter'), 'leader'), { node: 'node-1' }),
+  },
+  {
+    classes: ['secrets-license-days'],
+    pages: [['SecretsLicenseExpiryCritical', { target: 'n-sealed' }]],
+    inject: () => post(sim(secretsUrl('n-sealed'), 'license'), { expires_in_seconds: 3 * 86_400 }),
+    clear: () => post(sim(secretsUrl('n-sealed'), 'license'), { expires_in_seconds: 365 * 86_400 }),
   },
   {
     classes: ['secrets-denied', 'secrets-garbage'],
@@ -469,8 +547,9 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
       return body.data.result.map((r) => r.value[1]);
     };
     const targets = Object.keys(BEHIND_SHARED_PROXY).join('|');
-    // Both vigils read both primaries through the proxy: one set each, one primary in each.
-    expect(await query(`count(secrets_replication_up{target=~"${targets}",kind="dr"} == 1)`), await stackState()).toEqual(['4']);
+    // Both vigils read both primaries through the proxy (a loaded machine may skip their first runs): one set each, one primary in each.
+    const up = `count(secrets_replication_up{target=~"${targets}",kind="dr"} == 1)`;
+    await waitFor('both vigils read both primaries', async () => ((await query(up))[0] === '4' ? true : undefined), 60_000, { describeFailure: stuck() });
     expect(await query(`count(count by (replication_set) (secrets_replication_set_member_info{target=~"${targets}",kind="dr"}))`)).toEqual(['2']);
     expect(await query('max(secrets_replication_set_primaries{kind="dr"})')).toEqual(['1']);
     expect(await query('ALERTS{alertname="SecretsReplicationSplitBrain"}')).toEqual([]);
@@ -537,6 +616,31 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
         60_000,
         { describeFailure: stuck() },
       );
+    }
+  }, 200_000);
+
+  it('warns of each node fault at vigil, and a node that does not answer is no collector failure', async () => {
+    const warns = FAULTS.flatMap((f) => f.warns ?? []);
+    const firingAtVigil = async () => {
+      const res = await fetch(`http://${urlA}/api/v1/alerts?state=firing`, { headers: { authorization: `Bearer ${SINK_TOKEN}` } });
+      return ((await res.json()) as { alerts: Array<{ labels: Record<string, string> }> }).alerts;
+    };
+    const missing = async () => {
+      const alerts = await firingAtVigil();
+      return warns.filter(([n, l]) => !alerts.some((a) => a.labels.alertname === n && Object.entries(l).every(([k, v]) => a.labels[k] === v)));
+    };
+    let left: Array<[string, Record<string, string>]> = warns;
+    await waitFor('every node warning at vigil', async () => ((left = await missing()).length === 0 ? true : undefined), 150_000, {
+      describeFailure: stuck(() => left.map(key)),
+    });
+    // The dead node refuses connections: the node poll never failed with `connect` since it died,
+    // and no VigilCollectorFailing (firing or pending) says so. (A loaded machine may time a poll out: another reason.)
+    for (const expr of [
+      'max_over_time(vigil_collector_failing{collector="secrets_nodes",target="n-voter",reason="connect"}[10m])',
+      'ALERTS{alertname="VigilCollectorFailing",target="n-voter",reason="connect"}',
+    ]) {
+      const body = (await (await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as { data: { result: unknown[] } };
+      expect(body.data.result, `${expr}\n${await stackState()}`).toEqual([]);
     }
   }, 200_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
-import { series } from '../helpers/exposition.js';
+import { series, seriesOf } from '../helpers/exposition.js';
 import { NEVER } from '../helpers/schedules.js';
 
 /**
@@ -155,6 +155,14 @@ describe('each node fault changes exactly its series', () => {
     await admin('nodes/node-3', { dead: true });
     const after = await nodeSeries();
     expect(after.get(node('node_up', 'node-3'))).toBe(0);
+    // The node's failure, not the collector's: counted by reason, but the node poll is up and not failing.
+    const m = await vigil.metrics();
+    const job = { collector: 'secrets_nodes', target: 'raft' };
+    expect(m.get(series('vigil_collector_up', job))).toBe(1);
+    expect(m.get(series('vigil_collector_failures_total', { ...job, reason: 'connect' }))).toBeGreaterThan(0);
+    expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('collector="secrets_nodes"') && k.includes('target="raft"'))).toEqual(
+      [],
+    );
     expect(after.get(cluster('nodes_discovered'))).toBe(3);
     const gone = [
       node('node_initialized', 'node-3'),

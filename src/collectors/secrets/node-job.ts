@@ -81,14 +81,16 @@ export function nodesJob(t: SecretsTarget, ctx: BuildContext, client: UpstreamCl
         last,
       );
       last = found;
+      // A node that does not answer is the node's failure, which secrets_node_up reports, not the poll's.
       const health = await Promise.all(
-        found.nodes.map((node) =>
-          collectEndpoint(
+        found.nodes.map(async (node): Promise<PartOutcome> => {
+          const o = await collectEndpoint(
             nodeHealthEndpoint,
             { client: nodes.client(node), signal },
             { part: `node ${node}`, context: { ...context, node }, turns: ctx.turns },
-          ),
-        ),
+          );
+          return o.error ? { ...o, reportedByUp: true } : o;
+        }),
       );
       nodes.keepOnly(found.nodes);
       const active = activeNode(ha.value as HaView | undefined, leader.value as Leader | undefined, found.nodes);
