@@ -1,4 +1,4 @@
-import { READS as R, flag, of, one, type Families } from './estate-families.js';
+import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
 import type { AgentFleet } from './estate-model.js';
 
 /**
@@ -12,7 +12,7 @@ const isCounted = (s: string): s is (typeof COUNTED)[number] => (COUNTED as read
 
 function pools(f: Families, target: string): Pool[] {
   const byPool = new Map<string, Pool>();
-  for (const s of of(f, R.agentClientNodes, { target })) {
+  for (const s of of(ofTarget(f, [R.agentClientNodes], target), R.agentClientNodes)) {
     const pool = s.labels.node_pool ?? '';
     let p = byPool.get(pool);
     if (!p) byPool.set(pool, (p = { pool, ready: 0, down: 0, disconnected: 0 }));
