@@ -1,5 +1,6 @@
 import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
 import type { AgentFleet } from './estate-model.js';
+import { poolName } from './pool-name.js';
 
 /**
  * An agent's region as the status page shows it: autopilot's failure tolerance, health and voters,
@@ -33,9 +34,6 @@ export function agentFleet(f: Families, target: string): AgentFleet {
       : { healthy: flag(healthy), failureTolerance: tolerance ?? null, voters: voters ?? null };
   return { autopilot, pools: pools(f, target) };
 }
-
-/** The name a pool goes by on the page: clusters from before node pools list their nodes under none. */
-export const poolName = (pool: string) => (pool === '' ? '(no pool)' : pool);
 
 /** What is wrong with the region: a quorum that cannot lose another server, and each pool with nodes down. */
 export function fleetProblems(fleet: AgentFleet): string[] {

@@ -1,5 +1,5 @@
-import { poolName } from '../estate-fleet.js';
 import type { AgentFleet, AgentView } from '../estate-model.js';
+import { poolName } from '../pool-name.js';
 import { badge, esc, table } from './html.js';
 
 /** An agent's region on the estate page: a line of autopilot badges on its card, a row per client node pool. */
