@@ -5,12 +5,10 @@
  *
  *   node --import tsx bench/estate-nodes.ts [clusters=200] [rounds=50]
  */
-import { buildEstate } from '../src/server/estate.js';
-import { renderEstate } from '../src/server/ui/estate-view.js';
+import { printPageCost } from './estate-page-cost.js';
 
 const CLUSTERS = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.argv[3] ?? 50);
-const NOW = Date.parse('2026-11-23T10:00:00Z');
 
 function snapshot(nodes: number): string {
   const lines: string[] = [];
@@ -31,19 +29,8 @@ function snapshot(nodes: number): string {
   return lines.join('\n') + '\n';
 }
 
-const rows = [0, 3, 5].map((nodes) => {
-  const text = snapshot(nodes);
-  let html = '';
-  renderEstate(buildEstate(text, [], NOW), { now: NOW }); // warm up
-  const start = process.cpuUsage();
-  for (let i = 0; i < ROUNDS; i++) html = renderEstate(buildEstate(text, [], NOW), { now: NOW });
-  const cpu = process.cpuUsage(start);
-  return {
-    nodes,
-    'snapshot kB': Math.round(text.length / 1024),
-    'page kB': Math.round(html.length / 1024),
-    'CPU ms / page': (cpu.user + cpu.system) / 1000 / ROUNDS,
-  };
-});
-const base = rows[0]!['CPU ms / page'];
-console.table(rows.map((r) => ({ ...r, 'CPU ms / page': r['CPU ms / page'].toFixed(1), 'x no nodes': (r['CPU ms / page'] / base).toFixed(2) })));
+printPageCost(
+  [0, 3, 5].map((nodes) => ({ label: `${nodes} nodes`, text: snapshot(nodes) })),
+  ROUNDS,
+  'x no nodes',
+);

@@ -41,6 +41,12 @@ export const READS = {
   agentMemberStatus: 'scheduler_agent_member_status',
   agentKnownServers: 'scheduler_agent_known_servers',
   agentRaftLeaderKnown: 'scheduler_agent_raft_leader_known',
+  agentAutopilotHealthy: 'scheduler_agent_autopilot_healthy',
+  agentAutopilotFailureTolerance: 'scheduler_agent_autopilot_failure_tolerance',
+  agentAutopilotVoters: 'scheduler_agent_autopilot_voters',
+  agentClientNodes: 'scheduler_nodes',
+  agentTokenExpiry: 'scheduler_agent_token_expiry_timestamp_seconds',
+  secretsTokenExpiry: 'secrets_token_expiry_timestamp_seconds',
   teamsUp: 'teams_up',
   organizationTeams: 'teams_organization_teams',
   teamAccessInconsistent: 'teams_team_access_inconsistent',
@@ -69,3 +75,32 @@ export const one = (f: Families, name: string, match: Record<string, string>): n
 export const flag = (v: number | undefined): boolean | null => (v === undefined ? null : v === 1);
 export const targetsOf = (f: Families, name: string): string[] => [...new Set(of(f, name).map((s) => s.labels.target ?? ''))];
 export const sum = (samples: readonly Sample[]): number => samples.reduce((n, s) => n + s.value, 0);
+
+const splits = new WeakMap<Families, Map<string, Map<string, Families>>>();
+
+/**
+ * The families `names` of one target, split by target once per snapshot (and set of names):
+ * looked up in the whole snapshot, each target would scan the series of every other, and the
+ * page's cost would grow with their square.
+ */
+export function ofTarget(f: Families, names: readonly string[], target: string): Families {
+  let bySet = splits.get(f);
+  if (!bySet) splits.set(f, (bySet = new Map()));
+  const key = names.join(',');
+  let split = bySet.get(key);
+  if (!split) {
+    split = new Map();
+    for (const name of names) {
+      for (const s of f.get(name) ?? []) {
+        const t = s.labels.target ?? '';
+        let g = split.get(t);
+        if (!g) split.set(t, (g = new Map()));
+        const list = g.get(name);
+        if (list) list.push(s);
+        else g.set(name, [s]);
+      }
+    }
+    bySet.set(key, split);
+  }
+  return split.get(target) ?? new Map();
+}

@@ -20,6 +20,8 @@ export interface SecretsCluster {
   merkleCheck: { up: boolean; corruptedRoot: boolean; corruptedTrees: number } | null;
   /** Its nodes as vigil polls each at its own address; null when vigil reports none for it. */
   nodes: ClusterNodes | null;
+  /** Whole days until vigil's own token on it expires (negative once expired); null when no expiry is reported. */
+  tokenDaysLeft: number | null;
   problems: string[];
 }
 
@@ -62,7 +64,18 @@ export interface AgentView {
   failedMembers: string[];
   knownServers: number | null;
   raftLeader: boolean | null;
+  fleet: AgentFleet;
+  /** Whole days until vigil's own ACL token on it expires (negative once expired); null when no expiry is reported. */
+  tokenDaysLeft: number | null;
   problems: string[];
+}
+
+/** The agent's region as autopilot and the client node listing report it. */
+export interface AgentFleet {
+  /** The raft quorum of the region's servers; null when vigil reports no autopilot health for the agent. */
+  autopilot: { healthy: boolean | null; failureTolerance: number | null; voters: number | null } | null;
+  /** Client nodes per node pool ('' before the API had pools), by status; empty when nodes are not listed. */
+  pools: Array<{ pool: string; ready: number; down: number; disconnected: number }>;
 }
 
 export interface OrganizationView {

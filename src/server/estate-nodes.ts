@@ -1,4 +1,4 @@
-import { READS as R, flag, of, one, type Families } from './estate-families.js';
+import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
 import type { ClusterNodes, SecretsNode } from './estate-model.js';
 
 /**
@@ -22,35 +22,11 @@ function node(f: Families, target: string, address: string, up: boolean): Secret
 const orNull = (v: number | undefined) => v ?? null;
 
 const NODE_FAMILIES = [R.nodeUp, R.nodeInitialized, R.nodeSealed, R.nodeRole, R.nodeInfo];
-const byTarget = new WeakMap<Families, Map<string, Families>>();
-
-/**
- * The per-node families split by target, once per snapshot: looked up in the whole snapshot, each
- * node would scan every node of every cluster, and the page's cost would grow with their square.
- */
-function nodeFamiliesOf(f: Families, target: string): Families {
-  let split = byTarget.get(f);
-  if (!split) {
-    split = new Map();
-    for (const name of NODE_FAMILIES) {
-      for (const s of f.get(name) ?? []) {
-        const t = s.labels.target ?? '';
-        let g = split.get(t);
-        if (!g) split.set(t, (g = new Map()));
-        const list = g.get(name);
-        if (list) list.push(s);
-        else g.set(name, [s]);
-      }
-    }
-    byTarget.set(f, split);
-  }
-  return split.get(target) ?? new Map();
-}
 
 /** The cluster's nodes, or null when vigil exports no node series for it (node polling off). */
 export function clusterNodes(f: Families, target: string): ClusterNodes | null {
   const t = { target };
-  const own = nodeFamiliesOf(f, target);
+  const own = ofTarget(f, NODE_FAMILIES, target);
   const ups = of(own, R.nodeUp);
   const discovery = of(f, R.nodeDiscoveryInfo, t)[0];
   const voters = one(f, R.raftVoters, t);

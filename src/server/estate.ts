@@ -1,7 +1,9 @@
 import type { TargetView } from '../engine/collection-engine.js';
 import { READS as R, READ_NAMES, flag, of, one, sum, targetsOf, type Families } from './estate-families.js';
 import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster, ShardView } from './estate-model.js';
+import { agentFleet, fleetProblems } from './estate-fleet.js';
 import { clusterNodes, nodeProblems } from './estate-nodes.js';
+import { tokenDaysLeft } from './estate-token.js';
 import { parseExposition } from './exposition.js';
 
 /**
@@ -77,11 +79,12 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     drTokenAttempt: attemptUp === 1 ? { started, progress: one(f, R.attemptProgress, t) ?? 0, required: one(f, R.attemptRequired, t) ?? 0 } : null,
     merkleCheck,
     nodes,
+    tokenDaysLeft: tokenDaysLeft(f, R.secretsTokenExpiry, target, nowS),
     problems,
   };
 }
 
-function agent(f: Families, target: string): AgentView {
+function agent(f: Families, target: string, nowS: number): AgentView {
   const t = { target };
   const info = of(f, R.agentInfo, t)[0];
   const health = of(f, R.agentHealthOk, t).map((s) => ({ role: s.labels.role ?? '', ok: s.value === 1 }));
@@ -98,6 +101,8 @@ function agent(f: Families, target: string): AgentView {
   if (failedMembers.length) problems.push(`${failedMembers.length} failed member${failedMembers.length > 1 ? 's' : ''}`);
   if (knownServers === 0) problems.push('knows no servers');
   if (raftLeader === false) problems.push('no raft leader');
+  const fleet = agentFleet(f, target);
+  problems.push(...fleetProblems(fleet));
   return {
     target,
     up,
@@ -108,6 +113,8 @@ function agent(f: Families, target: string): AgentView {
     failedMembers,
     knownServers,
     raftLeader,
+    fleet,
+    tokenDaysLeft: tokenDaysLeft(f, R.agentTokenExpiry, target, nowS),
     problems,
   };
 }
@@ -147,7 +154,7 @@ export function buildEstate(snapshotText: string, targets: readonly TargetView[]
       .filter((t, i, a) => a.indexOf(t) === i)
       .map((t) => secretsCluster(f, t, nowS)),
   );
-  const agents = problemsFirst(targetsOf(f, R.agentUp).map((t) => agent(f, t)));
+  const agents = problemsFirst(targetsOf(f, R.agentUp).map((t) => agent(f, t, nowS)));
   const orgs = problemsFirst(organizations(f));
   const sets = replicationSets(f);
   const lastSeen = one(f, R.watchdogLastSeen, {});

@@ -1,6 +1,8 @@
 import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
+import { autopilotSummary, poolsTable } from './agent-fleet-view.js';
 import { nodesSummary, nodesTable } from './secrets-nodes-view.js';
+import { tokenLine } from './token-expiry-view.js';
 
 /** The estate page's live part: problems first, then each upstream kind, healthy things compact. */
 
@@ -40,7 +42,7 @@ function secrets(e: Estate): string {
             : badge('merkle check clean', 'ok')
           : '',
       ].filter(Boolean);
-      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${nodesSummary(c.nodes)} ${problemsCell(c.problems)}</li>`;
+      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${nodesSummary(c.nodes)}${tokenLine(c.tokenDaysLeft)} ${problemsCell(c.problems)}</li>`;
     })
     .join('');
   const rows = e.secrets.flatMap((c) => c.kinds.flatMap((k) => kindRows(c, k)));
@@ -73,7 +75,7 @@ function agentCard(a: AgentView): string {
   const raft = a.raftLeader === null ? '' : badge(a.raftLeader ? 'raft leader known' : 'no raft leader', a.raftLeader ? 'ok' : 'bad');
   return `<li class="${a.problems.length ? 'card bad' : 'card'}"><h3>${esc(a.target)} <span class="muted">${a.server === null ? '' : a.server ? 'server' : 'client'}</span></h3>
 ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
-<p>Members: ${members || '—'} · known servers: ${a.knownServers ?? '—'}</p>${failed}${a.problems.length ? problemsCell(a.problems) : ''}</li>`;
+<p>Members: ${members || '—'} · known servers: ${a.knownServers ?? '—'}</p>${autopilotSummary(a.fleet)}${tokenLine(a.tokenDaysLeft)}${failed}${a.problems.length ? problemsCell(a.problems) : ''}</li>`;
 }
 
 const orgCard = (o: OrganizationView) =>
@@ -179,7 +181,7 @@ export function renderEstate(e: Estate, clock: Clock): string {
   return `${head}<p class="muted">Collected state as of ${when(e.generatedAt, clock)}${shardNote(e)}</p>${section('alertpath', 'Alert path', alertPathSummary(e, clock))}${secrets(e)}${section(
     'agents',
     'Cluster agents',
-    `<ul class="cards">${e.agents.map(agentCard).join('')}</ul>`,
+    `<ul class="cards">${e.agents.map(agentCard).join('')}</ul>${poolsTable(e.agents)}`,
     `${e.agents.length}`,
   )}${section('orgs', 'Organizations', `<ul class="cards">${e.organizations.map(orgCard).join('')}</ul>`, `${e.organizations.length}`)}${targets(e, clock)}`;
 }
