@@ -224,7 +224,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'the active node changes more than 3 times within an hour',
     alert: 'SecretsLeadershipChurn',
-    proof: 'live',
+    proof: 'promtool',
   },
   {
     id: 'secrets-node-version-skew',
@@ -296,7 +296,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Cluster agents',
     failure: "vigil's ACL token expires within 7 days (a short-lived one: within a third of its life)",
     alert: 'VigilSchedulerTokenExpiresSoon',
-    proof: 'promtool',
+    proof: 'live',
     note: "vigil's operator's: one warning per region, replace the token_file",
   },
   {
@@ -409,7 +409,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     area: 'Cluster agents',
     failure: "more than 30% of a node pool's eligible client nodes (3 or more) are down or disconnected",
     alert: 'SchedulerNodePoolDown',
-    proof: 'promtool',
+    proof: 'live',
     note: 'one page per region and pool, however many agents and vigils list it',
   },
   {
