@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../support/logger.js';
 import { COLLECTION_FAMILIES } from '../collectors/index.js';
 import { deflatePiece } from '../metrics/gzip-stream.js';
-import { SnapshotStore } from '../metrics/snapshot-store.js';
+import { SnapshotStore, deflateOnce } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../support/threads.js';
 import { BodyPublisher } from './body.js';
 import { CollectionEngine } from './collection-engine.js';
@@ -22,7 +22,8 @@ yieldToMainThread();
 
 const send = (n: Note, transfer: ArrayBuffer[] = []) => port.postMessage(n, transfer);
 
-const store = new SnapshotStore(COLLECTION_FAMILIES);
+// Laid out when the publisher reads it (at most every SEND_INTERVAL_MS), not after every commit.
+const store = new SnapshotStore(COLLECTION_FAMILIES, deflateOnce, { layOut: 'when-read' });
 /**
  * Each new piece is compressed here, at this thread's lower priority and synchronously
  * (not on libuv's pool, which is the whole process's and runs at the main thread's priority): the
@@ -67,6 +68,7 @@ const stateChanged = (jobKey?: string) => {
 };
 const writer: GroupWriter = {
   replace: (key, group) => (store.replace(key, group), soon()),
+  replaceLater: (key, render) => (store.replaceLater(key, render), soon()),
   replaceAll: (prefix, groups) => (store.replaceAll(prefix, groups), soon()),
   removePrefix: (prefix) => (store.removePrefix(prefix), soon()),
 };

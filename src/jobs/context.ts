@@ -49,7 +49,7 @@ export interface BuildContext {
  * reads their parts.
  */
 export const jobContext = (offload: Offload): BuildContext => ({
-  store: { replace: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
+  store: { replace: () => undefined, replaceLater: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
   log: pino({ level: 'silent' }),
   upstreamStats: new Map(),
   upstreamKeys: new Set(),

@@ -91,6 +91,12 @@ export function mergeGroups(...groups: RenderedGroup[]): Map<string, GroupLines>
 /** Where rendered groups go: the snapshot store, or the collection thread's messages to the main thread. */
 export interface GroupWriter {
   replace(key: string, group: RenderedGroup): void;
+  /**
+   * Replaces a group with what `render` gives when the body is next laid out or read, not now: a
+   * group derived across targets (rendered again after each target's poll) is then rendered once
+   * per batch of polls, from the state as it is by then. A later call replaces an earlier one not yet rendered.
+   */
+  replaceLater(key: string, render: () => RenderedGroup): void;
   replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void;
   removePrefix(prefix: string): void;
 }

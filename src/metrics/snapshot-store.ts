@@ -18,6 +18,16 @@ function ownBytes(b: Buffer): Buffer {
 }
 
 const NO_RUNS: Runs = { pieces: [], runs: new Map(), series: 0 };
+
+export interface SnapshotStoreOptions {
+  /**
+   * Lay the body out on the turn after each batch of changes (the default: a scrape then finds it
+   * ready), or only when it is read (`snapshot`): for a store whose reader asks at an interval of its
+   * own (the collection thread's publisher, every 200 ms), each commit would otherwise lay out the
+   * whole body once more, hundreds of times a collection, for one read.
+   */
+  layOut?: 'after-changes' | 'when-read';
+}
 /** A format asked for within this long is laid out as soon as a commit changes the body. */
 const EAGER_FORMAT_MS = 5 * 60_000;
 
@@ -51,11 +61,16 @@ export class SnapshotStore {
   /** When each format was last asked for (performance.now()), and those not laid out since their families changed. */
   private readonly askedAt: Record<ExpositionFormat, number> = { text: -Infinity, openmetrics: -Infinity };
   private readonly stale = new Set<ExpositionFormat>();
+  /** Groups to render when the body is next laid out or read (`replaceLater`), by key. */
+  private readonly deferred = new Map<string, () => RenderedGroup>();
+  private readonly eager: boolean;
 
   constructor(
     private readonly families: readonly AnyFamily[],
     private readonly compress: Compress = deflateOnce,
+    opts: SnapshotStoreOptions = {},
   ) {
+    this.eager = (opts.layOut ?? 'after-changes') === 'after-changes';
     for (const f of families) this.byFamily.set(f.name, new Map());
     const headers = (format: (h: string) => string) => new Map(families.map((f) => [f.name, new Chunk(Buffer.from(format(header(f))), 0)]));
     this.headers = { text: headers((h) => h), openmetrics: headers(toOpenMetrics) };
@@ -87,6 +102,11 @@ export class SnapshotStore {
     this.scheduleAssembly();
   }
 
+  replaceLater(key: string, render: () => RenderedGroup): void {
+    this.deferred.set(key, render);
+    this.scheduleAssembly();
+  }
+
   /**
    * Replaces every group under `prefix` at once: keys in `groups` are replaced, other keys under the
    * prefix are removed (a part that a run no longer produces must not linger).
@@ -104,12 +124,14 @@ export class SnapshotStore {
   }
 
   keys(): string[] {
+    this.renderDeferred();
     return [...this.groups.keys()];
   }
 
   /** The latest body in a format; assembles both first if a change has not been assembled yet. */
   snapshot(format: ExpositionFormat = 'text'): Snapshot {
     this.askedAt[format] = performance.now();
+    this.renderDeferred();
     if (this.changed.size) this.assemble();
     if (this.stale.delete(format)) this.current[format] = this.layOut(format, this.assembledAt);
     return this.current[format];
@@ -122,10 +144,19 @@ export class SnapshotStore {
     this.groups.delete(key);
   }
 
+  /** Renders the deferred groups (each from the state as it is now) into the store. */
+  private renderDeferred(): void {
+    if (!this.deferred.size) return;
+    const due = [...this.deferred];
+    this.deferred.clear();
+    for (const [key, render] of due) this.replace(key, render());
+  }
+
   private scheduleAssembly(): void {
-    if (this.scheduled || !this.changed.size) return;
+    if (!this.eager || this.scheduled || (!this.changed.size && !this.deferred.size)) return;
     this.scheduled = true;
     setImmediate(() => {
+      this.renderDeferred();
       this.scheduled = false;
       if (this.changed.size) this.assemble();
     });

@@ -62,19 +62,26 @@ export class SecretsState {
     return this.configured.index;
   }
 
-  /** Renders the WAL lag and the replication sets of `targets` from their latest statuses. */
+  /**
+   * Renders the WAL lag and the replication sets of `targets` from their latest statuses: when the
+   * body is next laid out, so that the polls of one batch (hundreds of clusters in a collection)
+   * render them once, from every status recorded by then.
+   */
   publish(targets: readonly SecretsTarget[], store: GroupWriter): void {
-    store.replace(WAL_LAG_GROUP, renderGroup([walLagFamily], this.latest.pairs(), {}));
-    store.replace(SECONDARY_TARGETS_GROUP, renderGroup([secondaryTargetFamily], secondaryTargets(this.latest.statuses(), [...this.sealed.values()]), {}));
+    store.replaceLater(WAL_LAG_GROUP, () => renderGroup([walLagFamily], this.latest.pairs(), {}));
+    store.replaceLater(SECONDARY_TARGETS_GROUP, () =>
+      renderGroup([secondaryTargetFamily], secondaryTargets(this.latest.statuses(), [...this.sealed.values()]), {}),
+    );
+    store.replaceLater(REPLICATION_SETS_GROUP, () => this.renderSets(targets));
+  }
+
+  private renderSets(targets: readonly SecretsTarget[]) {
     const byName = new Map(targets.map((t) => [t.name, t]));
     const members = this.latest.statuses().flatMap((l) => {
       const t = byName.get(l.target);
       return t ? [{ ...l, address: t.address, explicit: t.replication_set?.[l.kind] }] : [];
     });
-    store.replace(
-      REPLICATION_SETS_GROUP,
-      renderGroup(replicationSetFamilies, replicationSets(members, { addresses: this.configuredAddresses(targets), parse: (u) => this.addressOf(u) }), {}),
-    );
+    return renderGroup(replicationSetFamilies, replicationSets(members, { addresses: this.configuredAddresses(targets), parse: (u) => this.addressOf(u) }), {});
   }
 
   /** After a reload: statuses of removed targets go, and what they fed is rendered again. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { family, single } from '../../../src/metrics/family.js';
 import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
@@ -91,6 +91,60 @@ describe('snapshot store', () => {
     s.removePrefix('t1');
     expect(s.snapshot()).not.toBe(a);
     expect(s.snapshot().text).toBe('');
+  });
+
+  describe('a group rendered later, and a store laid out when read', () => {
+    it('renders a deferred group once for a batch of calls, from the state as it is when the body is read', () => {
+      const s = new SnapshotStore([g, c]);
+      let renders = 0;
+      let state = 0;
+      const render = () => {
+        renders += 1;
+        return group('derived', state);
+      };
+      for (state = 1; state <= 50; state++) s.replaceLater('derived', render);
+      state = 7;
+      expect(renders).toBe(0);
+      expect(s.snapshot().text).toContain('x_value{target="derived"} 7');
+      expect(renders).toBe(1);
+      // nothing deferred since: the body stands, nothing is rendered again
+      expect(s.snapshot().text).toContain('x_value{target="derived"} 7');
+      expect(renders).toBe(1);
+      expect(s.keys()).toEqual(['derived']);
+    });
+
+    it('renders a deferred group on the turn after, as any change, when laid out after changes', async () => {
+      const s = new SnapshotStore([g, c]);
+      const body = s.snapshot();
+      s.replaceLater('t1', () => group('t1', 3));
+      await new Promise((r) => setImmediate(r));
+      // laid out already: the same body is served however often it is read
+      const after = s.snapshot();
+      expect(after).not.toBe(body);
+      expect(after.text).toContain('x_value{target="t1"} 3');
+      expect(s.snapshot()).toBe(after);
+    });
+
+    it('lays the body out once per read, not once per commit, when laid out when read', async () => {
+      const commits = async (s: SnapshotStore) => {
+        const assemble = vi.spyOn(s as unknown as { assemble: () => void }, 'assemble');
+        for (let i = 0; i < 20; i++) {
+          s.replace(`t${i}`, group(`t${i}`, i));
+          await new Promise((r) => setImmediate(r));
+        }
+        const during = assemble.mock.calls.length;
+        const body = s.snapshot('text');
+        return { during, after: assemble.mock.calls.length - during, body };
+      };
+      const eager = await commits(new SnapshotStore([g, c]));
+      expect(eager).toMatchObject({ during: 20, after: 0 });
+      const lazy = await commits(new SnapshotStore([g, c], deflateOnce, { layOut: 'when-read' }));
+      expect(lazy).toMatchObject({ during: 0, after: 1 });
+      // the same body either way
+      expect(lazy.body.text).toBe(eager.body.text);
+      expect(lazy.body.series).toBe(40);
+      expect(gunzipSync(await lazy.body.gzipped()).toString()).toBe(lazy.body.text);
+    });
   });
 
   describe('at scale, a change costs only what changed', () => {

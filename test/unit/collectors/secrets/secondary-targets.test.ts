@@ -40,6 +40,7 @@ describe('secrets_replication_secondary_target_info', () => {
     const targets = parseConfig('secrets: [{name: p, address: "http://p"}, {name: s, address: "http://s"}]\n', 'vigil.yml').secrets;
     const writer = (onReplace: (key: string, g: RenderedGroup) => void = () => undefined): GroupWriter => ({
       replace: onReplace,
+      replaceLater: (key, render) => onReplace(key, render()),
       replaceAll: () => undefined,
       removePrefix: () => undefined,
     });
