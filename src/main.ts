@@ -9,6 +9,7 @@ import type { Config } from './config/schema.js';
 import { resolveShard } from './config/sharding.js';
 import { runCheck } from './check/report.js';
 import { Daemon } from './daemon.js';
+import { setHeapGrowth } from './support/heap-growth.js';
 import { createLogger } from './support/logger.js';
 import { createProcessMetrics } from './metrics/process-metrics.js';
 import { createApp, linkBase, listen, type RunningHttp } from './server.js';
@@ -134,6 +135,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(ok ? 0 : 1);
   }
   const log = createLogger(flags.logLevel, flags.logFormat);
+  setHeapGrowth();
   const daemon = new Daemon(log, { collectionThread: { level: flags.logLevel, format: flags.logFormat }, shard: flags });
   const address = flags.listenAddress ?? config.web.listen_address;
   const { server, reload } = await serve(flags, web, daemon, log, address);

@@ -12,12 +12,16 @@ import { OffloadPool } from '../offload/pool.js';
 export const OFFLOAD_BYTES = 192 * 1024;
 
 /**
- * A page of teams is decoded on a worker thread from this size. A page of 100 teams is ~270 kB,
- * decoded in the collection thread in a turn of its own in a few milliseconds: measured at 3x (300 pages
- * per collection), handing each page to the worker and its teams back cost more CPU and no shorter
- * stall. Only pages far larger than the service's (huge attributes) go to the worker.
+ * A page of teams is decoded on a worker thread from this size: every page of the service's size
+ * (100 teams are ~270 kB), and only a small organization's last page (a few teams) in the collection
+ * thread. A page's text is one string too large for V8's young generation, so it is allocated where
+ * only a full collection frees it: a thousand pages a collection at a million series made the
+ * collection thread mark its whole heap every few megabytes. The worker thread's heap holds little
+ * between tasks, so marking it costs little; what crosses back is a page's teams, a few kB. Measured
+ * turn about at a million series (`bench/collect-ab.ts`): 17 % less CPU a collection than decoding
+ * each page in the collection thread (docs/performance.md).
  */
-export const TEAMS_PAGE_OFFLOAD_BYTES = 1024 * 1024;
+export const TEAMS_PAGE_OFFLOAD_BYTES = 64 * 1024;
 
 /** Where an answer's last decoding is kept (its target's memo), and under what: its endpoint, and the page for a paged listing. */
 export interface Remembered {
@@ -50,5 +54,21 @@ export async function decodeBody<N extends TaskName>(
   return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body, run, holding);
 }
 
+/**
+ * The young generation of the decoding threads, in MiB (vigil's other threads have 8). `JSON.parse`
+ * builds a whole answer's objects at once, all alive until the answer is mapped: with 8 MiB, each
+ * scavenge during a gossip pool's parse (a pool of 20,000 members is ~30 MB of objects) copied
+ * everything built so far, and promoted it, and the thread spent a third of its time collecting.
+ * With 64 MiB a page of teams is parsed, mapped and dropped between two scavenges. Measured turn
+ * about at a million series (`bench/collect-ab.ts`): 23 % less CPU a collection; V8 grows the young
+ * generation only as far as a thread's survivors need, so a small estate's threads stay small
+ * (docs/performance.md).
+ */
+export const DECODING_YOUNG_GENERATION_MB = 64;
+
 /** The worker threads that run the collectors' tasks (`offload-worker.ts`); started on first use. */
-export const collectionOffloadPool = (size?: number) => new OffloadPool<typeof TASKS>({ base: import.meta.url, name: 'offload-worker' }, size);
+export const collectionOffloadPool = (size?: number) =>
+  new OffloadPool<typeof TASKS>(
+    { base: import.meta.url, name: 'offload-worker', resourceLimits: { maxYoungGenerationSizeMb: DECODING_YOUNG_GENERATION_MB } },
+    size,
+  );

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { UpstreamError, type Reason } from '../upstream/errors.js';
 import { startThread } from '../support/threads.js';
 
@@ -33,6 +33,8 @@ export type TaskTable = Readonly<Record<string, (input: never) => unknown>>;
 export interface WorkerEntry {
   base: string;
   name: string;
+  /** The threads' heap limits, where they differ from `startThread`'s. */
+  resourceLimits?: ResourceLimits;
 }
 
 /** What a job sees of a pool: a task run by name, off the thread that asks. */
@@ -45,7 +47,7 @@ class Thread {
   private readonly worker: Worker;
 
   constructor(entry: WorkerEntry, onExit: (t: Thread) => void) {
-    this.worker = startThread(entry.base, entry.name);
+    this.worker = startThread(entry.base, entry.name, entry.resourceLimits ? { resourceLimits: entry.resourceLimits } : {});
     // An idle pool must not keep the process alive.
     this.worker.unref();
     this.worker.on('message', (m: Reply) => {

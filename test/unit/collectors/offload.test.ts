@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OffloadPool } from '../../../src/offload/pool.js';
 import { Turns } from '../../../src/support/turns.js';
-import { OFFLOAD_BYTES, TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from '../../../src/collectors/offload.js';
+import { TEAMS_PAGE_OFFLOAD_BYTES, decodeBody } from '../../../src/collectors/offload.js';
 import { fixture } from '../../helpers/fixtures.js';
 
 /** A pool that records what it is handed and answers with a marker instead of running anything. */
@@ -20,18 +20,18 @@ const page = (padTo = 0) => {
 };
 
 describe('which answers leave the main thread', () => {
-  it('decodes a page of the size the service sends on the main thread, with the same task', async () => {
+  it("decodes a small page (an organization's last few teams) in the collection thread, with the same task", async () => {
     const { runs, offload } = recordingPool();
-    const body = page(300 * 1024);
-    expect(body.length).toBeGreaterThan(OFFLOAD_BYTES);
+    const body = page(0);
+    expect(body.length).toBeLessThan(TEAMS_PAGE_OFFLOAD_BYTES);
     const decoded = await decodeBody({ offload, turns: new Turns() }, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
     expect(runs).toEqual([]);
     expect(decoded).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]) });
   });
 
-  it('moves a body over its threshold to the worker, its buffer in the transfer list', async () => {
+  it('moves a page of the size the service sends (100 teams, ~270 kB) to the worker, its buffer in the transfer list', async () => {
     const { runs, offload } = recordingPool();
-    const body = page(TEAMS_PAGE_OFFLOAD_BYTES);
+    const body = page(270 * 1024);
     const decoded = await decodeBody({ offload, turns: new Turns() }, 'teams-page', body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
     expect(decoded).toBe('from the worker');
     expect(runs).toEqual([{ name: 'teams-page', transfer: [body.buffer] }]);
