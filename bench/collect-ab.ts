@@ -1,0 +1,93 @@
+/**
+ * Two vigils side by side on one estate, a collection's CPU compared: two builds (`--a`, `--b`:
+ * checkouts with `dist/` built), or one build under two sets of Node flags (`--a-flags`,
+ * `--b-flags`). The sides take turns against the same simulators, collection after collection
+ * (the order swapped every round), so the machine's load falls on both alike: on a shared machine
+ * the CPU a collection costs moves by a fifth from one minute to the next, and only the two
+ * columns of one run compare.
+ *
+ *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4]
+ *   node --import tsx bench/collect-ab.ts --a=. --b=. --b-flags='--max-semi-space-size=16'
+ *
+ * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
+ * differ from the last, so each takes the whole path (the worst case); `unchanged` leaves them as
+ * they are. The default estate is the million-series one of `bench/scale.ts --size=1M`. Everything
+ * listens on 127.0.0.1 and is ended by PID, also on failure.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CollectSummary } from '../src/daemon.js';
+import { Children, rssBytes } from './scale/children.js';
+import { faultUrls, vigilConfig, type Estate } from './scale/estate.js';
+import { printTable, type Row } from './scale/report.js';
+import { runBench } from './scale/run-bench.js';
+import { startEstate } from './scale/start-estate.js';
+import { http, startVigil, until, type Vigil } from './scale/start-vigil.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    a: { type: 'string', default: '.' },
+    b: { type: 'string', default: '.' },
+    'a-flags': { type: 'string', default: '' },
+    'b-flags': { type: 'string', default: '' },
+    answers: { type: 'string', default: 'changed' },
+    scale: { type: 'string', default: '10' },
+    shape: { type: 'string', default: '{"servers":11,"members":20000}' },
+    rounds: { type: 'string', default: '4' },
+  },
+});
+if (flags.answers !== 'changed' && flags.answers !== 'unchanged') throw new Error(`--answers: changed or unchanged, not ${flags.answers}`);
+
+interface Side {
+  name: 'a' | 'b';
+  dir: string;
+  nodeFlags: string;
+  vigil?: Vigil;
+  runs: CollectSummary[];
+}
+
+const children = new Children();
+const scratch = mkdtempSync(join(tmpdir(), 'vigil-collect-ab-'));
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
+const setFaults = (e: Estate, faults: object | undefined) =>
+  Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
+
+await runBench('collect-ab', children, scratch, async () => {
+  const sides: Side[] = [
+    { name: 'a', dir: resolve(flags.a), nodeFlags: flags['a-flags'], runs: [] },
+    { name: 'b', dir: resolve(flags.b), nodeFlags: flags['b-flags'], runs: [] },
+  ];
+  const { estate } = await startEstate(children, Number(flags.scale), mkdtempSync(join(scratch, 'estate-')), JSON.parse(flags.shape) as object);
+  for (const side of sides) {
+    // startVigil reads where the build is and its extra flags from the environment.
+    process.env.BENCH_VIGIL_DIR = side.dir;
+    process.env.BENCH_VIGIL_NODE_FLAGS = side.nodeFlags;
+    const vigil = await startVigil(children, mkdtempSync(join(scratch, `${side.name}-`)), (listen) => vigilConfig(estate, listen));
+    side.vigil = vigil;
+    await until(`vigil ${side.name} to be ready`, async () => (await fetch(`${vigil.url}/readyz`)).ok, 600_000);
+  }
+  if (flags.answers === 'changed') await setFaults(estate, { vary: true });
+  // One collection each first: what a reload or a first answer costs is not what is compared.
+  for (const side of sides) await side.vigil!.collect();
+  for (let round = 0; round < Number(flags.rounds); round++) {
+    for (const side of round % 2 ? [...sides].reverse() : sides) side.runs.push(await side.vigil!.collect());
+    process.stdout.write(`round ${round + 1}: ${sides.map((s) => `${s.name} ${s.runs.at(-1)!.cpu_seconds.toFixed(2)} s`).join(', ')}\n`);
+  }
+  const cpu = (s: Side) => median(s.runs.map((r) => r.cpu_seconds));
+  const rows: Row[] = sides.map((s) => ({
+    side: s.name,
+    build: s.dir,
+    'node flags': s.nodeFlags || '(as shipped)',
+    answers: flags.answers,
+    series: s.runs.at(-1)?.series ?? 0,
+    'collection CPU s (median)': cpu(s).toFixed(2),
+    'CPU s each': s.runs.map((r) => r.cpu_seconds.toFixed(2)).join(' '),
+    'wall s (median)': median(s.runs.map((r) => r.wall_seconds)).toFixed(2),
+    'RSS after MiB': Math.round(rssBytes(s.vigil!.child.pid) / 2 ** 20),
+    'RSS peak MiB': Math.round(rssBytes(s.vigil!.child.pid, true) / 2 ** 20),
+  }));
+  printTable('a collection, two sides turn about', rows);
+  process.stdout.write(`b / a, collection CPU: ${(cpu(sides[1]!) / cpu(sides[0]!)).toFixed(3)}\n`);
+});
