@@ -63,6 +63,42 @@ export const lenient = <S extends z.ZodType>(schema: S) =>
 /** Booleans, also as "true"/"false" strings. */
 export const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]);
 
+/**
+ * `lenient` with the value read by a plain function instead of a nested parse: for the few fields
+ * read for every team of a listing and every member of a gossip pool (at a million series, 1.4
+ * million organization-access flags and 220,000 members' tags a collection), where a nested
+ * `safeParse` each was a tenth of a collection's CPU. `read` must accept exactly what the schema it
+ * stands for accepts (test/unit/upstream/schema-helpers.test.ts holds each against its schema).
+ */
+const lenientBy = <T>(read: (v: unknown) => T | undefined) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v): T | undefined => (v === undefined || v === null ? undefined : read(v)));
+
+/** `lenient(z.string())`. */
+export const lenientString = lenientBy((v) => (typeof v === 'string' ? v : undefined));
+
+/** `lenient(z.string().min(1))`. */
+export const lenientNonEmptyString = lenientBy((v) => (typeof v === 'string' && v.length > 0 ? v : undefined));
+
+/** `boolish`'s value, or undefined where it fails. */
+export const readBoolish = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
+
+/** `lenient(boolish)`. */
+export const lenientBoolish = lenientBy(readBoolish);
+
+/** An object as `z.object` takes it (not null, not an array). */
+export const isObjectLike = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `lenient(z.record(z.string(), z.unknown()))` with only its text values kept: an object's own
+ * enumerable keys with string values, but `__proto__`, which a record never copies.
+ */
+export const lenientTextRecord = lenientBy((v) =>
+  isObjectLike(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => e[0] !== '__proto__' && typeof e[1] === 'string')) : undefined,
+);
+
 /** The zero time of the upstream's language: "never happened". */
 const ZERO_EPOCH_SECONDS = -62135596800;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolish, lenient, numberish } from '../schema-helpers.js';
+import { isObjectLike, lenient, lenientNonEmptyString, lenientString, numberish, readBoolish } from '../schema-helpers.js';
 
 /** The organization-access flags of the spec, in its order. */
 export const ORGANIZATION_ACCESS = [
@@ -22,12 +22,14 @@ export type OrganizationAccess = (typeof ORGANIZATION_ACCESS)[number];
 
 /**
  * `organization-access` as sent: each known flag true, false or absent (older releases and list
- * responses leave some out); flags the spec does not list are dropped.
+ * responses leave some out; a flag that is not a boolean or "true"/"false" counts as absent); flags
+ * the spec does not list are dropped. Read without a nested parse per flag (`lenientBoolish`'s
+ * rule): a listing of 100,000 teams reads 1.4 million flags.
  */
-const flag = lenient(boolish);
-const organizationAccess = lenient(
-  z.object(Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, flag])) as Record<OrganizationAccess, typeof flag>),
-).transform((a) => accessFlags(a ?? {}));
+const organizationAccess = z
+  .unknown()
+  .optional()
+  .transform((a) => accessFlags(isObjectLike(a) ? Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, readBoolish(a[k])])) : {}));
 
 /**
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and
@@ -40,9 +42,9 @@ export const teamResource = z.object({
   type: z.literal('teams'),
   attributes: z.object({
     name: z.string().min(1),
-    'sso-team-id': lenient(z.string()),
+    'sso-team-id': lenientString,
     'users-count': lenient(numberish.pipe(z.number().int().min(0))),
-    visibility: lenient(z.string().min(1)).transform((v) => v ?? ''),
+    visibility: lenientNonEmptyString.transform((v) => v ?? ''),
     'organization-access': organizationAccess,
   }),
 });

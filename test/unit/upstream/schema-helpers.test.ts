@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { goDurationSeconds, statNumber, statText } from '../../../src/upstream/schema-helpers.js';
+import { z } from 'zod';
+import {
+  boolish,
+  goDurationSeconds,
+  lenient,
+  lenientBoolish,
+  lenientNonEmptyString,
+  lenientString,
+  lenientTextRecord,
+  statNumber,
+  statText,
+} from '../../../src/upstream/schema-helpers.js';
 
 describe('stats values (every one a string)', () => {
   it.each([
@@ -39,5 +50,58 @@ describe('Go durations', () => {
 
   it.each([['never'], ['5'], ['-1s'], ['1 s'], [''], [null], [true]])('reads %o as absent', (raw) => {
     expect(goDurationSeconds(raw)).toBeUndefined();
+  });
+});
+
+describe('lenient fields read without a nested parse give what lenient(schema) gives', () => {
+  const proto = JSON.parse('{"__proto__": "x", "a": "b"}') as unknown;
+  const values: unknown[] = [
+    undefined,
+    null,
+    '',
+    'text',
+    'true',
+    'false',
+    'TRUE',
+    ' true',
+    0,
+    1,
+    -1,
+    Number.NaN,
+    true,
+    false,
+    [],
+    ['a'],
+    {},
+    { a: 'b', n: 1, t: true, o: {}, z: null },
+    proto,
+    JSON.parse('{"constructor": "c", "toString": 3}'),
+    Object.create(null),
+  ];
+  const cases = [
+    ['lenientString', lenientString, lenient(z.string())],
+    ['lenientNonEmptyString', lenientNonEmptyString, lenient(z.string().min(1))],
+    ['lenientBoolish', lenientBoolish, lenient(boolish)],
+    [
+      'lenientTextRecord',
+      lenientTextRecord,
+      lenient(z.record(z.string(), z.unknown())).transform((v) =>
+        v === undefined ? undefined : Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === 'string')),
+      ),
+    ],
+  ] as const;
+  it.each(cases)('%s', (_, fast, slow) => {
+    for (const v of values) {
+      const a = (fast as z.ZodType).safeParse(v);
+      const b = (slow as z.ZodType).safeParse(v);
+      expect({ v, ok: a.success, data: a.data }).toEqual({ v, ok: b.success, data: b.data });
+      if (a.success && a.data && typeof a.data === 'object') expect(Object.getPrototypeOf(a.data)).toBe(Object.getPrototypeOf(b.data));
+    }
+  });
+
+  it('reads each value in an object as a field of it (a missing key is absent, not a failure)', () => {
+    const obj = z.object({ s: lenientString, b: lenientBoolish });
+    expect(obj.parse({})).toEqual({ s: undefined, b: undefined });
+    expect(obj.parse({ s: 5, b: 'false' })).toEqual({ s: undefined, b: false });
   });
 });
