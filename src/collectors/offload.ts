@@ -17,7 +17,7 @@ export const OFFLOAD_BYTES = 192 * 1024;
  * thread. A page's text is one string too large for V8's young generation, so it is allocated where
  * only a full collection frees it: a thousand pages a collection at a million series made the
  * collection thread mark its whole heap every few megabytes. The worker thread's heap holds little
- * between tasks, so marking it costs little; what crosses back is a page's teams, a few kB. Measured
+ * between tasks, so marking it costs little; what crosses back is a page's teams, about 10 kB. Measured
  * turn about at a million series (`bench/collect-ab.ts`): 17 % less CPU a collection than decoding
  * each page in the collection thread (docs/performance.md).
  */
@@ -60,9 +60,9 @@ export async function decodeBody<N extends TaskName>(
  * scavenge during a gossip pool's parse (a pool of 20,000 members is ~30 MB of objects) copied
  * everything built so far, and promoted it, and the thread spent a third of its time collecting.
  * With 64 MiB a page of teams is parsed, mapped and dropped between two scavenges. Measured turn
- * about at a million series (`bench/collect-ab.ts`): 23 % less CPU a collection; V8 grows the young
- * generation only as far as a thread's survivors need, so a small estate's threads stay small
- * (docs/performance.md).
+ * about at a million series (`bench/collect-ab.ts`): 23 % less CPU a collection. It costs RSS at every
+ * size, about 86 MiB at 1x where it saves no CPU (docs/performance.md, "Under 8 CPU seconds with
+ * every answer changed").
  */
 export const DECODING_YOUNG_GENERATION_MB = 64;
 

@@ -8,9 +8,9 @@ import { setFlagsFromString } from 'node:v8';
  * A collection of a large estate promotes the state of hundreds of requests in flight and reads
  * hundreds of megabytes of answers: with V8's choice the collection thread marked its whole heap
  * (~70 MB at a million series) every 4-7 MB promoted, 20-30 times a collection, about a fifth of the
- * collection's CPU. At 100 % it marks half as often; a heap may hold up to twice what is alive, so
- * the peak RSS stays where it was (docs/performance.md, "A million series in under 8 CPU
- * seconds": measured turn about with `bench/collect-ab.ts`).
+ * collection's CPU. At 100 % it marks half as often (10-12 % less CPU a collection at a million
+ * series); a heap may hold up to twice what is alive, yet the RSS measured turn about did not rise
+ * (docs/performance.md, "Under 8 CPU seconds with every answer changed"; `bench/collect-ab.ts`).
  */
 export const HEAP_GROWING_PERCENT = 100;
 
