@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
  */
 interface Results<R> {
   machine: { revision: string; date: string; nproc: number };
+  /** The machine's load averages while the bench ran (shared machines), where it recorded them. */
+  load_average?: string;
   rows: R[];
 }
 type Throughput = { size: string; server: string; encoding: string; 'vigil/ceiling'?: number; 'vigil/pushgateway'?: number };
@@ -19,7 +21,7 @@ const times = (n: number | undefined) => `${(n ?? NaN).toLocaleString('en-US', {
 
 /** A collection at the largest size measured both ways: with no answer changed (the common case) and with every answer changed. */
 function bothWays(): string {
-  const { rows, machine } = results<Answers>('scale-answers');
+  const { rows, machine, load_average: load } = results<Answers>('scale-answers');
   const largest = rows.reduce<Answers | undefined>((a, r) => (!a || r.series > a.series ? r : a), undefined);
   const at = (answers: string) => rows.find((r) => r.size === largest?.size && r.answers === answers);
   const unchanged = at('unchanged');
@@ -28,7 +30,7 @@ function bothWays(): string {
   return [
     `At ${largest.series.toLocaleString('en-US')} series a collection costs ${unchanged['collection CPU s']} CPU s when no answer changed since the last`,
     `(the common case: unchanged answers are not decoded again) and ${changed['collection CPU s']} CPU s when every answer changed, measured by`,
-    `\`npm run bench -- --size=${largest.size} --collections-only\` at ${machine.revision} on a loaded machine.`,
+    `\`npm run bench -- --size=${largest.size} --collections-only\` at ${machine.revision} (${machine.nproc} cores${load ? `, load average ${load}` : ''}).`,
   ].join('\n');
 }
 
