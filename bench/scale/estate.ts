@@ -43,8 +43,8 @@ const NEVER = '0 0 0 1 1 *';
 
 /**
  * vigil watching the whole estate with the defaults an operator would keep, except: schedules are
- * the benchmark's (by default never, collections driven by POST /-/collect; the soak gives every
- * target one that fires), and the teams service's rate limit is raised so a listing measures
+ * the benchmark's, the agents' client-node listing's included (by default never, collections driven
+ * by POST /-/collect; the soak gives every target one that fires), and the teams service's rate limit is raised so a listing measures
  * vigil, not the limit.
  */
 export function vigilConfig(e: Estate, listen: string, schedule = NEVER): string {
@@ -52,7 +52,10 @@ export function vigilConfig(e: Estate, listen: string, schedule = NEVER): string
   for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`);
   lines.push('agents:');
   for (const a of e.agents)
-    lines.push(`  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`);
+    // The client-node listing has a schedule of its own (every 30 s by default): it is the benchmark's too.
+    lines.push(
+      `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
+    );
   lines.push('teams:');
   for (const o of e.organizations) {
     lines.push(
