@@ -20,11 +20,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, rssBytes } from './scale/children.js';
-import { faultUrls, vigilConfig, type Estate } from './scale/estate.js';
+import { setFaults, vigilConfig } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { startEstate } from './scale/start-estate.js';
-import { http, startVigil, until, type Vigil } from './scale/start-vigil.js';
+import { startVigil, until, type Vigil } from './scale/start-vigil.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -51,8 +51,6 @@ interface Side {
 const children = new Children();
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-collect-ab-'));
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
-const setFaults = (e: Estate, faults: object | undefined) =>
-  Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
 
 await runBench('collect-ab', children, scratch, async () => {
   const sides: Side[] = [

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { answersRows, bothWays, type AnswersMode } from './scale/answers.js';
-import { faultUrls, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
+import { setFaults, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
 import { prometheusScrape, type PrometheusScrape } from './scale/prometheus-scrape.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
@@ -80,9 +80,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-const setFaults = (e: Estate, faults: object | undefined) =>
-  Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
 
 /** Runs `work` while collections run back to back; returns it with the collections' summaries. */
 async function whileCollecting<T>(vigil: Vigil, work: () => Promise<T>): Promise<{ result: T; collections: CollectSummary[] }> {

@@ -1,3 +1,5 @@
+import { http } from './start-vigil.js';
+
 /**
  * The estate the scale benchmark watches, at a fraction of full size, and vigil's configuration for
  * it. Full size is the issue's: 10 secrets primaries with a secondary each (both kinds replicated),
@@ -31,6 +33,10 @@ export interface Estate {
 
 /** Every base URL whose `/_sim/faults` takes a fault (the teams service has one listener for all). */
 export const faultUrls = (e: Estate): string[] => [...e.secrets.map((c) => c.url), ...e.agents.map((a) => a.url), e.teamsUrl];
+
+/** Turns `faults` on at every simulator of the estate, or every fault off with `undefined`. */
+export const setFaults = (e: Estate, faults: object | undefined) =>
+  Promise.all(faultUrls(e).map((u) => http(`${u}/_sim/faults`, faults ? { method: 'POST', body: JSON.stringify(faults) } : { method: 'DELETE' })));
 
 /**
  * The simulators of a 3x estate share one process and, on a loaded machine, answer a 15,000-member
