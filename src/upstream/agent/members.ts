@@ -1,13 +1,16 @@
 import { z } from 'zod';
-import { lenient, lenientString, lenientTextRecord } from '../schema-helpers.js';
+import { lenient, lenientString, lenientTextPick } from '../schema-helpers.js';
+
+/** The tags of a member that vigil reads. */
+export const MEMBER_TAGS = ['region', 'dc', 'build'] as const;
 
 /** `GET /v1/agent/members` (servers only): the gossip pool as this server sees it. */
 /** A member's name and status are essential (it can be neither told apart nor counted without them). */
 const member = z.object({
   Name: z.string(),
   Addr: lenientString.transform((v) => v ?? ''),
-  // Each tag alone: one that is not text is dropped.
-  Tags: lenientTextRecord.transform((v) => v ?? {}),
+  // Only the tags vigil shows (member_info's region, datacenter and build), each alone: one that is not text is dropped.
+  Tags: lenientTextPick(MEMBER_TAGS).transform((v) => v ?? {}),
   Status: z.string(),
 });
 

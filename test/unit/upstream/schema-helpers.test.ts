@@ -7,7 +7,7 @@ import {
   lenientBoolish,
   lenientNonEmptyString,
   lenientString,
-  lenientTextRecord,
+  lenientTextPick,
   statNumber,
   statText,
 } from '../../../src/upstream/schema-helpers.js';
@@ -55,6 +55,9 @@ describe('Go durations', () => {
 
 describe('lenient fields read without a nested parse give what lenient(schema) gives', () => {
   const proto = JSON.parse('{"__proto__": "x", "a": "b"}') as unknown;
+  // A record whose prototype carries a picked key: only own keys are read, as a record reads them.
+  const inherited = Object.create({ region: 'inherited' }) as Record<string, unknown>;
+  inherited.dc = 'own';
   const values: unknown[] = [
     undefined,
     null,
@@ -77,16 +80,20 @@ describe('lenient fields read without a nested parse give what lenient(schema) g
     proto,
     JSON.parse('{"constructor": "c", "toString": 3}'),
     Object.create(null),
+    { region: 'r', dc: 'd', build: 'b', other: 'o' },
+    { region: 1, dc: null, build: ['b'], extra: true },
+    JSON.parse('{"__proto__": {"region": "p"}, "build": "1.2"}'),
+    inherited,
   ];
   const cases = [
     ['lenientString', lenientString, lenient(z.string())],
     ['lenientNonEmptyString', lenientNonEmptyString, lenient(z.string().min(1))],
     ['lenientBoolish', lenientBoolish, lenient(boolish)],
     [
-      'lenientTextRecord',
-      lenientTextRecord,
+      'lenientTextPick',
+      lenientTextPick(['region', 'dc', 'build']),
       lenient(z.record(z.string(), z.unknown())).transform((v) =>
-        v === undefined ? undefined : Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === 'string')),
+        v === undefined ? undefined : Object.fromEntries(Object.entries(v).filter((e) => ['region', 'dc', 'build'].includes(e[0]) && typeof e[1] === 'string')),
       ),
     ],
   ] as const;
