@@ -23,13 +23,13 @@ export type OrganizationAccess = (typeof ORGANIZATION_ACCESS)[number];
 /**
  * `organization-access` as sent: each known flag true, false or absent (older releases and list
  * responses leave some out; a flag that is not a boolean or "true"/"false" counts as absent); flags
- * the spec does not list are dropped. Read without a nested parse per flag (`lenientBoolish`'s
- * rule): a listing of 100,000 teams reads 1.4 million flags.
+ * the spec does not list are dropped. Read straight into the flags' bits, without a nested parse or
+ * an object per team (`lenientBoolish`'s rule): a listing of 100,000 teams reads 1.4 million flags.
  */
 const organizationAccess = z
   .unknown()
   .optional()
-  .transform((a) => accessFlags(isObjectLike(a) ? Object.fromEntries(ORGANIZATION_ACCESS.map((k) => [k, readBoolish(a[k])])) : {}));
+  .transform((a) => accessFlagsOf(isObjectLike(a) ? (k) => readBoolish(a[k]) : () => undefined));
 
 /**
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and
@@ -72,17 +72,20 @@ export interface AccessFlags {
 
 const bit = (k: OrganizationAccess) => 1 << ORGANIZATION_ACCESS.indexOf(k);
 
-export function accessFlags(flags: Partial<Record<OrganizationAccess, boolean | null | undefined>>): AccessFlags {
+/** The flags' bits from each flag's value: true held, false carried and not held, absent neither. */
+function accessFlagsOf(flag: (k: OrganizationAccess) => boolean | null | undefined): AccessFlags {
   let sent = 0;
   let held = 0;
-  for (const k of ORGANIZATION_ACCESS) {
-    const v = flags[k];
+  for (let i = 0; i < ORGANIZATION_ACCESS.length; i++) {
+    const v = flag(ORGANIZATION_ACCESS[i] as OrganizationAccess);
     if (v === undefined || v === null) continue;
-    sent |= bit(k);
-    if (v) held |= bit(k);
+    sent |= 1 << i;
+    if (v) held |= 1 << i;
   }
   return { sent, held };
 }
+
+export const accessFlags = (flags: Partial<Record<OrganizationAccess, boolean | null | undefined>>): AccessFlags => accessFlagsOf((k) => flags[k]);
 
 /** Whether the answer carried a flag at all. */
 export const carries = (t: Team, k: OrganizationAccess): boolean => (t.access.sent & bit(k)) !== 0;
