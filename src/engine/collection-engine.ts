@@ -15,6 +15,13 @@ import { publishUpstreamStats, type BuildContext } from '../jobs/context.js';
 import type { UpstreamClient } from '../upstream/client.js';
 
 const jobKey = (j: Pick<Job, 'collector' | 'target'>) => `${j.collector}/${j.target}`;
+
+/** Each key's first job, as a search of the list in order finds it. */
+function firstByKey(jobs: readonly Job[]): Map<string, Job> {
+  const byKey = new Map<string, Job>();
+  for (const j of jobs) if (!byKey.has(jobKey(j))) byKey.set(jobKey(j), j);
+  return byKey;
+}
 const statsGroup = (key: string) => `vigil/job/${key}`;
 
 /** Where the collectors' rendered groups go: the snapshot store, here or on the other side of a thread. */
@@ -50,6 +57,8 @@ export interface Engine {
 
 interface Loaded {
   jobs: Job[];
+  /** The jobs by key: a view is asked for each job as it finishes, thousands a collection at a million series. */
+  byKey: ReadonlyMap<string, Job>;
   cron: CronRunner;
   clients: UpstreamClient[];
 }
@@ -128,7 +137,7 @@ export class CollectionEngine implements Engine {
     const nowSeconds = Date.now() / 1000;
     const runNow = (job: Job) =>
       runsAtReload(this.jobStats.get(jobKey(job)), previousTargets.get(job.target) !== this.targetConfigs.get(job.target), nowSeconds);
-    this.loaded = { jobs, cron, clients: ctx.clients };
+    this.loaded = { jobs, byKey: firstByKey(jobs), cron, clients: ctx.clients };
     this.onChange();
     cron.start(runNow);
     this.log.info({ jobs: jobs.length, targets: new Set(jobs.map((j) => j.target)).size }, 'configuration loaded');
@@ -144,7 +153,7 @@ export class CollectionEngine implements Engine {
 
   /** The view of one job of the loaded config, by its key (`collector/target`). */
   target(key: string): TargetView | undefined {
-    const job = this.loaded?.jobs.find((j) => jobKey(j) === key);
+    const job = this.loaded?.byKey.get(key);
     return job && this.viewOf(job);
   }
 
