@@ -133,7 +133,10 @@ function upstreamStatsOf(kind: string, target: Pick<TargetBase, 'name'>, ctx: Bu
   let stats = ctx.upstreamStats.get(key);
   if (!stats) ctx.upstreamStats.set(key, (stats = newUpstreamStats(target.name)));
   const s = stats;
-  return { key, stats: s, publish: () => ctx.store.replace(key, renderGroup(upstreamFamilies, s, { target: target.name })) };
+  // Rendered when the body is next laid out, from the stats as they are then: each of a target's
+  // jobs publishes them as it finishes (a secrets cluster has eight), and they were rendered whole
+  // each time, hundreds of thousands of histogram lines a collection at a million series.
+  return { key, stats: s, publish: () => ctx.store.replaceLater(key, () => renderGroup(upstreamFamilies, s, { target: target.name })) };
 }
 
 /**

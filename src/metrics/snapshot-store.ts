@@ -79,6 +79,8 @@ export class SnapshotStore {
   /** Replaces everything a group exported with `group` (an empty group removes it). */
   replace(key: string, group: RenderedGroup): void {
     for (const name of group.keys()) if (!this.byFamily.has(name)) throw new Error(`metric ${name} is not in the catalog`);
+    // The newest write wins: a group deferred before it must not come back over it.
+    this.deferred.delete(key);
     const chunks = new Map<string, Chunk>();
     for (const [name, lines] of group) {
       const before = this.byFamily.get(name)?.get(key);
@@ -112,14 +114,14 @@ export class SnapshotStore {
    * prefix are removed (a part that a run no longer produces must not linger).
    */
   replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void {
-    for (const key of [...this.groups.keys()]) if (key.startsWith(prefix) && !groups.has(key)) this.remove(key);
+    for (const key of [...this.groups.keys(), ...this.deferred.keys()]) if (key.startsWith(prefix) && !groups.has(key)) this.remove(key);
     for (const [key, g] of groups) this.replace(key, g);
     this.scheduleAssembly();
   }
 
   /** Removes every group whose key starts with `prefix` (a target that left the config). */
   removePrefix(prefix: string): void {
-    for (const key of [...this.groups.keys()]) if (key.startsWith(prefix)) this.remove(key);
+    for (const key of [...this.groups.keys(), ...this.deferred.keys()]) if (key.startsWith(prefix)) this.remove(key);
     this.scheduleAssembly();
   }
 
@@ -138,6 +140,7 @@ export class SnapshotStore {
   }
 
   private remove(key: string): void {
+    this.deferred.delete(key);
     const names = this.groups.get(key);
     if (!names) return;
     for (const n of names) if (this.byFamily.get(n)?.delete(key)) this.changed.add(n);

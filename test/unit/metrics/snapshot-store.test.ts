@@ -113,6 +113,24 @@ describe('snapshot store', () => {
       expect(s.keys()).toEqual(['derived']);
     });
 
+    it('lets the newest write win: a group replaced or removed after it was deferred does not come back', () => {
+      const s = new SnapshotStore([g, c], undefined, { layOut: 'when-read' });
+      s.replaceLater('t1', () => group('t1', 1));
+      s.replace('t1', group('t1', 2));
+      s.replaceLater('gone/a', () => group('gone/a', 3));
+      s.replace('gone/b', group('gone/b', 4));
+      s.removePrefix('gone/');
+      s.replaceLater('part/x', () => group('part/x', 5));
+      s.replaceAll('part/', new Map([['part/y', group('part/y', 6)]]));
+      const text = s.snapshot().text;
+      expect(text).toContain('x_value{target="t1"} 2');
+      expect(text).not.toContain('x_value{target="t1"} 1');
+      expect(text).not.toContain('gone/');
+      expect(text).not.toContain('part/x');
+      expect(text).toContain('x_value{target="part/y"} 6');
+      expect(s.keys().sort()).toEqual(['part/y', 't1']);
+    });
+
     it('renders a deferred group on the turn after, as any change, when laid out after changes', async () => {
       const s = new SnapshotStore([g, c]);
       const body = s.snapshot();
