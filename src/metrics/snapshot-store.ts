@@ -3,6 +3,7 @@ import type { AnyFamily } from './family.js';
 import { asBuffer, encodeLines } from './encoded-lines.js';
 import { toOpenMetrics } from './openmetrics.js';
 import { header, type RenderedGroup } from './render.js';
+import { KeysByPrefix } from './keys-by-prefix.js';
 import { RUN_BYTES, joinRuns, type Part, type Run, type Runs } from './runs.js';
 import { Chunk, FORMATS, Snapshot, deflateOnce, type Compress, type ExpositionFormat } from './snapshot.js';
 
@@ -47,6 +48,8 @@ export class SnapshotStore {
   private readonly byFamily = new Map<string, Map<string, Chunk>>();
   /** group key → families it has lines in */
   private readonly groups = new Map<string, readonly string[]>();
+  /** The keys of `groups`, by prefix. */
+  private readonly keysByPrefix = new KeysByPrefix();
   /** Each family's HELP/TYPE lines, per format (the samples are the same in both). */
   private readonly headers: Readonly<Record<ExpositionFormat, ReadonlyMap<string, Chunk>>>;
   /** Each family's samples laid out as pieces, kept until one of its groups changes. */
@@ -99,8 +102,10 @@ export class SnapshotStore {
       family?.set(key, chunk);
       this.changed.add(name);
     }
-    if (chunks.size) this.groups.set(key, [...chunks.keys()]);
-    else this.groups.delete(key);
+    if (chunks.size) {
+      if (!this.groups.has(key)) this.keysByPrefix.add(key);
+      this.groups.set(key, [...chunks.keys()]);
+    } else this.forget(key);
     this.scheduleAssembly();
   }
 
@@ -114,14 +119,14 @@ export class SnapshotStore {
    * prefix are removed (a part that a run no longer produces must not linger).
    */
   replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void {
-    for (const key of [...this.groups.keys(), ...this.deferred.keys()]) if (key.startsWith(prefix) && !groups.has(key)) this.remove(key);
+    for (const key of this.under(prefix)) if (!groups.has(key)) this.remove(key);
     for (const [key, g] of groups) this.replace(key, g);
     this.scheduleAssembly();
   }
 
   /** Removes every group whose key starts with `prefix` (a target that left the config). */
   removePrefix(prefix: string): void {
-    for (const key of [...this.groups.keys(), ...this.deferred.keys()]) if (key.startsWith(prefix)) this.remove(key);
+    for (const key of this.under(prefix)) this.remove(key);
     this.scheduleAssembly();
   }
 
@@ -139,12 +144,23 @@ export class SnapshotStore {
     return this.current[format];
   }
 
+  /** The keys under `prefix`, of groups and of groups deferred (a few at a time: looked through). */
+  private under(prefix: string): string[] {
+    const keys = this.keysByPrefix.under(prefix);
+    for (const key of this.deferred.keys()) if (key.startsWith(prefix) && !this.groups.has(key)) keys.push(key);
+    return keys;
+  }
+
   private remove(key: string): void {
     this.deferred.delete(key);
     const names = this.groups.get(key);
     if (!names) return;
     for (const n of names) if (this.byFamily.get(n)?.delete(key)) this.changed.add(n);
-    this.groups.delete(key);
+    this.forget(key);
+  }
+
+  private forget(key: string): void {
+    if (this.groups.delete(key)) this.keysByPrefix.delete(key);
   }
 
   /** Renders the deferred groups (each from the state as it is now) into the store. */
