@@ -6,7 +6,9 @@
  *   node --import tsx bench/decode-ab.ts
  */
 import { z } from 'zod';
+import { memberPollFamilies } from '../src/collectors/agent/members.js';
 import { membersPoll } from '../src/collectors/agent/members-poll.js';
+import { renderGroup } from '../src/metrics/render.js';
 import { agentMembersResponse } from '../src/upstream/agent/members.js';
 import { teamResource, toTeam, type Team } from '../src/upstream/teams/team-resource.js';
 import { decodeTeamsPage } from '../src/upstream/teams/teams-page.js';
@@ -74,6 +76,8 @@ function scanMembers(body: Buffer) {
   return parseBody(agentMembersResponse, { Members: members }, 'agent/members');
 }
 
+const pool5000 = parseBody(agentMembersResponse, JSON.parse(membersBody.toString('utf8')), 'agent/members').Members;
+
 const cpuMs = (f: () => unknown, n: number) => {
   const t = process.cpuUsage();
   for (let i = 0; i < n; i++) f();
@@ -87,6 +91,11 @@ const candidates: Array<[string, () => unknown, number]> = [
   ['gossip pool: JSON.parse + schema (today, no render)', () => parseBody(agentMembersResponse, JSON.parse(membersBody.toString('utf8')), 'agent/members'), 20],
   ['gossip pool: skip scanner + schema on what is read', () => scanMembers(membersBody), 20],
   ['gossip pool: the whole poll today (decode, schema, render)', () => membersPoll({ body: membersBody, max: 20_000, context: { target: 's' } }), 20],
+  [
+    'gossip pool: render only (member_status, member_info, counts)',
+    () => renderGroup(memberPollFamilies, { members: pool5000, kept: pool5000, droppedTotal: 0 }, { target: 's' }),
+    20,
+  ],
 ];
 // Same output first: the candidate must read what today's decoder reads.
 const same = JSON.stringify(scanTeamsPage(teamsPage).teams) === JSON.stringify(decodeTeamsPage({ body: teamsPage }).teams);
