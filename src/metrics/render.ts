@@ -39,8 +39,8 @@ function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra
  * Lines in blocks of this many, each joined into one string as it fills. A line kept until all are
  * joined outlives the young generation's scavenges, each of which copies it again: a gossip pool
  * renders 80,000 lines, and keeping them all to the end made rendering it half garbage collection.
- * A block dies young once joined. Measured on a pool of 20,000 members: 133 ms to render all at
- * once, 71 ms by blocks of 512 (256 the same, 2,048 slower).
+ * A block dies young once joined. Rendering a pool of 20,000 members took about half as long by
+ * blocks of 512 as all at once (256 the same, 2,048 slower); `bench/decode-ab.ts` times it.
  */
 const LINES_PER_BLOCK = 512;
 
