@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AlertStoreConfig } from '../src/config/alert-sink.js';
+import type { AlertStoreConfig } from '../src/config-fields/alert-sink.js';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createProcessMetrics } from '../src/metrics/process-metrics.js';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './support/logger.js';
 import { listenAddress } from './config/schema.js';
-import { parseDuration } from './config/units.js';
+import { parseDuration } from './config-fields/units.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './server/http-server.js';
 import { COLLECT_MIN_INTERVAL_MS } from './server/lifecycle.js';
 

@@ -3,7 +3,7 @@
 import { stopSignals } from './support/early-stop.js';
 import type { Logger } from 'pino';
 import { FlagError, HELP, parseFlags, type Flags } from './cli.js';
-import { ConfigError } from './config/errors.js';
+import { ConfigError } from './config-fields/errors.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { resolveShard } from './config/sharding.js';

@@ -210,4 +210,4 @@ function underPrefix(prefix: string, app: express.Express, log: Logger): express
 }
 
 export { DRAIN_MS, listen, type RunningHttp } from './server/http-server.js';
-export { parseListenAddress } from './config/listen-address.js';
+export { parseListenAddress } from './config-fields/listen-address.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
-import { scheduleIntervalSeconds } from '../../src/config/schedule.js';
+import { scheduleIntervalSeconds } from '../../src/config-fields/schedule.js';
 import { FAILURE_CLASSES, type FailureClass } from './failure-classes.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { BuildContext } from '../jobs/context.js';
 import type { Job } from '../jobs/part.js';
-import { jobFamilies, upstreamFamilies } from '../jobs/telemetry.js';
-import { tlsFamilies } from '../jobs/tls-families.js';
+import { jobFamilies } from '../telemetry/job-stats.js';
+import { upstreamFamilies } from '../telemetry/upstream-stats.js';
+import { tlsFamilies } from '../telemetry/tls-families.js';
 import type { AnyFamily } from '../metrics/family.js';
 import type { GroupWriter } from '../metrics/render.js';
 import { agentCollector } from './agent/collector.js';

@@ -1,8 +1,8 @@
-import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from './bounded-file.js';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from '../config-fields/bounded-file.js';
 import { parseDocument } from 'yaml';
-import { EnvExpansionError, expandEnv, hideExpanded } from './env-expand.js';
+import { EnvExpansionError, expandEnv, hideExpanded } from '../config-fields/env-expand.js';
 import { configSchema, type Config } from './schema.js';
-import { ConfigError, describeIssue, yamlValue } from './errors.js';
+import { ConfigError, describeIssue, yamlValue } from '../config-fields/errors.js';
 
 /** Parses and validates config text; `source` names the file in messages. */
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { agentTarget } from '../collectors/agent/target.js';
 import { secretsTarget } from '../collectors/secrets/target.js';
 import { teamsTarget } from '../collectors/teams/target.js';
-import { alertSink } from './alert-sink.js';
-import { uniqueNames } from './fields.js';
-import { proxySettings } from './target-proxy.js';
+import { alertSink } from '../config-fields/alert-sink.js';
+import { uniqueNames } from '../config-fields/fields.js';
+import { proxySettings } from '../config-fields/target-proxy.js';
 
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]*):\d{1,5}$/, 'must be HOST:PORT (e.g. 0.0.0.0:9810 or :9810)');
 

@@ -3,7 +3,7 @@ import type { Job, PartOutcome } from '../jobs/part.js';
 import type { GroupWriter } from '../metrics/render.js';
 import { capText } from '../support/cap-text.js';
 import { toUpstreamError } from '../upstream/errors.js';
-import type { JobStats } from '../jobs/telemetry.js';
+import type { JobStats } from '../telemetry/job-stats.js';
 import type { Turns } from '../support/turns.js';
 
 export const groupKey = (job: Pick<Job, 'collector' | 'target'>, part: string) => `${job.collector}/${job.target}/${part}`;

@@ -1,12 +1,12 @@
 import pino, { type Logger } from 'pino';
 import type { GroupWriter } from '../metrics/render.js';
-import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from './telemetry.js';
+import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../telemetry/upstream-stats.js';
 import { renderGroup } from '../metrics/render.js';
-import { tlsFamilies } from './tls-families.js';
+import { tlsFamilies } from '../telemetry/tls-families.js';
 import type { TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
-import type { TargetTls } from '../config/target-tls.js';
-import type { ProxySettings } from '../config/target-proxy.js';
+import type { TargetTls } from '../config-fields/target-tls.js';
+import type { ProxySettings } from '../config-fields/target-proxy.js';
 import { upstreamTls } from './upstream-tls.js';
 import { proxyFor } from '../upstream/proxy-choice.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';

@@ -1,4 +1,4 @@
-import { MAX_SECRET_FILE_BYTES, fileProblem, readBoundedFile } from '../config/bounded-file.js';
+import { MAX_SECRET_FILE_BYTES, fileProblem, readBoundedFile } from '../config-fields/bounded-file.js';
 import { UpstreamError } from '../upstream/errors.js';
 
 /**

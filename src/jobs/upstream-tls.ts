@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config/bounded-file.js';
-import type { TargetTls } from '../config/target-tls.js';
+import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFileSync } from '../config-fields/bounded-file.js';
+import type { TargetTls } from '../config-fields/target-tls.js';
 import { ClientCertificate } from '../upstream/client-certificate.js';
 import type { UpstreamTls } from '../upstream/connector.js';
 

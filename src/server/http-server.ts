@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import { parseListenAddress } from '../config/listen-address.js';
+import { parseListenAddress } from '../config-fields/listen-address.js';
 import { ConnectionCap } from './connection-cap.js';
 import type { HttpGuard } from './guard.js';
 import type { HttpTelemetry } from './telemetry.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
 import tls from 'node:tls';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../config-fields/errors.js';
 import type { TlsSettings } from './web-config.js';
 
 /** What `tls.createServer` and `setSecureContext` take, read from a web config's files. */

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, describeIssue, yamlValue } from '../config/errors.js';
-import { parseDuration } from '../config/units.js';
+import { ConfigError, describeIssue, yamlValue } from '../config-fields/errors.js';
+import { parseDuration } from '../config-fields/units.js';
 import type { RateLimitSettings } from './rate-limit.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { MAX_SECRET_FILE_BYTES, fileProblem, readBoundedFile } from '../config/bounded-file.js';
-import type { AlertSinkConfig } from '../config/alert-sink.js';
+import { MAX_SECRET_FILE_BYTES, fileProblem, readBoundedFile } from '../config-fields/bounded-file.js';
+import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 

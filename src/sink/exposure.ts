@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AlertSinkConfig } from '../config/alert-sink.js';
+import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
 import { renderGroup, type RenderedGroup } from '../metrics/render.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { ThrottledGroup } from '../metrics/throttled-group.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssue, keyPath } from '../config/errors.js';
+import { describeIssue, keyPath } from '../config-fields/errors.js';
 import { foldField, foldSet, type FoldCounts } from './value-folds.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AlertStoreConfig } from '../config/alert-sink.js';
-import { timerMs } from '../config/units.js';
+import type { AlertStoreConfig } from '../config-fields/alert-sink.js';
+import { timerMs } from '../config-fields/units.js';
 import type { AlertStore } from './store/alert-store.js';
 
 /** Retention: deletes what is older than `retention` every `prune_interval`, and says when it did (`onPruned`). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssue, keyPath } from '../config/errors.js';
+import { describeIssue, keyPath } from '../config-fields/errors.js';
 import { SEVERITY_ORDER, type AlertCursor, type AlertFilter, type Cursor, type NotificationFilter } from './store/alert-store.js';
 
 /** The read API's query strings: unknown or repeated parameters and bad values are 400s naming the parameter. */

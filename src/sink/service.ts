@@ -1,8 +1,8 @@
 import type http from 'node:http';
 import type { RequestHandler, Router } from 'express';
 import type { Logger } from 'pino';
-import { isLoopbackAddress } from '../config/listen-address.js';
-import type { AlertSinkConfig } from '../config/alert-sink.js';
+import { isLoopbackAddress } from '../config-fields/listen-address.js';
+import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
 import { capText } from '../support/cap-text.js';
 import { SinkAuth } from './auth.js';

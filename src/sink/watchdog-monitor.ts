@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AlertSinkConfig } from '../config/alert-sink.js';
+import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
 import type { Payload } from './payload-schema.js';
 import type { AlertStore } from './store/alert-store.js';
 import type { HealthView } from './views.js';

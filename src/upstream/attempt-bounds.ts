@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { timerMs } from '../config/units.js';
+import { timerMs } from '../config-fields/units.js';
 import { UpstreamError } from './errors.js';
 
 /**

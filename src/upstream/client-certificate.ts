@@ -1,4 +1,4 @@
-import { KeyPairError, readKeyPair, type KeyPair } from '../config/key-pair.js';
+import { KeyPairError, readKeyPair, type KeyPair } from '../config-fields/key-pair.js';
 import { filesVersion } from '../support/files-version.js';
 import { UpstreamError } from './errors.js';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
-import { timerMs } from '../config/units.js';
+import { timerMs } from '../config-fields/units.js';
 import { attemptSignal, readCapped } from './attempt-bounds.js';
 import { decode } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
-import type { TlsVersion } from '../config/target-tls.js';
-import type { KeyPair } from '../config/key-pair.js';
+import type { TlsVersion } from '../config-fields/target-tls.js';
+import type { KeyPair } from '../config-fields/key-pair.js';
 import type { ClientCertificate } from './client-certificate.js';
 import type { ProxyTunnel } from './proxy-tunnel.js';
 import { checkHandshake, type TlsObservation } from './tls-observer.js';

@@ -1,5 +1,5 @@
-import { bypassesProxy, parseNoProxy } from '../config/no-proxy.js';
-import { redactedProxyUrl, type ProxySettings } from '../config/target-proxy.js';
+import { bypassesProxy, parseNoProxy } from '../config-fields/no-proxy.js';
+import { redactedProxyUrl, type ProxySettings } from '../config-fields/target-proxy.js';
 
 /** A proxy from the environment: `host:port` alone means http, as Go (and so Prometheus) reads it. */
 function envProxyUrl(name: string, raw: string): URL {

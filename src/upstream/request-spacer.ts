@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { timerMs } from '../config/units.js';
+import { timerMs } from '../config-fields/units.js';
 import { retryAfterMs } from './retry.js';
 
 type Headers = Record<string, string | string[] | undefined>;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/config-fields/errors.js';
 import { parseConfig } from '../../src/config/load.js';
 import { parseWebConfig } from '../../src/server/web-config.js';
 import { tempFile } from '../helpers/daemon.js';

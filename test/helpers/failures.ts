@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/config-fields/errors.js';
 import { parseConfig } from '../../src/config/load.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { rejection, thrown } from './throws.js';

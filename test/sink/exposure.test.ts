@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLoopbackAddress } from '../../src/config/listen-address.js';
+import { isLoopbackAddress } from '../../src/config-fields/listen-address.js';
 import { parseConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/support/logger.js';
 import { CATALOG } from '../../src/catalog.js';

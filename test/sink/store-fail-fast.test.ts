@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AlertStoreConfig } from '../../src/config/alert-sink.js';
+import type { AlertStoreConfig } from '../../src/config-fields/alert-sink.js';
 import type { AlertStore } from '../../src/sink/store/alert-store.js';
 import { storeKind } from '../../src/sink/store/open-store.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';

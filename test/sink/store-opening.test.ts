@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import type { AlertStoreConfig } from '../../src/config/alert-sink.js';
+import type { AlertStoreConfig } from '../../src/config-fields/alert-sink.js';
 import { storeKind, type StoreKind } from '../../src/sink/store/open-store.js';
 import { getJson, notification, post } from '../helpers/alertmanager.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';

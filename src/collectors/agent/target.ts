@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { schedule, targetFields } from '../../config/fields.js';
-import { EVERY_15_SECONDS } from '../../config/schedule.js';
+import { schedule, targetFields } from '../../config-fields/fields.js';
+import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 import { switchFields } from '../endpoint.js';
 import { AGENT_ENDPOINTS } from './endpoints.js';
 

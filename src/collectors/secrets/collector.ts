@@ -1,4 +1,4 @@
-import { scheduleIntervalSeconds } from '../../config/schedule.js';
+import { scheduleIntervalSeconds } from '../../config-fields/schedule.js';
 import { clientFor, type BuildContext } from '../../jobs/context.js';
 import type { Job } from '../../jobs/part.js';
 import { optionalSecretFile, readSecretFile } from '../../jobs/secret-file.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cronExpression, httpUrl } from '../../config/fields.js';
+import { cronExpression, httpUrl } from '../../config-fields/fields.js';
 import { fillTemplate, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
 
 const template = z.string().superRefine((t, ctx) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { duration, readableFile, schedule, targetFields } from '../../config/fields.js';
-import { EVERY_15_SECONDS } from '../../config/schedule.js';
+import { duration, readableFile, schedule, targetFields } from '../../config-fields/fields.js';
+import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 import { REPLICATION_KINDS } from '../../upstream/secrets/api.js';
 import { nodesField } from './node-target.js';
 

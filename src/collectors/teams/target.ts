@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readableFile, size, targetFields } from '../../config/fields.js';
+import { readableFile, size, targetFields } from '../../config-fields/fields.js';
 import { TEAMS_MAX_PAGE_SIZE } from '../../upstream/teams/api.js';
 import { switchFields } from '../endpoint.js';
 import { TEAMS_ENDPOINTS } from './endpoints.js';

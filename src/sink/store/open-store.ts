@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { AlertStoreConfig } from '../../config/alert-sink.js';
+import type { AlertStoreConfig } from '../../config-fields/alert-sink.js';
 import type { AlertStore, StoreError } from './alert-store.js';
 import { PostgresAlertStore, postgresStoreError } from './postgres-store.js';
 import { sqliteStoreError } from './sqlite-connection.js';

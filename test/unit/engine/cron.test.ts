@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Job, PartOutcome } from '../../../src/jobs/part.js';
 import { CronRunner } from '../../../src/engine/cron.js';
-import { scheduleIntervalSeconds } from '../../../src/config/schedule.js';
+import { scheduleIntervalSeconds } from '../../../src/config-fields/schedule.js';
 import { NEVER } from '../../helpers/schedules.js';
 
 /** A job whose runs finish only when the test says so. */

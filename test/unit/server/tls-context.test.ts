@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/errors.js';
+import { ConfigError } from '../../../src/config-fields/errors.js';
 import { clientCertAllowed, secureOptions } from '../../../src/server/tls-context.js';
 import type { TlsSettings } from '../../../src/server/web-config.js';
 import { makeCa, makeCert } from '../../helpers/certs.js';

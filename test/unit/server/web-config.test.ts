@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/errors.js';
+import { ConfigError } from '../../../src/config-fields/errors.js';
 import { parseWebConfig } from '../../../src/server/web-config.js';
 import { thrown } from '../../helpers/throws.js';
 
