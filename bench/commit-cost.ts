@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/commit-cost.ts
  */
-import { membersPoll } from '../src/collectors/agent/members-poll.js';
+import { membersPoll } from '../src/collectors/agent/members.js';
 import { CATALOG } from '../src/catalog.js';
 import { SnapshotStore } from '../src/metrics/snapshot-store.js';
 

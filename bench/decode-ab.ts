@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { memberPollFamilies } from '../src/collectors/agent/members.js';
-import { membersPoll } from '../src/collectors/agent/members-poll.js';
+import { membersPoll } from '../src/collectors/agent/members.js';
 import { renderGroup } from '../src/metrics/render.js';
-import { agentMembersResponse } from '../src/upstream/agent/members.js';
-import { teamResource, toTeam, type Team } from '../src/upstream/teams/team-resource.js';
-import { decodeTeamsPage } from '../src/upstream/teams/teams-page.js';
+import { agentMembersResponse } from '../src/collectors/agent/members.js';
+import { teamResource, toTeam, type Team } from '../src/collectors/teams/team-resource.js';
+import { decodeTeamsPage } from '../src/collectors/teams/list.js';
 import { parseBody } from '../src/upstream/parse.js';
 import { fixture } from '../test/helpers/fixtures.js';
 import { SkipScanner } from './decode/skip-scanner.js';

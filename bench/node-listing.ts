@@ -14,9 +14,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { AGENT_NODES_COLLECTOR } from '../src/collectors/agent/collector.js';
+import { nodesPlan } from '../src/collectors/agent/collector.js';
 import { buildJobs, collectorStates } from '../src/collectors/index.js';
-import { collectionOffloadPool } from '../src/collectors/offload.js';
+import { collectionOffloadPool } from '../src/collectors/decoding.js';
 import { parseConfig } from '../src/config/load.js';
 import { jobContext } from '../src/jobs/context.js';
 import { linesText } from '../src/metrics/encoded-lines.js';
@@ -72,7 +72,7 @@ async function measure(nodes: number): Promise<Measured> {
       'bench.yml',
       {},
     );
-    const job = buildJobs(config, ctx, collectorStates()).find((j) => j.collector === AGENT_NODES_COLLECTOR);
+    const job = buildJobs(config, ctx, collectorStates()).find((j) => j.collector === nodesPlan.job);
     if (!job) throw new Error('no node listing job');
     const collect = async () => {
       const [outcome] = await job.run(AbortSignal.timeout(60_000));

@@ -8,7 +8,7 @@
  *   node --import tsx bench/secrets-nodes.ts [clusters=60] [rounds=20]
  */
 import { buildJobs, collectorStates } from '../src/collectors/index.js';
-import { collectionOffloadPool } from '../src/collectors/offload.js';
+import { collectionOffloadPool } from '../src/collectors/decoding.js';
 import { parseConfig } from '../src/config/load.js';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { listEndpoint } from '../src/collectors/teams/endpoints.js';
+import { listEndpoint } from '../src/collectors/teams/list.js';
 import { parseConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createLogger } from '../src/support/logger.js';

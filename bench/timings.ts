@@ -1,7 +1,7 @@
 /**
  * Timings the test suite used to assert as wall-clock limits, measured here instead (a loaded
  * machine makes any fixed limit flaky; the tests now check what happens, this says how fast).
- * Everything runs the daemon's own path: the gossip pool's body bytes through `decodeBody` (in the
+ * Everything runs the daemon's own path: the gossip pool's body bytes through `decodeTask` (in the
  * collection thread for a small pool, on the offload pool for a large one), and the collectors'
  * jobs built from a config, whose parts are the declared endpoints' fetches, against the simulators.
  *
@@ -11,8 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildJobs, collectorStates } from '../src/collectors/index.js';
-import type { TargetKind } from '../src/collectors/collector.js';
-import { collectionOffloadPool, decodeBody, OFFLOAD_BYTES } from '../src/collectors/offload.js';
+import type { TargetKind } from '../src/collectors/index.js';
+import { MEMBERS_OFFLOAD_BYTES as OFFLOAD_BYTES, membersPoll } from '../src/collectors/agent/members.js';
+import { collectionOffloadPool, decodeTask } from '../src/collectors/decoding.js';
 import { parseConfig } from '../src/config/load.js';
 import { startAgentSimulator } from '../simulators/agent/index.js';
 import { startTeamsSimulator } from '../simulators/teams/index.js';
@@ -52,7 +53,7 @@ async function polls(n: number, max: number, times: number): Promise<number> {
   const ctx = jobContext(offload);
   const context = { target: 't', endpoint: 'members' };
   return timed(async () => {
-    for (const body of bodies) await decodeBody(ctx, 'agent-members', body, { body, max, context });
+    for (const body of bodies) await decodeTask(ctx, membersPoll, body, { body, max, context }, OFFLOAD_BYTES);
   });
 }
 

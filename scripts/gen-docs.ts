@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOG } from '../src/catalog.js';
 import { renderMetricsDoc } from '../src/metrics/docs.js';
 import { renderHttpRoutesTable } from '../src/server/http-routes.js';
-import { renderEndpointDeclarationsTable, renderLayersTable } from './architecture-tables.js';
+import { renderEndpointDeclarationsTable, renderLayersTable, renderPlansTable } from './architecture-tables.js';
+import { renderCorpusTable } from './corpus-table.js';
 import { withSection } from './doc-sections.js';
 import { renderPerformance } from './readme-performance.js';
 import { renderPagingDoc } from './paging/render.js';
@@ -10,7 +11,8 @@ import { renderPagingDoc } from './paging/render.js';
 /**
  * Regenerates docs/metrics.md from the metric catalog, docs/paging.md from the shipped alerting
  * files, the README's table of vigil's HTTP routes from src/server/http-routes.ts, and docs/architecture.md's
- * tables of layers (layers.cjs) and endpoints (the collectors' declarations).
+ * tables of layers (layers.cjs), endpoints and plans (the collectors' declarations), and the table of
+ * the corpus of real answers (test/fixtures/real/README.md, from the answers' files).
  */
 function write(file: string, text: string): void {
   writeFileSync(new URL(`../${file}`, import.meta.url), text);
@@ -25,4 +27,5 @@ function update(file: string, sections: Record<string, string>): void {
 write('docs/metrics.md', renderMetricsDoc(CATALOG));
 write('docs/paging.md', renderPagingDoc());
 update('README.md', { 'http-routes': renderHttpRoutesTable(), performance: renderPerformance() });
-update('docs/architecture.md', { layers: renderLayersTable(), endpoints: renderEndpointDeclarationsTable() });
+update('test/fixtures/real/README.md', { corpus: renderCorpusTable() });
+update('docs/architecture.md', { layers: renderLayersTable(), endpoints: renderEndpointDeclarationsTable(), plans: renderPlansTable() });

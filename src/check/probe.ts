@@ -1,7 +1,8 @@
 import type { Collector } from '../collectors/collector.js';
-import { switchedOn, type AnyEndpoint } from '../collectors/endpoint.js';
-import { COLLECTORS, collectorStates } from '../collectors/index.js';
-import { collectionOffloadPool } from '../collectors/offload.js';
+import type { AnyEndpoint } from '../collectors/endpoint.js';
+import { COLLECTORS, collectorStates, type TargetKind } from '../collectors/index.js';
+import type { StepOutcome } from '../collectors/plan.js';
+import { collectionOffloadPool } from '../collectors/decoding.js';
 import type { Config } from '../config/schema.js';
 import { jobContext } from '../jobs/context.js';
 import type { PartOutcome } from '../jobs/part.js';
@@ -17,24 +18,6 @@ import type { CheckLine } from './config-check.js';
 /** How long one job may take: the longest a target's timeouts and retries allow, bounded. */
 const JOB_TIMEOUT_MS = 60_000;
 
-/** A declared part name as a pattern of the parts it names (`node {node}`: `node ` and anything). */
-const partPattern = (part: string): RegExp => new RegExp(`^${part.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '.+')}$`);
-const literal = (part: string): number => part.replace(/\{[^}]+\}/g, '').length;
-
-/**
- * The declarations a part's outcome comes from: the part's own name, or a templated part (`{kind}`,
- * `node {node}`) that names it and whose `_up` the outcome carries, the most specific first. None
- * for a part a job derives (the seal), which no call makes.
- */
-function endpointsOf(c: Collector, target: object, o: PartOutcome): AnyEndpoint[] {
-  const on = switchedOn(c.endpoints, target);
-  const exact = on.filter((e) => e.part === o.part);
-  if (exact.length) return exact;
-  const named = on.filter((e) => e.part.includes('{') && e.up && partPattern(e.part).test(o.part) && (o.error || o.group.has(e.up.name)));
-  const most = Math.max(...named.map((e) => literal(e.part)));
-  return named.filter((e) => literal(e.part) === most);
-}
-
 /** The secrets service answers 404 for a path the token may not read (its API's status table). */
 const refusal = (kind: string, err: UpstreamError): boolean => err.status === 401 || err.status === 403 || (kind === 'secrets' && err.status === 404);
 
@@ -49,11 +32,11 @@ function verdict(kind: string, endpoint: AnyEndpoint | undefined, o: PartOutcome
   return `failed (${err.reason}): ${err.message}`;
 }
 
-function partLine(c: Collector, target: object, o: PartOutcome): string | undefined {
-  const endpoints = endpointsOf(c, target, o);
-  if (!endpoints.length && !o.error) return undefined;
-  const name = endpoints.length ? endpoints.map((e) => (e.part === o.part ? e.id : `${e.id} (${o.part})`)).join(' + ') : o.part;
-  return `${name}: ${verdict(c.kind, endpoints[0], o)}`;
+/** What one part's call came to, under its endpoint (and item); none for a part a run derives, unless its run failed as a whole. */
+function partLine(kind: string, o: StepOutcome): string | undefined {
+  if (!o.endpoint && !o.error) return undefined;
+  const name = o.endpoint ? (o.item === undefined ? o.endpoint.id : `${o.endpoint.id} (${o.item})`) : o.part;
+  return `${name}: ${verdict(kind, o.endpoint, o)}`;
 }
 
 /** One report line per target: its endpoints' verdicts as problems, or none when all are ok or not applicable. */
@@ -62,13 +45,15 @@ export async function probeTargets(config: Config): Promise<Array<CheckLine & { 
   const ctx = jobContext(offload);
   const states = collectorStates();
   try {
-    const jobs = COLLECTORS.flatMap((c) => c.jobs(config[c.kind], ctx, states.get(c.kind)).map((job) => ({ c, job })));
+    const jobs = (COLLECTORS as readonly Collector[]).flatMap((c) =>
+      c.jobs(config[c.kind as TargetKind], ctx, states.get(c.kind as TargetKind)).map((job) => ({ c, job })),
+    );
     const runs = await Promise.all(jobs.map(async ({ c, job }) => ({ c, job, outcomes: await job.run(AbortSignal.timeout(JOB_TIMEOUT_MS)) })));
-    return COLLECTORS.flatMap((c) =>
-      config[c.kind].map((t) => {
-        const outcomes = runs.filter((r) => r.c === c && r.job.target === t.name).flatMap((r) => r.outcomes);
-        const endpoints = outcomes.flatMap((o) => partLine(c, t, o) ?? []);
-        const problems = outcomes.flatMap((o) => (o.error ? (partLine(c, t, o) ?? []) : []));
+    return (COLLECTORS as readonly Collector[]).flatMap((c) =>
+      (config[c.kind as TargetKind] as ReadonlyArray<{ name: string }>).map((t) => {
+        const outcomes: StepOutcome[] = runs.filter((r) => r.c === c && r.job.target === t.name).flatMap((r) => r.outcomes);
+        const endpoints = outcomes.flatMap((o) => partLine(c.kind, o) ?? []);
+        const problems = outcomes.flatMap((o) => (o.error ? (partLine(c.kind, o) ?? []) : []));
         return { subject: `${c.kind} ${t.name}`, problems, endpoints };
       }),
     );

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { agentTarget } from '../collectors/agent/target.js';
-import { secretsTarget } from '../collectors/secrets/target.js';
-import { teamsTarget } from '../collectors/teams/target.js';
+import { COLLECTORS } from '../collectors/index.js';
 import { alertSink } from '../config-fields/alert-sink.js';
 import { uniqueNames } from '../config-fields/fields.js';
 import { proxySettings } from '../config-fields/target-proxy.js';
@@ -19,16 +17,17 @@ const sharding = z
   })
   .refine((s) => s.shard === undefined || s.shard < s.total_shards, { path: ['shard'], message: 'must be below total_shards (shards are numbered from 0)' });
 
-/**
- * The whole config file: the web listener, one list of targets per upstream (each target's schema
- * is its collector's, `src/collectors/<upstream>/target.ts`, with the switches of its optional
- * endpoints), the alert sink and sharding.
- */
+type Collectors = (typeof COLLECTORS)[number];
+
+/** One list of targets per collector, under its `kind`: each target's schema is its collector's, with the switches of its optional endpoints. */
+const targetLists = Object.fromEntries(COLLECTORS.map((c) => [c.kind, z.array(c.target).default([]).superRefine(uniqueNames).superRefine(proxySettings)])) as {
+  [C in Collectors as C['kind']]: z.ZodDefault<z.ZodArray<C['target']>>;
+};
+
+/** The whole config file: the web listener, one list of targets per upstream, the alert sink and sharding. */
 export const configSchema = z.strictObject({
   web: z.strictObject({ listen_address: listenAddress.default('0.0.0.0:9810') }).default({ listen_address: '0.0.0.0:9810' }),
-  secrets: z.array(secretsTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
-  agents: z.array(agentTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
-  teams: z.array(teamsTarget).default([]).superRefine(uniqueNames).superRefine(proxySettings),
+  ...targetLists,
   alert_sink: alertSink.optional(),
   sharding: sharding.optional(),
 });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TargetKind } from '../collectors/collector.js';
-import type { SecretsTarget } from '../collectors/secrets/target.js';
+import { COLLECTORS } from '../collectors/index.js';
 import type { Config } from './schema.js';
 
 /**
@@ -82,35 +81,6 @@ export function shardOf(key: string, total: number): number {
   return jumpHash(createHash('sha256').update(key).digest().readBigUInt64BE(0), total);
 }
 
-/**
- * The key each secrets target is sharded by: its replication sets' name when it names one (the
- * clusters of a set, joined through any set they share, land on one shard, so the set's series and
- * WAL lag are whole), else its own name.
- */
-export function secretsShardKeys(targets: readonly SecretsTarget[]): Map<string, string> {
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    let r = x;
-    while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r)!;
-    return r;
-  };
-  const union = (a: string, b: string) => {
-    const [ra, rb] = [find(a), find(b)];
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
-  };
-  for (const t of targets) {
-    parent.set(`target/${t.name}`, parent.get(`target/${t.name}`) ?? `target/${t.name}`);
-    for (const [kind, set] of Object.entries(t.replication_set ?? {})) {
-      if (set === undefined) continue;
-      const node = `replication_set/${kind}/${set}`;
-      if (!parent.has(node)) parent.set(node, node);
-      union(`target/${t.name}`, node);
-    }
-  }
-  // Set nodes sort before target nodes, so a joined component's root is its smallest set name.
-  return new Map(targets.map((t) => [t.name, find(`target/${t.name}`).replace(/^target\//, '')]));
-}
-
 /** The configured targets each shard polls, and the config of this replica's shard. */
 export interface ShardLayout {
   shard: Shard;
@@ -120,20 +90,18 @@ export interface ShardLayout {
   owned: Config;
 }
 
-/** Splits a config's targets over the shards; the alert sink and the rest are every replica's. */
+/** Splits a config's targets over the shards; the alert sink and the rest are every replica's. Each collector may shard its targets by a key of its own. */
 export function shardLayout(config: Config, shard: Shard): ShardLayout {
-  const keys = secretsShardKeys(config.secrets);
   const targets = new Array<number>(shard.total).fill(0);
-  const ownedBy = (kind: TargetKind) => (t: { name: string }) => {
-    const s = shardOf(kind === 'secrets' ? (keys.get(t.name) ?? t.name) : t.name, shard.total);
-    targets[s]! += 1;
-    return s === shard.ordinal;
-  };
-  const owned = {
-    ...config,
-    secrets: config.secrets.filter(ownedBy('secrets')),
-    agents: config.agents.filter(ownedBy('agents')),
-    teams: config.teams.filter(ownedBy('teams')),
-  };
-  return { shard, targets, owned };
+  const owned: Record<string, unknown> = { ...config };
+  for (const c of COLLECTORS) {
+    const list = config[c.kind] as ReadonlyArray<{ name: string }>;
+    const keys = c.shardKeys?.(list as never);
+    owned[c.kind] = list.filter((t) => {
+      const s = shardOf(keys?.get(t.name) ?? t.name, shard.total);
+      targets[s]! += 1;
+      return s === shard.ordinal;
+    });
+  }
+  return { shard, targets, owned: owned as Config };
 }

@@ -11,7 +11,7 @@ import { CronRunner } from './cron.js';
 import { scheduleIntervalSeconds } from '../config-fields/schedule.js';
 import { Turns } from '../support/turns.js';
 import { buildJobs, collectorStates, settleStates, targetConfigs } from '../collectors/index.js';
-import { collectionOffloadPool } from '../collectors/offload.js';
+import { collectionOffloadPool } from '../collectors/decoding.js';
 import { publishUpstreamStats, type BuildContext } from '../jobs/context.js';
 import type { UpstreamClient } from '../upstream/client.js';
 

@@ -22,7 +22,7 @@ const CORPUS = realAnswers();
 /** Hand-written bodies kept for shapes no real answer has, by endpoint id. */
 const EXTRA_SEEDS: Record<string, string[]> = {
   // Numbers and flags sent as strings; a null list of secondaries.
-  'secrets/status': ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/older-primary-no-state.json'],
+  'secrets/replication-status': ['secrets/dr-primary.json', 'secrets/dr-secondary.json', 'secrets/older-primary-no-state.json'],
   // Corrupted trees with their index tuples and subpages.
   'secrets/merkle-check': ['secrets/merkle-check.json'],
   // A listing with a next page, by its meta and by its links only; list entries with organization-access flags.

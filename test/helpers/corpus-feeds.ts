@@ -150,7 +150,7 @@ const autopilotFeeds = (key: (snake: string, camel: string) => string[]): Record
 
 /** Keyed by the endpoint's id, as the collectors declare it. */
 export const FEEDS: Record<string, Feeds> = {
-  'secrets/status': status,
+  'secrets/replication-status': status,
   // Whether an attempt is open comes from started and complete together; an unknown one exports none of its series.
   'secrets/dr-operation-token-attempt': {
     essential: [],

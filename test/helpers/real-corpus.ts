@@ -1,13 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ENDPOINTS, buildJobs, collectorStates } from '../../src/collectors/index.js';
-import type { TargetKind } from '../../src/collectors/collector.js';
+import { COLLECTORS, ENDPOINTS, buildJobs, collectorStates } from '../../src/collectors/index.js';
+import type { TargetKind } from '../../src/collectors/index.js';
 import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
-import { collectionOffloadPool } from '../../src/collectors/offload.js';
+import { collectionOffloadPool } from '../../src/collectors/decoding.js';
 import { parseConfig } from '../../src/config/load.js';
 import { jobContext } from '../../src/jobs/context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
+import type { StepOutcome } from '../../src/collectors/plan.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import type { Labels } from '../../src/metrics/family.js';
 import { tempFile } from './daemon.js';
@@ -171,7 +172,7 @@ export class CorpusServer {
 
   /** Collects `answer` as the daemon would collect its endpoint. */
   async scrape(answer: Answer): Promise<Scrape> {
-    const { endpoint } = declared(answer.endpoint);
+    declared(answer.endpoint);
     const id = `a${this.next++}`;
     const given = (answer.given ?? []).map((g) => (typeof g === 'string' ? realAnswer(g) : g));
     this.answers.set(
@@ -185,18 +186,37 @@ export class CorpusServer {
     try {
       const signal = AbortSignal.timeout(10_000);
       const outcomes = (await Promise.all(buildJobs(config, ctx, collectorStates()).map((j) => j.run(signal)))).flat();
-      const node = nodeAddress(address);
-      const part = (answer.part ?? endpoint.part).replace('{node}', node);
-      const outcome = outcomes.find((o) => o.part === part);
-      if (!outcome) throw new Error(`the run of ${answer.endpoint} has no part ${part} (parts: ${outcomes.map((o) => o.part).join(', ')})`);
+      const outcome = partOf(answer, outcomes as StepOutcome[], nodeAddress(address));
+      if (!outcome) throw new Error(`the run of ${answer.endpoint} has no part of it (parts: ${outcomes.map((o) => o.part).join(', ')})`);
       const text = [...outcome.group.values()].map(linesText).join('');
-      const context = { target: 't', organization: ORGANIZATION, kind: part, endpoint: part, node };
+      const context = {
+        target: 't',
+        organization: ORGANIZATION,
+        ...(outcome.item === undefined ? {} : { kind: outcome.item, node: outcome.item }),
+        ...outcome.endpoint?.labels,
+      };
       return { outcome, text, series: withoutContext(parseExposition(text), context) };
     } finally {
       this.answers.delete(id);
       await Promise.all(ctx.clients.map((c) => c.close()));
     }
   }
+}
+
+/**
+ * The part an answer feeds: the part its `part` names (a replication kind, or a part the run derives
+ * from it, as the node poll's `cluster_nodes`), else its endpoint's (at the corpus's one node, for a
+ * step called per node), else, for an endpoint called from inside another's call (a team's show),
+ * that one's.
+ */
+function partOf(answer: Answer, outcomes: readonly StepOutcome[], node: string): StepOutcome | undefined {
+  if (answer.part !== undefined) return outcomes.find((o) => o.part === answer.part || (o.endpoint?.id === answer.endpoint && o.item === answer.part));
+  const { kind } = declared(answer.endpoint);
+  const step = COLLECTORS.find((c) => c.kind === kind)
+    ?.plans.flatMap((p) => p.steps)
+    .find((s) => s.kind === 'call' && s.endpoint.id === answer.endpoint);
+  const id = step?.kind === 'call' && step.within ? step.within.step.endpoint.id : answer.endpoint;
+  return outcomes.find((o) => o.endpoint?.id === id && (o.item === undefined || o.item === node));
 }
 
 /** What the part did, in the corpus' words. */

@@ -1,4 +1,4 @@
-import type { TargetKind } from '../../src/collectors/collector.js';
+import type { TargetKind } from '../../src/collectors/index.js';
 import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
 import { ENDPOINTS } from '../../src/collectors/index.js';
 

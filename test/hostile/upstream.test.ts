@@ -117,7 +117,7 @@ describe('hostile upstreams and files', () => {
   it('a page of 150,000 teams when 100 were asked for fails that listing, naming the page and both sizes, and holds nothing', async () => {
     expect(await errorOf('teams', 'oversized')).toMatchObject({
       reason: 'too_large',
-      message: 'organizations/teams: page 1 holds 150000 teams, more than the page[size] of 100 asked for',
+      message: 'teams/list: page 1 holds 150000 teams, more than the page[size] of 100 asked for',
     });
     expect(await errorOf('teams', 'polite')).toBeNull();
     const m = (await get(h.url, '/metrics')).text;

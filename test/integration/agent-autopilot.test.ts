@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobs, collectorStates } from '../../src/collectors/index.js';
-import { collectionOffloadPool } from '../../src/collectors/offload.js';
+import { collectionOffloadPool } from '../../src/collectors/decoding.js';
 import { parseConfig } from '../../src/config/load.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
 import { jobContext } from '../../src/jobs/context.js';

@@ -235,7 +235,7 @@ describe('a wrong token', () => {
     }
     // An unknown token is no "not applicable": the agent says 403 "ACL token not found".
     expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint: 'token' })))).toBe(0);
-    expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: 'acl/token/self', code: '403' })))).toBe(n);
+    expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: 'agent/token', code: '403' })))).toBe(n);
     const parts = new Set(
       d
         .logs()

@@ -181,8 +181,7 @@ describe('faults that fail a poll', () => {
     expect(m.get(up('perf-primary', 'dr'))).toBe(1);
     expect(retries(m) - before).toBe(2);
     expect(
-      m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'performance/status', code: '412' }))! +
-        (m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'dr/status', code: '412' })) ?? 0),
+      m.get(series('vigil_upstream_request_duration_seconds_count', { target: 'perf-primary', endpoint: 'secrets/replication-status', code: '412' })),
     ).toBeGreaterThanOrEqual(2);
   });
 

@@ -121,7 +121,7 @@ describe('the rate limit', () => {
     expect(teamsOf(m, 'limits', 'limits')).toBe(250);
     expect(m.get(rateLimited)).toBe(1);
     expect(m.get(series('teams_listing_requests', L('limits', 'limits')))).toBe(4);
-    expect(m.get(series('vigil_upstream_retries_total', { target: 'limits', endpoint: 'organizations/teams' }))).toBe(1);
+    expect(m.get(series('vigil_upstream_retries_total', { target: 'limits', endpoint: 'teams/list' }))).toBe(1);
   });
 
   it('slows down to a lower limit the service advertises, without a 429', async () => {
@@ -230,6 +230,6 @@ describe('broken upstreams', () => {
   it('reports a wrong token as http_4xx with the service message', async () => {
     const d = await daemon(target('small', 'small', 'not-a-token'));
     expect((await d.metrics()).get(series('vigil_collector_failures_total', { collector: 'teams', target: 'small', reason: 'http_4xx' }))).toBe(1);
-    expect(String(d.logs().find((l) => l.msg === 'collection failed')?.err)).toBe('organizations/teams: HTTP 401: unauthorized');
+    expect(String(d.logs().find((l) => l.msg === 'collection failed')?.err)).toBe('teams/list: HTTP 401: unauthorized');
   });
 });

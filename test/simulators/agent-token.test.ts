@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
-import { aclTokenSelfResponse } from '../../src/upstream/agent/acl-token-self.js';
+import { aclTokenSelfResponse } from '../../src/collectors/agent/token.js';
 import { parseBody } from '../../src/upstream/parse.js';
 import { admin } from '../helpers/agent-sim.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { parseBody } from '../../src/upstream/parse.js';
-import { tokenLookupSelfResponse } from '../../src/upstream/secrets/token-lookup-self.js';
+import { tokenLookupSelfResponse } from '../../src/collectors/secrets/token-lookup-self.js';
 
 /** `GET /v1/auth/token/lookup-self`, and tokens with a TTL made through the admin API. */
 let sim: SecretsSimulator;

@@ -1,6 +1,60 @@
+import { z } from 'zod';
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
-import type { AutopilotHealth, AutopilotServer } from '../../upstream/agent/autopilot-health.js';
-import { SeriesCap } from '../series-cap.js';
+import { SeriesCap } from '../../metrics/series-cap.js';
+import { boolish, goDurationSeconds, lenient, numberish } from '../../upstream/schema-helpers.js';
+import { optional } from './optional.js';
+
+/**
+ * `GET /v1/operator/autopilot/health` (operator:read): the servers' raft health as the leader's
+ * autopilot sees it. Every field is lenient: one missing or misread costs only the series it feeds.
+ * A server entry that is no object is dropped alone; one without a name or id cannot be told apart
+ * from the others and is dropped too (its absence never reads as a healthy server).
+ */
+const server = z
+  .object({
+    ID: lenient(z.string()),
+    Name: lenient(z.string()),
+    Address: lenient(z.string()),
+    SerfStatus: lenient(z.string()),
+    Version: lenient(z.string()),
+    Leader: lenient(boolish),
+    LastContact: z.unknown().optional().transform(goDurationSeconds),
+    LastTerm: lenient(numberish),
+    LastIndex: lenient(numberish),
+    Healthy: lenient(boolish),
+    Voter: lenient(boolish),
+  })
+  .transform((s) => ({ ...s, key: s.Name || s.ID }));
+
+export type AutopilotServer = z.output<typeof server> & { key: string };
+
+/**
+ * The servers read, whether every entry was (a count from a list with a dropped entry would
+ * undercount), the voters, and the leader's last index (else the highest): counted over all of them.
+ */
+const servers = lenient(z.array(z.unknown())).transform((list) => {
+  if (list === undefined) return undefined;
+  const read = list.flatMap((v) => {
+    const r = server.safeParse(v);
+    return r.success && r.data.key ? [r.data as AutopilotServer] : [];
+  });
+  const complete = read.length === list.length;
+  const voters = complete && read.every((s) => s.Voter !== undefined) ? read.filter((s) => s.Voter).length : undefined;
+  const indices = read.flatMap((s) => (s.LastIndex === undefined ? [] : [s.LastIndex]));
+  const head = read.find((s) => s.Leader === true && s.LastIndex !== undefined)?.LastIndex ?? (indices.length ? Math.max(...indices) : undefined);
+  return { list: read, complete, voters, head };
+});
+
+/** Newer servers also name the leader and the voters at the top (`Leader`, `Voters`): read when present. */
+export const autopilotHealthResponse = z.object({
+  Healthy: lenient(boolish),
+  FailureTolerance: lenient(numberish),
+  Leader: lenient(z.string()),
+  Voters: lenient(z.array(z.string())),
+  Servers: servers,
+});
+
+export type AutopilotHealth = z.output<typeof autopilotHealthResponse>;
 
 /**
  * `/operator/autopilot/health`: the region's servers as its leader's autopilot sees them. Every
@@ -129,3 +183,24 @@ export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
       serversOf(h).map((s) => ({ labels: { server: s.key, server_id: s.ID ?? '', address: s.Address ?? '', version: s.Version ?? '' }, value: 1 })),
   }),
 ];
+
+/**
+ * Autopilot health where vigil may not or cannot read it: 403 (the token lacks operator:read), 501, or
+ * a client that reaches no server to forward to. A server without a leader (500 "No cluster leader")
+ * is a failure, not this.
+ */
+const autopilotNotApplicable = (err: { status?: number; message: string }): boolean =>
+  err.status === 403 || err.status === 501 || (err.status === 500 && /no (known )?servers|not a server/i.test(err.message));
+
+/** The region's raft health as its leader's autopilot sees it; the leader it names also feeds the count of leader changes. */
+export const autopilotEndpoint = optional('autopilot', {
+  path: '/v1/operator/autopilot/health',
+  schema: autopilotHealthResponse,
+  // A server answers 429 with the same body when the cluster is unhealthy, which is data.
+  dataStatuses: [429],
+  needs: 'operator:read',
+  families: autopilotFamilies,
+  notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no servers")' },
+  default: true,
+  help: "the region's server fault tolerance, voters and per-server raft health from autopilot (operator:read; not applicable without it)",
+});

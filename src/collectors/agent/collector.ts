@@ -1,69 +1,59 @@
-import { clientFor, type BuildContext } from '../../jobs/context.js';
-import type { Job, PartOutcome } from '../../jobs/part.js';
-import { optionalSecretFile } from '../../jobs/secret-file.js';
-import { renderGroup } from '../../metrics/render.js';
-import type { AgentAuth } from '../../upstream/agent/api.js';
 import { defineCollector } from '../collector.js';
-import { collectEndpoint, switchedOn } from '../endpoint.js';
-import { agentEndpointUp } from './endpoint-up.js';
-import { autopilotFamilies, leaderOf } from './autopilot.js';
-import { AGENT_ENDPOINTS, autopilotEndpoint, nodesEndpoint, tokenEndpoint, type AgentCall } from './endpoints.js';
+import { call, derive, type Plan } from '../plan.js';
+import { leaderOf, autopilotEndpoint } from './autopilot.js';
+import { agentCall, type AgentCall } from './call.js';
 import { expectedServersFamily } from './expected-servers.js';
-import { agentUp, healthFamilies } from './health.js';
-import { hostFamilies } from './host.js';
+import { healthEndpoint } from './health.js';
+import { hostEndpoint } from './host.js';
 import { LeaderChanges, leaderChangesFamily } from './leader-changes.js';
-import { membersFamilies } from './members.js';
-import { membersPoller } from './members-poller.js';
-import { nodesFamilies } from './nodes.js';
-import { selfFamilies } from './self.js';
-import { serversFamilies } from './servers.js';
+import { membersEndpoint } from './members.js';
+import { nodesEndpoint } from './nodes.js';
+import { selfEndpoint } from './self.js';
+import { serversEndpoint } from './servers.js';
 import { agentTarget, type AgentTarget } from './target.js';
-import type { AutopilotHealth } from '../../upstream/agent/autopilot-health.js';
-import { tokenExpiryFamilies } from './token-expiry.js';
+import { tokenEndpoint } from './token.js';
 
-export const AGENT_COLLECTOR = 'scheduler_agent';
-/** The node listing's own job: its runs, failures and durations are told apart from the agent's. */
-export const AGENT_NODES_COLLECTOR = 'scheduler_nodes';
+type T = AgentTarget;
+type C = AgentCall;
+
+const autopilot = call(autopilotEndpoint);
 
 /**
- * Two jobs per agent target: every endpoint it switches on fetched concurrently, one part each, so a
- * failing endpoint fails only its own series (health always polled); and, when switched on, the node
- * listing on its own schedule.
+ * Every endpoint the agent switches on, fetched concurrently, one part each, so a failing endpoint
+ * fails only its own series (health always polled, without the token).
  */
-function agentJobs(t: AgentTarget, ctx: BuildContext, leaders: LeaderChanges): Job[] {
-  const client = clientFor('agents', t, ctx);
-  const pollMembers = membersPoller(t, ctx);
-  // Without a token file vigil calls as the anonymous token, which has no expiry to ask about.
-  const endpoints = switchedOn(AGENT_ENDPOINTS, t).filter((e) => e !== tokenEndpoint || t.token_file !== undefined);
-  const nodes = { perPage: t.node_page_size, maxPages: t.max_node_pages, maxNodes: t.max_nodes };
+export const agentPlan: Plan<T, C> = {
+  job: 'scheduler_agent',
+  schedule: { of: (t) => t.schedule, key: 'schedule' },
+  steps: [
+    derive({ name: 'expected', families: [expectedServersFamily], value: (t: T) => t.expected_servers }),
+    call(healthEndpoint),
+    // Without a token file vigil calls as the anonymous token, which has no expiry to ask about. Its
+    // part before the others': theirs say more.
+    call(tokenEndpoint, { on: { test: (t: T) => t.token_file !== undefined, says: 'with a token_file' } }),
+    call(membersEndpoint),
+    call(serversEndpoint),
+    call(selfEndpoint),
+    call(hostEndpoint),
+    autopilot,
+    derive({
+      name: 'leader_changes',
+      after: [autopilot],
+      families: [leaderChangesFamily],
+      value: (t: T, e, c: C) => {
+        const health = e.of(autopilot)[0]?.value;
+        return c.leaders.record(t.name, health === undefined ? undefined : leaderOf(health));
+      },
+    }),
+  ],
+};
 
-  const callFor = (signal: AbortSignal): AgentCall => {
-    // Read once a run (a rotated token is picked up by the next one), and only if a part needs it.
-    let auth: Promise<AgentAuth> | undefined;
-    return { client, signal, pollMembers, nodes, auth: () => (auth ??= optionalSecretFile(t.token_file, 'token_file').then((token) => ({ token }))) };
-  };
-  const collect = (e: (typeof endpoints)[number], signal: AbortSignal) =>
-    collectEndpoint(e, callFor(signal), { context: { target: t.name }, turns: ctx.turns });
-
-  const run = async (signal: AbortSignal): Promise<PartOutcome[]> => {
-    const expected: PartOutcome = { part: 'expected', group: renderGroup([expectedServersFamily], t.expected_servers, { target: t.name }) };
-    const parts = await Promise.all([expected, ...endpoints.filter((e) => e !== nodesEndpoint).map((e) => collect(e, signal))]);
-    return [...parts, ...leaderChangesPart(t, endpoints.includes(autopilotEndpoint), parts, leaders)];
-  };
-  const jobs: Job[] = [{ collector: AGENT_COLLECTOR, target: t.name, schedule: t.schedule, run }];
-  if (endpoints.includes(nodesEndpoint)) {
-    jobs.push({ collector: AGENT_NODES_COLLECTOR, target: t.name, schedule: t.nodes_schedule, run: async (signal) => [await collect(nodesEndpoint, signal)] });
-  }
-  return jobs;
-}
-
-/** The count of leader changes, from the leader this run's autopilot answer names (kept when it names none). */
-function leaderChangesPart(t: AgentTarget, polled: boolean, parts: readonly PartOutcome[], leaders: LeaderChanges): PartOutcome[] {
-  if (!polled) return [];
-  const health = parts.find((p) => p.part === autopilotEndpoint.part)?.value as AutopilotHealth | undefined;
-  const changes = leaders.record(t.name, health === undefined ? undefined : leaderOf(health));
-  return [{ part: 'leader_changes', group: renderGroup([leaderChangesFamily], changes, { target: t.name }) }];
-}
+/** The node listing on its own schedule: its runs, failures and durations are told apart from the agent's. */
+export const nodesPlan: Plan<T, C> = {
+  job: 'scheduler_nodes',
+  schedule: { of: (t) => t.nodes_schedule, key: 'nodes_schedule' },
+  steps: [call(nodesEndpoint)],
+};
 
 /**
  * The cluster agent: its health (always), and the gossip members, known servers, self stats, host,
@@ -73,23 +63,8 @@ function leaderChangesPart(t: AgentTarget, polled: boolean, parts: readonly Part
 export const agentCollector = defineCollector({
   kind: 'agents',
   target: agentTarget,
-  endpoints: AGENT_ENDPOINTS,
-  families: [
-    agentUp,
-    ...healthFamilies,
-    agentEndpointUp,
-    ...selfFamilies,
-    ...membersFamilies,
-    ...serversFamilies,
-    ...hostFamilies,
-    ...autopilotFamilies,
-    leaderChangesFamily,
-    ...nodesFamilies,
-    ...tokenExpiryFamilies,
-    expectedServersFamily,
-  ],
-  derived: [expectedServersFamily],
+  plans: [agentPlan, nodesPlan],
+  call: (t, ctx, leaders: LeaderChanges) => agentCall(t, ctx, leaders),
   state: () => new LeaderChanges(),
-  jobs: (targets, ctx, leaders) => targets.flatMap((t) => agentJobs(t, ctx, leaders)),
   settle: (leaders, targets) => leaders.keep(new Set(targets.map((t) => t.name))),
 });

@@ -1,6 +1,33 @@
+import { z } from 'zod';
 import { family, type Family, type Sample } from '../../metrics/family.js';
-import type { AgentHost } from '../../upstream/agent/host.js';
-import { fromPoll } from './endpoint-up.js';
+import { lenient, numberish } from '../../upstream/schema-helpers.js';
+import { fromPoll, optional } from './optional.js';
+
+/**
+ * `GET /v1/agent/host`: only the disks are used (sizes in MB). The rest (environment, network)
+ * is never read, so whatever it holds cannot leak into a metric.
+ */
+const size = lenient(numberish);
+const disk = lenient(z.object({ DiskMB: size, UsedMB: size }));
+
+/** A disk entry that is no object is dropped, alone. */
+const hostData = z.object({
+  Disk: lenient(z.record(z.string(), disk)).transform((v) =>
+    Object.fromEntries(Object.entries(v ?? {}).flatMap(([mount, d]) => (d === undefined ? [] : [[mount, d]]))),
+  ),
+});
+
+/**
+ * Two forms: asked with neither `node_id` nor `server_id` (as vigil asks), a real agent answers
+ * with the host data itself (`{"OS": …, "Network": …, "Disk": {…}}`); forwarded to another node it
+ * wraps it as `{"AgentID": …, "HostData": {…}}`, the form the spec shows. Both read the same.
+ */
+export const agentHostResponse = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !('HostData' in v) ? { HostData: v } : v),
+  z.object({ AgentID: lenient(z.string()), HostData: hostData }),
+);
+
+export type AgentHost = z.output<typeof agentHostResponse>;
 
 /** `/agent/host`: disk sizes of the agent's host. The agent reports MB (MiB); Prometheus wants bytes. */
 
@@ -30,3 +57,12 @@ export const hostFamilies: readonly Family<AgentHost>[] = [
     samples: (h) => diskSamples(h, 'UsedMB'),
   }),
 ];
+
+export const hostEndpoint = optional('host', {
+  path: '/v1/agent/host',
+  schema: agentHostResponse,
+  needs: 'agent:read (and debug endpoints allowed on the agent)',
+  families: hostFamilies,
+  default: false,
+  help: 'disk sizes of the host (agent:read, and the agent must allow debug endpoints); off by default: the answer also carries host details (environment, network) that not every operator wants an exporter to fetch',
+});

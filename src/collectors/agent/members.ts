@@ -1,7 +1,55 @@
-import { family, single, type Family, type Sample } from '../../metrics/family.js';
-import type { AgentMember } from '../../upstream/agent/members.js';
-import { SeriesCap } from '../series-cap.js';
-import { fromPoll } from './endpoint-up.js';
+import { z } from 'zod';
+import { copyEncodedGroup, encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import { family, single, type Family, type Labels, type Sample } from '../../metrics/family.js';
+import { renderGroup } from '../../metrics/render.js';
+import { SeriesCap } from '../../metrics/series-cap.js';
+import type { Holding } from '../../upstream/answer-memo.js';
+import { decode } from '../../upstream/decode.js';
+import { parseBody, textOf } from '../../upstream/parse.js';
+import { lenient, lenientString, lenientTextPick } from '../../upstream/schema-helpers.js';
+import type { RenderedGroup } from '../../metrics/render.js';
+import { offloaded } from '../endpoint.js';
+import type { AgentAuth } from './auth.js';
+import { fromPoll, optional } from './optional.js';
+
+/** The tags of a member that vigil reads. */
+export const MEMBER_TAGS = ['region', 'dc', 'build'] as const;
+
+/** `GET /v1/agent/members` (servers only): the gossip pool as this server sees it. */
+/** A member's name and status are essential (it can be neither told apart nor counted without them). */
+export const agentMember = z.object({
+  Name: z.string(),
+  Addr: lenientString.transform((v) => v ?? ''),
+  // Only the tags vigil shows (member_info's region, datacenter and build), each alone: one that is not text is dropped.
+  Tags: lenientTextPick(MEMBER_TAGS).transform((v) => v ?? {}),
+  Status: z.string(),
+});
+
+const server = { ServerName: lenient(z.string()), ServerRegion: lenient(z.string()), ServerDC: lenient(z.string()) };
+
+export const agentMembersResponse = z.object({
+  ...server,
+  Members: z
+    .array(agentMember)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+
+/**
+ * The same answer with only what every member must carry checked (its name and status: the rest of
+ * a member is lenient, so only these can fail it), and each member kept as sent. For a pool larger
+ * than the member cap: the members left out are counted by status and never read further, and only
+ * those kept are read with `agentMember`.
+ */
+export const agentMembersEssentials = z.object({
+  ...server,
+  Members: z
+    .array(z.looseObject({ Name: z.string(), Status: z.string() }))
+    .nullish()
+    .transform((v) => v ?? []),
+});
+
+export type AgentMember = z.output<typeof agentMember>;
 
 /**
  * `/agent/members`: the gossip pool a server sees. Pools can hold thousands of members, so every
@@ -90,3 +138,92 @@ export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = fa
 });
 
 export const membersFamilies: readonly Family<MembersView>[] = [...memberPollFamilies, memberSeriesDropped];
+
+/** One `/agent/members` answer as received, and what rendering it needs. */
+export interface MembersPollInput {
+  /** The body's bytes (moved to a worker thread for a large pool, not copied). */
+  body: Uint8Array;
+  max: number;
+  context: Labels;
+}
+
+/**
+ * What one poll renders (its lines by family, encoded into one buffer that a worker thread moves
+ * back rather than copies), and the counts the target's job keeps across polls.
+ */
+export interface MembersPoll {
+  group: Array<[string, EncodedLines]>;
+  members: number;
+  dropped: number;
+}
+
+/**
+ * Decodes, validates and renders one `/agent/members` answer: pure, so that a large one can run
+ * on a worker thread and a small one in the collection thread with the same result.
+ */
+export function membersPoll(input: MembersPollInput): MembersPoll {
+  const body = decode(textOf(input.body), membersEndpoint.id);
+  const sent = (body as { Members?: unknown } | undefined)?.Members;
+  if (!Array.isArray(sent) || sent.length <= input.max) {
+    const m = parseBody(agentMembersResponse, body, membersEndpoint.id);
+    const group = renderGroup(memberPollFamilies, { members: m.Members, kept: m.Members, droppedTotal: 0 }, input.context);
+    return { group: encodeGroup(group), members: m.Members.length, dropped: 0 };
+  }
+  // Over the cap: every member is counted, only those kept are read whole (each can no longer fail).
+  const m = parseBody(agentMembersEssentials, body, membersEndpoint.id);
+  const { kept, dropped } = limitMembers(m.Members, input.max);
+  const group = renderGroup(memberPollFamilies, { members: m.Members, kept: kept.map((k) => agentMember.parse(k)), droppedTotal: 0 }, input.context);
+  return { group: encodeGroup(group), members: m.Members.length, dropped };
+}
+
+const copyPoll = (poll: MembersPoll): MembersPoll => ({ ...poll, group: copyEncodedGroup(poll.group) });
+
+/**
+ * An unchanged pool's poll is reused, but its lines' buffer is moved to the main thread once
+ * committed: the memo keeps a copy of its own and hands out a fresh one each time.
+ */
+export const membersPollHolding: Holding<MembersPoll> = { keep: copyPoll, give: copyPoll };
+
+/** One poll's lines, and the members left out by `max_members` summed over the target's polls. */
+export interface MembersResult {
+  readonly group: RenderedGroup;
+  readonly droppedTotal: number;
+}
+
+/**
+ * A gossip pool answer at least this large (~1,000 members) is decoded and rendered on a worker
+ * thread. Below it the collection thread does it in one turn of a few milliseconds, cheaper than the
+ * hand-over.
+ */
+export const MEMBERS_OFFLOAD_BYTES = 192 * 1024;
+
+/** What the members' call reads of its target's: the cap on per-member series, and the count of members it left out across polls. */
+interface MembersCall extends AgentAuth {
+  readonly target: { readonly name: string; readonly max_members: number };
+  readonly countDropped: (poll: MembersPoll) => MembersResult;
+}
+
+/**
+ * The gossip pool a server sees: decoded and rendered off the collection thread when large, and, as
+ * a pool changes rarely, an unchanged answer's lines reused rather than decoded and rendered again.
+ */
+export const membersEndpoint = optional('members', {
+  path: '/v1/agent/members',
+  schema: agentMembersResponse,
+  offload: offloaded({
+    task: membersPoll,
+    from: MEMBERS_OFFLOAD_BYTES,
+    input: (body, c: MembersCall) => ({ body, max: c.target.max_members, context: { target: c.target.name, endpoint: 'members' } }),
+  }),
+  read: async (get, c: MembersCall): Promise<MembersResult> => c.countDropped((await get()).value),
+  families: [memberSeriesDropped],
+  rendered: { lines: (v: MembersResult) => v.group, families: memberPollFamilies },
+  default: true,
+  help: 'the servers gossip pool (node:read); one series per member up to max_members',
+  needs: 'node:read',
+  notApplicable: {
+    // An agent that runs no server says so with 500 (`client agent is not a server`) or 501: not the agent being down.
+    test: (err) => err.status === 501 || (err.status === 500 && /not a server/i.test(err.message)),
+    means: 'the agent runs no server (500 "not a server", or 501)',
+  },
+});

@@ -1,5 +1,16 @@
-import type { AgentNode } from '../../upstream/agent/nodes.js';
-import { SeriesCap } from '../series-cap.js';
+import { SeriesCap } from '../../metrics/series-cap.js';
+
+/** What the tally reads of a node (as the listing's schema gives it). */
+interface AgentNode {
+  readonly ID?: string | undefined;
+  readonly Name?: string | undefined;
+  readonly Datacenter?: string | undefined;
+  readonly NodeClass?: string | undefined;
+  readonly NodePool?: string | undefined;
+  readonly Status: string;
+  readonly SchedulingEligibility?: string | undefined;
+  readonly Drain?: boolean | undefined;
+}
 
 /** The statuses the API reports from client heartbeats; always counted, so a pool with none down says 0. */
 export const NODE_STATUSES = ['ready', 'initializing', 'down', 'disconnected'] as const;

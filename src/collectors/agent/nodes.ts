@@ -1,5 +1,94 @@
+import { z } from 'zod';
 import { family, single, type Family } from '../../metrics/family.js';
-import type { NodesListing, WatchedNode } from './node-tally.js';
+import { decode } from '../../upstream/decode.js';
+import { UpstreamError } from '../../upstream/errors.js';
+import { parseBody, textOf } from '../../upstream/parse.js';
+import { boolish, lenient } from '../../upstream/schema-helpers.js';
+import { offloaded, type Get } from '../endpoint.js';
+import type { AgentAuth } from './auth.js';
+import { NodeTally, type NodesListing, type WatchedNode } from './node-tally.js';
+import { optional } from './optional.js';
+
+/**
+ * `GET /v1/nodes`: one page of the cluster's client nodes (node stubs), forwarded to the servers by
+ * any agent. A node's status is essential (it cannot be counted without it); every other field
+ * costs only the series it feeds. `NodePool` came with 1.6: older servers leave it out.
+ */
+const text = lenient(z.string());
+
+export const agentNode = z.object({
+  ID: text,
+  Name: text,
+  Datacenter: text,
+  NodeClass: text,
+  NodePool: text,
+  Status: z.string(),
+  SchedulingEligibility: text,
+  Drain: lenient(boolish),
+  Version: text,
+});
+
+export const agentNodesPage = z
+  .array(agentNode)
+  .nullish()
+  .transform((v) => v ?? []);
+
+export type AgentNode = z.output<typeof agentNode>;
+
+/** One page as received, and what reading it needs: which page it is, and the per_page asked for. */
+export interface NodesPageInput {
+  body: Uint8Array;
+  page: number;
+  perPage: number;
+}
+
+/**
+ * An answer is bounded by what was asked: a page holding more nodes than per_page (a server that
+ * ignores paging, or a hostile one) is refused before any node of it is read. Pure, so that a large
+ * page is decoded on a worker thread.
+ */
+export function decodeNodesPage({ body, page, perPage }: NodesPageInput): AgentNode[] {
+  const doc = decode(textOf(body), nodesEndpoint.id);
+  if (Array.isArray(doc) && doc.length > perPage) {
+    throw new UpstreamError('too_large', `${nodesEndpoint.id}: page ${page} holds ${doc.length} nodes, more than the per_page of ${perPage} asked for`);
+  }
+  return parseBody(agentNodesPage, doc, nodesEndpoint.id);
+}
+
+/** The header that carries the next page's token: the vendor's name, and this API's own. */
+const NEXT_TOKEN_HEADERS = ['x-nomad-nexttoken', 'x-scheduler-nexttoken'];
+
+function nextToken(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
+  for (const name of NEXT_TOKEN_HEADERS) {
+    const v = headers[name];
+    const token = Array.isArray(v) ? v[0] : v;
+    if (token) return token;
+  }
+  return undefined;
+}
+
+/**
+ * Every client node of the agent's region, page by page (`per_page`, then the `next_token` the
+ * previous answer's header gave), each node handed to `tally` as its page arrives. Any failed page
+ * fails the whole listing: a partial listing would read as nodes gone. Returns the pages fetched.
+ */
+export async function listNodes(
+  get: Get<AgentNode[]>,
+  t: { node_page_size: number; max_node_pages: number },
+  tally: { add(node: AgentNode): void },
+): Promise<number> {
+  const seen = new Set<string>();
+  for (let pages = 1, token: string | undefined; ; pages++) {
+    const answer = await get({ query: { per_page: String(t.node_page_size), ...(token ? { next_token: token } : {}) }, page: pages });
+    for (const node of answer.value) tally.add(node);
+    const next = nextToken(answer.headers);
+    if (next === undefined) return pages;
+    if (seen.has(next)) throw new UpstreamError('schema', `${nodesEndpoint.id}: page ${pages} gives next_token ${JSON.stringify(next)} again: the pages loop`);
+    if (pages >= t.max_node_pages) throw new UpstreamError('too_large', `${nodesEndpoint.id}: pagination goes on past max_node_pages ${t.max_node_pages}`);
+    seen.add(next);
+    token = next;
+  }
+}
 
 /**
  * `/v1/nodes`: the client nodes of the agent's region, read page by page. A fleet of any size costs
@@ -56,3 +145,39 @@ export const nodesFamilies: readonly Family<NodesListing>[] = [
     samples: single((l) => l.pages),
   }),
 ];
+
+/**
+ * A page of nodes is decoded on a worker thread from this size (about 100 nodes), and remembered:
+ * an unchanged page costs a digest.
+ */
+export const NODES_PAGE_OFFLOAD_BYTES = 64 * 1024;
+
+/** What the listing reads of its target's: its paging and its cap. */
+interface NodesCall extends AgentAuth {
+  readonly target: { readonly node_page_size: number; readonly max_node_pages: number; readonly max_nodes: number };
+}
+
+/**
+ * The region's client nodes, page by page on the target's own `nodes_schedule`: any agent forwards the
+ * listing to its servers, so one or two agents of a region are enough to switch it on for.
+ */
+export const nodesEndpoint = optional('nodes', {
+  path: '/v1/nodes',
+  schema: agentNodesPage,
+  paged: '`per_page` (node_page_size), then the `next_token` header, up to max_node_pages',
+  offload: offloaded({
+    task: decodeNodesPage,
+    from: NODES_PAGE_OFFLOAD_BYTES,
+    input: (body, c: NodesCall, _item, sent): NodesPageInput => ({ body, page: sent.page ?? 1, perPage: c.target.node_page_size }),
+  }),
+  read: async (get, c: NodesCall): Promise<NodesListing> => {
+    const tally = new NodeTally(c.target.max_nodes);
+    return tally.listing(await listNodes(get, c.target, tally));
+  },
+  families: nodesFamilies,
+  needs: 'node:read',
+  // Refused for want of node:read: the token is not meant to see the nodes, so the listing does not apply rather than fails.
+  notApplicable: { test: (err) => err.status === 403, means: 'the token may not read nodes (403 without node:read)' },
+  default: true,
+  help: 'the client nodes of the region (node:read, as members needs): counts by datacenter, pool, class, status, eligibility and drain, and a series per node not ready or draining up to max_nodes; one request per node_page_size nodes on nodes_schedule',
+});

@@ -1,6 +1,14 @@
+import { z } from 'zod';
 import { family, single, type Family } from '../../metrics/family.js';
-import type { AgentServers } from '../../upstream/agent/servers.js';
-import { fromPoll } from './endpoint-up.js';
+import { fromPoll, optional } from './optional.js';
+
+/** `GET /v1/agent/servers` (agents with a client part): the servers the client knows, as `ip:port`; Go's nil list is `null`. */
+export const agentServersResponse = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
+
+export type AgentServers = z.output<typeof agentServersResponse>;
 
 /** `/agent/servers`: how many servers a client knows (0 means it cannot reach the cluster). */
 
@@ -14,3 +22,13 @@ export const serversFamilies: readonly Family<AgentServers>[] = [
     samples: single((s) => s.length),
   }),
 ];
+
+export const serversEndpoint = optional('servers', {
+  path: '/v1/agent/servers',
+  schema: agentServersResponse,
+  needs: 'agent:read',
+  families: serversFamilies,
+  notApplicable: { test: (err) => err.status === 501, means: 'the agent runs no client (501)' },
+  default: true,
+  help: 'the servers a client knows (agent:read)',
+});

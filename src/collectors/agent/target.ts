@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { schedule, targetFields } from '../../config-fields/fields.js';
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
-import { switchFields } from '../endpoint.js';
-import { AGENT_ENDPOINTS } from './endpoints.js';
 
 /**
  * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
- * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`), declared with the endpoint.
+ * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`, `token`), declared with the endpoint and added by `defineCollector`.
  */
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
-  ...switchFields(AGENT_ENDPOINTS),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(20_000),
   /** The node listing runs on its own schedule: a fleet's pages cost more than the agent's own answers. */

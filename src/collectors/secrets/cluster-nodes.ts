@@ -1,4 +1,4 @@
-import { family, single, upFamily, type Family } from '../../metrics/family.js';
+import { family, single, type Family } from '../../metrics/family.js';
 import type { Discovery } from './node-discovery.js';
 
 /** What one cluster's node poll derives across its answers: the nodes found, the active one, its changes. */
@@ -8,13 +8,6 @@ export interface ClusterNodes {
   /** Changes of the active node seen across polls, kept across reloads. */
   changes: number;
 }
-
-export const leaderUp = upFamily({
-  name: 'secrets_leader_up',
-  help: "1 when the last sys/leader poll of the cluster's configured address succeeded and parsed, else 0.",
-  section: 'secrets',
-  labels: ['target'],
-});
 
 export const discoveryFamilies: readonly Family<ClusterNodes>[] = [
   family<ClusterNodes>({

@@ -1,8 +1,8 @@
 import type { PartOutcome } from '../../jobs/part.js';
 import type { GroupWriter } from '../../metrics/render.js';
 import { renderGroup } from '../../metrics/render.js';
-import type { ReplicationKind } from '../../upstream/secrets/api.js';
-import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import type { ReplicationKind } from './replication-status.js';
+import type { ReplicationStatus } from './replication-status.js';
 import { ActiveNodeChanges } from './cluster-nodes.js';
 import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 import { replicationSetFamilies, replicationSets } from './replication-sets.js';

@@ -1,9 +1,9 @@
 import type { PartOutcome } from '../../jobs/part.js';
 import type { UpstreamError } from '../../upstream/errors.js';
-import type { AutopilotState } from '../../upstream/secrets/autopilot-state.js';
-import type { Leader } from '../../upstream/secrets/leader.js';
+import type { AutopilotState } from './raft-autopilot-state.js';
+import type { Leader } from './leader.js';
 import { pollable, withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
-import type { HaView } from './node-ha-status.js';
+import type { HaView } from './ha-status.js';
 
 /**
  * Which nodes vigil polls for one cluster, and where the list came from: the target's own list, the

@@ -1,5 +1,5 @@
 import { family, type Family } from '../../metrics/family.js';
-import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import type { ReplicationStatus } from './replication-status.js';
 
 /**
  * Counts, per replication kind, how often a secondary's assigned primary changed between two polls

@@ -1,10 +1,29 @@
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
-import type { ReplicationPeer, ReplicationStatus } from '../../upstream/secrets/replication-status.js';
 
 /**
  * What newer servers add to a primary's view of each secondary, beyond the spec: exported when
  * present, absent when an older server does not send it (never a made-up 0).
  */
+
+/** What these families read of a peer (a secondary a primary lists, a primary a secondary lists), as the status schema gives it. */
+export interface ReplicationPeer {
+  readonly node_id?: string | undefined;
+  readonly api_address?: string | undefined;
+  readonly cluster_address?: string | undefined;
+  readonly clock_skew_ms?: number | undefined;
+  readonly last_heartbeat_duration_ms?: number | undefined;
+  readonly replication_primary_canary_age_ms?: number | undefined;
+  readonly connection_state?: string | undefined;
+}
+
+/** What they read of a status: its mode, the peers it lists, a secondary's connection and the last reindex. */
+interface ReplicationStatus {
+  readonly mode: string;
+  readonly connection_state?: string | undefined;
+  readonly last_reindex_epoch?: number | undefined;
+  readonly secondaries?: readonly ReplicationPeer[] | undefined;
+  readonly primaries: readonly ReplicationPeer[];
+}
 
 const FROM_POLL = 'from a scheduled poll of sys/replication/{kind}/status; absent when the server does not send it';
 const TK = ['target', 'kind'] as const;

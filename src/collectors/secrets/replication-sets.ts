@@ -1,6 +1,6 @@
-import type { ReplicationKind } from '../../upstream/secrets/api.js';
+import type { ReplicationKind } from './replication-status.js';
 import { family, type Family } from '../../metrics/family.js';
-import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import type { ReplicationStatus } from './replication-status.js';
 import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { duration, readableFile, schedule, targetFields } from '../../config-fields/fields.js';
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
-import { REPLICATION_KINDS } from '../../upstream/secrets/api.js';
+import { REPLICATION_KINDS } from './replication-status.js';
 import { nodesField } from './node-target.js';
 
 export const secretsTarget = z.strictObject({

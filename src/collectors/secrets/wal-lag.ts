@@ -1,6 +1,6 @@
 import { family, type Family } from '../../metrics/family.js';
-import type { ReplicationKind } from '../../upstream/secrets/api.js';
-import type { ReplicationStatus } from '../../upstream/secrets/replication-status.js';
+import type { ReplicationKind } from './replication-status.js';
+import type { ReplicationStatus } from './replication-status.js';
 
 /**
  * WAL lag between two configured clusters: a primary's `last_wal` minus the `last_remote_wal` of a

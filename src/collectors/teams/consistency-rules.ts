@@ -1,4 +1,4 @@
-import { holds, type OrganizationAccess, type Team } from '../../upstream/teams/team-resource.js';
+import { holds, type OrganizationAccess, type Team } from './team-resource.js';
 
 /** The spec's consistency rules: `when` may only be held together with `needs`. */
 export const CONSISTENCY_RULES = [

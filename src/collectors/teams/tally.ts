@@ -1,5 +1,5 @@
-import { ORGANIZATION_ACCESS, carries, holds, type OrganizationAccess, type Team } from '../../upstream/teams/team-resource.js';
-import { SeriesCap } from '../series-cap.js';
+import { ORGANIZATION_ACCESS, carries, holds, type OrganizationAccess, type Team } from './team-resource.js';
+import { SeriesCap } from '../../metrics/series-cap.js';
 import { brokenRules } from './consistency-rules.js';
 
 export const VISIBILITIES = ['secret', 'organization'] as const;

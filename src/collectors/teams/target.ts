@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { readableFile, size, targetFields } from '../../config-fields/fields.js';
-import { TEAMS_MAX_PAGE_SIZE } from '../../upstream/teams/api.js';
-import { switchFields } from '../endpoint.js';
-import { TEAMS_ENDPOINTS } from './endpoints.js';
+import { TEAMS_MAX_PAGE_SIZE } from './pages.js';
 
 /** An organization of the team-management service; its token is required. */
 export const teamsTarget = z.strictObject({
@@ -19,7 +17,6 @@ export const teamsTarget = z.strictObject({
   max_pages: z.number().int().min(1).default(1000),
   /** Bound on the bytes of one listing's pages together: max_pages pages of the service's ~270 kB. */
   max_listing_size: size('256MiB'),
-  ...switchFields(TEAMS_ENDPOINTS),
   /** The team whose users own the organization; its users-count is watched for a sudden loss. */
   owners_team: z.string().min(1).default('owners'),
   /** A loss of more than this share of the teams, or of the owners team's users, within an hour alerts. */

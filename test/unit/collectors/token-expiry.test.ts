@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobs, collectorStates } from '../../../src/collectors/index.js';
-import { collectionOffloadPool } from '../../../src/collectors/offload.js';
+import { collectionOffloadPool } from '../../../src/collectors/decoding.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { jobContext } from '../../../src/jobs/context.js';
-import { aclTokenSelfResponse } from '../../../src/upstream/agent/acl-token-self.js';
+import { aclTokenSelfResponse } from '../../../src/collectors/agent/token.js';
 import { parseBody } from '../../../src/upstream/parse.js';
-import { tokenLookupSelfResponse } from '../../../src/upstream/secrets/token-lookup-self.js';
+import { tokenLookupSelfResponse } from '../../../src/collectors/secrets/token-lookup-self.js';
 import { CorpusServer, outcomeOf, realAnswer } from '../../helpers/real-corpus.js';
 import { NEVER } from '../../helpers/schedules.js';
 

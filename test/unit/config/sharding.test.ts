@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
-import { jumpHash, resolveShard, secretsShardKeys, shardLayout, shardOf, ShardError } from '../../../src/config/sharding.js';
+import { jumpHash, resolveShard, shardLayout, shardOf, ShardError } from '../../../src/config/sharding.js';
+import { secretsShardKeys } from '../../../src/collectors/secrets/shard-keys.js';
 
 const names = (n: number, prefix = 'target') => Array.from({ length: n }, (_, i) => `${prefix}-${i}.example.internal`);
 

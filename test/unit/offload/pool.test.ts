@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { membersPoll } from '../../../src/collectors/agent/members-poll.js';
-import { collectionOffloadPool } from '../../../src/collectors/offload.js';
+import { membersPoll } from '../../../src/collectors/agent/members.js';
+import { collectionOffloadPool } from '../../../src/collectors/decoding.js';
 import { ownedBuffers, transferable } from '../../../src/support/transfer.js';
 import { UpstreamError } from '../../../src/upstream/errors.js';
 import { memberPollFamilies } from '../../../src/collectors/agent/members.js';
 import { encodeGroup, type EncodedLines } from '../../../src/metrics/encoded-lines.js';
 import { renderGroup } from '../../../src/metrics/render.js';
-import { holds } from '../../../src/upstream/teams/team-resource.js';
-import { decodeTeamsPage } from '../../../src/upstream/teams/teams-page.js';
+import { holds } from '../../../src/collectors/teams/team-resource.js';
+import { decodeTeamsPage } from '../../../src/collectors/teams/list.js';
 import { parseExposition } from '../../helpers/exposition.js';
 import { fixture } from '../../helpers/fixtures.js';
 

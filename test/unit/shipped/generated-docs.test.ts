@@ -6,7 +6,8 @@ import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
 import { pagingMatrix } from '../../../scripts/paging/matrix.js';
 import { renderPagingDoc } from '../../../scripts/paging/render.js';
 import { alertRules } from '../../helpers/rules.js';
-import { renderEndpointDeclarationsTable, renderLayersTable } from '../../../scripts/architecture-tables.js';
+import { renderEndpointDeclarationsTable, renderLayersTable, renderPlansTable } from '../../../scripts/architecture-tables.js';
+import { renderCorpusTable } from '../../../scripts/corpus-table.js';
 import { sectionOf } from '../../../scripts/doc-sections.js';
 import { renderPerformance } from '../../../scripts/readme-performance.js';
 
@@ -69,6 +70,16 @@ describe('docs/architecture.md', () => {
   });
   it('shows every endpoint as the collectors declare them', () => {
     expect(sectionOf(doc, 'endpoints', 'docs/architecture.md')).toBe(renderEndpointDeclarationsTable());
+  });
+  it('shows every job as its plan runs it', () => {
+    expect(sectionOf(doc, 'plans', 'docs/architecture.md')).toBe(renderPlansTable());
+  });
+});
+
+describe('test/fixtures/real/README.md', () => {
+  it('lists every answer of the corpus, and counts them (run `npm run docs` after adding one)', () => {
+    const readme = readFileSync(new URL('../../fixtures/real/README.md', import.meta.url), 'utf8');
+    expect(sectionOf(readme, 'corpus', 'test/fixtures/real/README.md')).toBe(renderCorpusTable());
   });
 });
 

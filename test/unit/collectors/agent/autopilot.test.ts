@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { autopilotFamilies, leaderOf } from '../../../../src/collectors/agent/autopilot.js';
 import { agentCollector } from '../../../../src/collectors/agent/collector.js';
 import { agentTarget } from '../../../../src/collectors/agent/target.js';
-import { autopilotHealthResponse } from '../../../../src/upstream/agent/autopilot-health.js';
+import { autopilotHealthResponse } from '../../../../src/collectors/agent/autopilot.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series, seriesOf } from '../../../helpers/exposition.js';
 import { renderSamples } from '../../../helpers/render.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthFamilies } from '../../../../src/collectors/agent/health.js';
-import { agentHealthResponse } from '../../../../src/upstream/agent/health.js';
+import { agentHealthResponse } from '../../../../src/collectors/agent/health.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostFamilies } from '../../../../src/collectors/agent/host.js';
-import { agentHostResponse } from '../../../../src/upstream/agent/host.js';
+import { agentHostResponse } from '../../../../src/collectors/agent/host.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { droppedCounter } from '../../../../src/collectors/agent/members-poller.js';
+import { droppedCounter } from '../../../../src/collectors/agent/members-dropped.js';
 import { memberSeriesDropped } from '../../../../src/collectors/agent/members.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
-import { membersPoll } from '../../../../src/collectors/agent/members-poll.js';
+import { membersPoll } from '../../../../src/collectors/agent/members.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
-import { membersNotApplicable } from '../../../../src/upstream/agent/api.js';
-import { agentMembersResponse } from '../../../../src/upstream/agent/members.js';
+import { membersEndpoint } from '../../../../src/collectors/agent/members.js';
+
+const membersNotApplicable = (e: UpstreamError) => membersEndpoint.notApplicable?.test(e);
+import { agentMembersResponse } from '../../../../src/collectors/agent/members.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeTally } from '../../../../src/collectors/agent/node-tally.js';
 import { nodesFamilies } from '../../../../src/collectors/agent/nodes.js';
-import type { AgentNode } from '../../../../src/upstream/agent/nodes.js';
+import type { AgentNode } from '../../../../src/collectors/agent/nodes.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 

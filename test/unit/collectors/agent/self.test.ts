@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { selfFamilies } from '../../../../src/collectors/agent/self.js';
-import { agentSelfResponse } from '../../../../src/upstream/agent/self.js';
+import { agentSelfResponse } from '../../../../src/collectors/agent/self.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';

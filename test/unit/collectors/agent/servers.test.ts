@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { serversFamilies } from '../../../../src/collectors/agent/servers.js';
-import { serversNotApplicable } from '../../../../src/upstream/agent/api.js';
-import { agentServersResponse } from '../../../../src/upstream/agent/servers.js';
+import { serversEndpoint } from '../../../../src/collectors/agent/servers.js';
+import { agentServersResponse } from '../../../../src/collectors/agent/servers.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
+
+const serversNotApplicable = (e: UpstreamError) => serversEndpoint.notApplicable?.test(e);
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';

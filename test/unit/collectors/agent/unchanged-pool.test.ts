@@ -1,7 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { membersPoller } from '../../../../src/collectors/agent/members-poller.js';
-import { OFFLOAD_BYTES, collectionOffloadPool } from '../../../../src/collectors/offload.js';
-import { jobContext } from '../../../../src/jobs/context.js';
+import { droppedCounter } from '../../../../src/collectors/agent/members-dropped.js';
+import { MEMBERS_OFFLOAD_BYTES, membersEndpoint, type MembersResult } from '../../../../src/collectors/agent/members.js';
+import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
+import { answerMemoFor, jobContext } from '../../../../src/jobs/context.js';
+import { callAs } from '../../../helpers/endpoint-call.js';
+import { loopbackUpstream } from '../../../helpers/loopback-upstream.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import type { RenderedGroup } from '../../../../src/metrics/render.js';
 import { fixture } from '../../../helpers/fixtures.js';
@@ -9,10 +12,14 @@ import { fixture } from '../../../helpers/fixtures.js';
 const offload = collectionOffloadPool(1);
 afterAll(() => offload.close());
 
+/** The agent's answer to the next poll. */
+let answer: Buffer = Buffer.alloc(0);
+const upstream = loopbackUpstream((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+
 const T = { name: 's1', max_members: 100_000 };
 const pool = fixture('agent/members-server.json') as { Members: Array<Record<string, unknown>> };
 const sample = pool.Members[0] as Record<string, unknown>;
-/** A pool of `n` members (past OFFLOAD_BYTES from ~1,000: decoded on the worker), the first one `status`. */
+/** A pool of `n` members (past MEMBERS_OFFLOAD_BYTES from ~1,000: decoded on the worker), the first one `status`. */
 const poolOf = (n: number, status = 'alive') =>
   Buffer.from(
     JSON.stringify({ ...pool, Members: Array.from({ length: n }, (_, i) => ({ ...sample, Name: `node-${i}`, Status: i === 0 ? status : 'alive' })) }),
@@ -30,9 +37,14 @@ describe.each([
 ])('an unchanged gossip pool: %s', (_, members) => {
   it('is not decoded again, and its lines stay whole after the last ones were moved away', async () => {
     const ctx = jobContext(offload);
-    const poll = membersPoller(T, ctx);
+    const memo = answerMemoFor('agents', T, ctx);
+    const call = { target: T, authorized: async () => ({}), countDropped: droppedCounter(T, ctx.log) };
+    const poll = async (body: Buffer) => {
+      answer = body;
+      return (await callAs(membersEndpoint as never, call, upstream.client(), { memo, offload })) as MembersResult;
+    };
     const reused = () => ctx.upstreamStats.get('vigil/upstream/agents/s1')?.unchanged.get('agent/members') ?? 0;
-    if (members > 100) expect(poolOf(members).length).toBeGreaterThan(OFFLOAD_BYTES);
+    if (members > 100) expect(poolOf(members).length).toBeGreaterThan(MEMBERS_OFFLOAD_BYTES);
 
     const first = await poll(poolOf(members));
     const expected = text(first.group);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { attemptClock, attemptFamilies } from '../../../../src/collectors/secrets/dr-token-attempt.js';
+import { attemptClock, attemptFamilies } from '../../../../src/collectors/secrets/dr-operation-token-attempt.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
-import { secretsReason } from '../../../../src/upstream/secrets/availability.js';
-import { operationTokenAttemptResponse } from '../../../../src/upstream/secrets/operation-token-attempt.js';
+import { secretsReason } from '../../../../src/collectors/secrets/availability.js';
+import { operationTokenAttemptResponse } from '../../../../src/collectors/secrets/dr-operation-token-attempt.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { series } from '../../../helpers/exposition.js';
 import { renderSamples } from '../../../helpers/render.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { merkleFamilies } from '../../../../src/collectors/secrets/merkle.js';
+import { merkleFamilies } from '../../../../src/collectors/secrets/merkle-check.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
-import { merkleCheckResponse } from '../../../../src/upstream/secrets/merkle-check.js';
+import { merkleCheckResponse } from '../../../../src/collectors/secrets/merkle-check.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ActiveNodeChanges } from '../../../../src/collectors/secrets/cluster-nodes.js';
 import { fillTemplate, nodeAddressing, pollable } from '../../../../src/collectors/secrets/node-addresses.js';
 import { activeNode, discover, orLast, type DiscoveryInput } from '../../../../src/collectors/secrets/node-discovery.js';
-import type { HaView } from '../../../../src/collectors/secrets/node-ha-status.js';
+import type { HaView } from '../../../../src/collectors/secrets/ha-status.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import type { PartOutcome } from '../../../../src/jobs/part.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
-import { autopilotStateResponse, type AutopilotState } from '../../../../src/upstream/secrets/autopilot-state.js';
-import { haStatusResponse } from '../../../../src/upstream/secrets/ha-status.js';
-import { healthResponse, nodeRole } from '../../../../src/upstream/secrets/node-health.js';
+import { autopilotStateResponse, type AutopilotState } from '../../../../src/collectors/secrets/raft-autopilot-state.js';
+import { haStatusResponse } from '../../../../src/collectors/secrets/ha-status.js';
+import { healthResponse, nodeRole } from '../../../../src/collectors/secrets/node-health.js';
 import { configProblems } from '../../../helpers/failures.js';
 
 const CONFIGURED = 'https://vault.example:8200';
@@ -24,7 +24,7 @@ const ha = (nodes: Array<Record<string, unknown>>, addressing = asIs): PartOutco
 const autopilot = (servers: Record<string, Record<string, unknown>>): PartOutcome<AutopilotState> => ({
   part: 'raft_autopilot',
   group: new Map(),
-  value: autopilotStateResponse.parse({ data: { servers } }),
+  value: autopilotStateResponse.parse({ data: { servers } }) ?? undefined,
 });
 const refused = (status: number): PartOutcome => ({ part: 'x', group: new Map(), notApplicable: true, refusal: new UpstreamError('http_4xx', 'no', status) });
 const failed: PartOutcome = { part: 'x', group: new Map(), error: new UpstreamError('connect', 'refused') };

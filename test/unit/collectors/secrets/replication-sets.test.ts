@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { primaryChangeCounter } from '../../../../src/collectors/secrets/primary-changes.js';
 import { ClusterAddresses } from '../../../../src/collectors/secrets/cluster-addresses.js';
 import { replicationSetFamilies, replicationSets, type SetMember } from '../../../../src/collectors/secrets/replication-sets.js';
-import { replicationStatusData, type ReplicationStatus } from '../../../../src/upstream/secrets/replication-status.js';
+import { replicationStatusData, type ReplicationStatus } from '../../../../src/collectors/secrets/replication-status.js';
 import { series, seriesOf } from '../../../helpers/exposition.js';
 import { renderSamples } from '../../../helpers/render.js';
 

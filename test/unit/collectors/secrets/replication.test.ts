@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { replicationFamilies } from '../../../../src/collectors/secrets/replication.js';
+import { replicationFamilies } from '../../../../src/collectors/secrets/replication-status.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
-import { replicationStatusResponse, type ReplicationStatus } from '../../../../src/upstream/secrets/replication-status.js';
+import { replicationStatusResponse, type ReplicationStatus } from '../../../../src/collectors/secrets/replication-status.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';

@@ -5,7 +5,7 @@ import { parseConfig } from '../../../../src/config/load.js';
 import type { PartOutcome } from '../../../../src/jobs/part.js';
 import type { GroupWriter, RenderedGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
-import { replicationStatusData, type ReplicationStatus } from '../../../../src/upstream/secrets/replication-status.js';
+import { replicationStatusData, type ReplicationStatus } from '../../../../src/collectors/secrets/replication-status.js';
 
 const st = (o: Record<string, unknown>): ReplicationStatus => replicationStatusData.parse(o);
 const primary = (id: string, known: string[]) => st({ mode: 'primary', cluster_id: id, known_secondaries: known });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WalLagTracker, walLagPairs } from '../../../../src/collectors/secrets/wal-lag.js';
-import { replicationStatusData, type ReplicationStatus } from '../../../../src/upstream/secrets/replication-status.js';
+import { replicationStatusData, type ReplicationStatus } from '../../../../src/collectors/secrets/replication-status.js';
 
 const st = (o: Record<string, unknown>): ReplicationStatus => replicationStatusData.parse(o);
 const primary = st({ mode: 'primary', last_wal: 500, known_secondaries: ['sec-a', 'sec-b'] });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOffloadPool } from '../../../../src/collectors/offload.js';
+import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { teamsCollector } from '../../../../src/collectors/teams/collector.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import { jobContext } from '../../../../src/jobs/context.js';

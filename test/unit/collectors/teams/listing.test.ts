@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ownersTeamFamily } from '../../../../src/collectors/teams/access-holders.js';
 import { brokenRules } from '../../../../src/collectors/teams/consistency-rules.js';
-import { teamsFamilies } from '../../../../src/collectors/teams/listing.js';
+import { teamsFamilies } from '../../../../src/collectors/teams/list.js';
 import { TeamsTally } from '../../../../src/collectors/teams/tally.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
-import { listTeamsResponse } from '../../../../src/upstream/teams/list-teams.js';
-import { ORGANIZATION_ACCESS, accessFlags, carries, showTeamResponse, toTeam, type Team } from '../../../../src/upstream/teams/team-resource.js';
+import { listTeamsResponse } from '../../../../src/collectors/teams/list.js';
+import { ORGANIZATION_ACCESS, accessFlags, carries, toTeam, type Team } from '../../../../src/collectors/teams/team-resource.js';
+import { showTeamResponse } from '../../../../src/collectors/teams/show.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';
 

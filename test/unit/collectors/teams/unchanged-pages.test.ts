@@ -3,12 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOffloadPool } from '../../../../src/collectors/offload.js';
+import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { teamsCollector } from '../../../../src/collectors/teams/collector.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import { jobContext } from '../../../../src/jobs/context.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
-import { LIST } from '../../../../src/upstream/teams/teams-page.js';
+import { listEndpoint } from '../../../../src/collectors/teams/list.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { NEVER } from '../../../helpers/schedules.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
@@ -60,9 +60,9 @@ function teamsJob() {
     {},
   );
   const [job] = teamsCollector.jobs(config.teams, ctx, undefined);
-  const reused = () => ctx.upstreamStats.get('vigil/upstream/teams/acme')?.unchanged.get(LIST) ?? 0;
+  const reused = () => ctx.upstreamStats.get('vigil/upstream/teams/acme')?.unchanged.get(listEndpoint.id) ?? 0;
   const run = async () => {
-    const part = (await job!.run(AbortSignal.timeout(60_000))).find((p) => p.part === 'teams');
+    const part = (await job!.run(AbortSignal.timeout(60_000))).find((p) => p.part === listEndpoint.id);
     const lines = [...(part?.group.values() ?? [])].flatMap((l) => linesText(l).split('\n')).filter(Boolean);
     return { error: part?.error, lines: new Set(lines) };
   };
@@ -103,7 +103,7 @@ describe('a listing whose pages did not change', () => {
     const runs = [await job.run(), await job.run(), await job.run()];
     for (const r of runs) {
       expect(r.error?.reason).toBe('schema');
-      expect(r.error?.message).toMatch(/organizations\/teams: .*data\.0\.attributes\.name/);
+      expect(r.error?.message).toMatch(/teams\/list: .*data\.0\.attributes\.name/);
     }
     // Page 1 (valid) was reused by the second and third runs; the invalid page 2 never was.
     expect(job.reused()).toBe(2);

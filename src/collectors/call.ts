@@ -1,0 +1,70 @@
+import type { BuildContext } from '../jobs/context.js';
+import type { AnswerMemo } from '../upstream/answer-memo.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import { UpstreamError } from '../upstream/errors.js';
+import { parseBody } from '../upstream/parse.js';
+import { decodeTask } from './decoding.js';
+import type { AnyEndpoint, Answer, Sent, Within } from './endpoint.js';
+
+/** Where one call goes and what it runs with: the client (the target's, or a node's), the run's signal, the target's memo, the decoding threads. */
+export interface Reach {
+  readonly client: UpstreamClient;
+  readonly signal: AbortSignal;
+  readonly memo: AnswerMemo;
+  readonly decoding: Pick<BuildContext, 'offload' | 'turns'>;
+  readonly within: Within;
+}
+
+/** The declared path with its `{x}` placeholders filled, each value one path segment. */
+export function fillPath(e: Pick<AnyEndpoint, 'id' | 'path'>, params: Readonly<Record<string, string>> = {}): string {
+  return e.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new UpstreamError('internal', `${e.id}: nothing fills {${name}} of ${e.path}`);
+    return encodeURIComponent(value);
+  });
+}
+
+const joined = (a: Sent, b: Sent): Sent => ({
+  ...a,
+  ...b,
+  params: { ...a.params, ...b.params },
+  query: a.query || b.query ? { ...a.query, ...b.query } : undefined,
+  headers: { ...a.headers, ...b.headers },
+});
+
+/**
+ * Makes an endpoint's call as declared: its path (placeholders filled from what `send` gives), its
+ * id as the request's `endpoint` label and its errors' prefix, the answer read through its schema
+ * (or its decoding task, off the collection thread for a large answer, remembered by the target's
+ * memo under the request's query), then its `read` (a listing's pages, a field of the answer).
+ */
+export async function callEndpoint(e: AnyEndpoint, call: unknown, item: unknown, reach: Reach): Promise<unknown> {
+  const base: Sent = (await e.send?.(call as never, item as never)) ?? {};
+  const get = async (more: Sent = {}, received?: (bytes: number) => void): Promise<Answer<unknown>> => {
+    const sent = joined(base, more);
+    const request = {
+      endpoint: e.id,
+      method: e.method,
+      path: fillPath(e, sent.params),
+      ...(sent.query ? { query: { ...sent.query } } : {}),
+      headers: { ...sent.headers },
+      ...(sent.body === undefined ? {} : { body: sent.body }),
+      ...(e.dataStatuses ? { dataStatuses: e.dataStatuses } : {}),
+      signal: reach.signal,
+    };
+    if (!e.offload) {
+      const res = await reach.client.json(request);
+      return { status: res.status, headers: res.headers, value: parseBody(e.schema, res.body, e.id) };
+    }
+    const res = await reach.client.bytes(request);
+    received?.(res.body.length);
+    const input = e.offload.input(res.body, call as never, item as never, sent);
+    const remembered = { memo: reach.memo, endpoint: e.id, key: new URLSearchParams(sent.query).toString() };
+    return {
+      status: res.status,
+      headers: res.headers,
+      value: await decodeTask(reach.decoding, e.offload.task, res.body, input as never, e.offload.from, remembered),
+    };
+  };
+  return e.read ? e.read(get as never, call as never, item as never, reach.within) : (await get()).value;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { family, upFamily, type Family } from '../../metrics/family.js';
+import { boolish, instant, lenient, statNumber } from '../../upstream/schema-helpers.js';
+import { endpoint } from '../endpoint.js';
+import type { SecretsAuth } from './auth.js';
+import type { NodeAddressing } from './node-addresses.js';
+import { enveloped, refusedOrMissing, snakeKeys } from './node-answers.js';
+
+/**
+ * `GET /v1/sys/ha-status` (1.10+): every node the active node has heard from, with its API address.
+ * Needs read on sys/ha-status, in the root namespace. The list is essential (it is what the answer
+ * is for); each node's fields cost only their own series, and a node without an API address cannot
+ * be polled but is still counted where the answer names it active.
+ */
+const text = lenient(z.string());
+const haNode = z.preprocess(
+  snakeKeys,
+  z.object({
+    hostname: text,
+    api_address: text,
+    cluster_address: text,
+    active_node: lenient(boolish),
+    // null on the active node: it echoes to nobody.
+    last_echo: lenient(instant),
+    version: text,
+    clock_skew_ms: statNumber,
+    echo_duration_ms: statNumber,
+  }),
+);
+
+export const haStatusResponse = enveloped('nodes', z.object({ nodes: z.array(haNode) }));
+export type HaNode = z.output<typeof haNode>;
+
+/** The HA status's node list, each node named as vigil polls it: what the job discovers nodes from, and their echo and clock skew. */
+export interface HaView {
+  nodes: Array<HaNode & { node: string | undefined }>;
+}
+
+const FROM_HA = "from sys/ha-status as the cluster's configured address answers it; absent when not reported";
+const perNode = (value: (n: HaNode) => number | undefined) => (v: HaView) =>
+  v.nodes.flatMap((n) => {
+    const x = value(n);
+    return n.node === undefined || x === undefined ? [] : [{ labels: { node: n.node }, value: x }];
+  });
+
+export const haStatusUp = upFamily({
+  name: 'secrets_ha_status_up',
+  help: "1 when the last sys/ha-status poll of the cluster's configured address succeeded and parsed, else 0; absent when the service refuses it (403: the token lacks read on sys/ha-status) or has no such endpoint (404, before 1.10).",
+  section: 'secrets',
+  labels: ['target'],
+});
+
+export const haStatusFamilies: readonly Family<HaView>[] = [
+  family<HaView>({
+    name: 'secrets_node_clock_skew_seconds',
+    help: `How far the node's clock is off the active node's (clock_skew_ms, 1.16+), in seconds; ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target', 'node'],
+    samples: perNode((n) => (n.clock_skew_ms === undefined ? undefined : n.clock_skew_ms / 1000)),
+  }),
+  family<HaView>({
+    name: 'secrets_node_last_echo_timestamp_seconds',
+    help: `When the active node last heard the node's echo, as Unix time (none for the active node itself); ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target', 'node'],
+    samples: perNode((n) => n.last_echo),
+  }),
+];
+
+/** What the call reads of its target's: how a node's advertised address becomes the one vigil polls. */
+type HaCall = SecretsAuth & { readonly addressing: NodeAddressing };
+
+/** The nodes the active node has heard from, with their API addresses: where the node poll finds the nodes. */
+export const haStatusEndpoint = endpoint({
+  id: 'secrets/ha-status',
+  method: 'GET',
+  path: '/v1/sys/ha-status',
+  schema: haStatusResponse,
+  send: (c: HaCall) => c.rooted(),
+  read: async (get, c: HaCall): Promise<HaView> => ({
+    nodes: (await get()).value.nodes.map((n) => ({ ...n, node: c.addressing({ hostname: n.hostname, address: n.api_address }, 'api') })),
+  }),
+  needs: 'read on sys/ha-status (root namespace)',
+  up: haStatusUp,
+  families: haStatusFamilies,
+  notApplicable: {
+    test: refusedOrMissing,
+    means:
+      'the token may not read sys/ha-status (403), or the service has no such endpoint (404, before 1.10): the nodes come from autopilot, or the configured address alone',
+  },
+});

@@ -1,0 +1,34 @@
+import { clientFor, type BuildContext } from '../../jobs/context.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import type { SecretsTarget } from './target.js';
+
+/**
+ * One keep-alive pool per node, with the cluster's TLS settings, made when a node is first polled
+ * and closed when it leaves the cluster (a node's requests count under the target's upstream stats).
+ */
+export class NodeClients {
+  private readonly byNode = new Map<string, UpstreamClient>();
+  constructor(
+    private readonly t: SecretsTarget,
+    private readonly ctx: BuildContext,
+  ) {}
+
+  client(node: string): UpstreamClient {
+    let c = this.byNode.get(node);
+    if (!c) this.byNode.set(node, (c = clientFor('secrets', this.t, this.ctx, { node })));
+    return c;
+  }
+
+  /** Closes the pools of nodes no longer polled, and forgets their request counts. */
+  keepOnly(nodes: readonly string[]): void {
+    const kept = new Set(nodes);
+    for (const [node, c] of this.byNode) {
+      if (kept.has(node)) continue;
+      this.byNode.delete(node);
+      const i = this.ctx.clients.indexOf(c);
+      if (i >= 0) this.ctx.clients.splice(i, 1);
+      void c.close().catch(() => undefined);
+      this.ctx.upstreamStats.get(`vigil/upstream/secrets/${this.t.name}`)?.nodeRequests.delete(node);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { scheduleIntervalSeconds } from '../../config-fields/schedule.js';
+import { call, derive, type Earlier, type Plan } from '../plan.js';
+import type { SecretsCall } from './call.js';
+import { activeNodeFamilies, discoveryFamilies, type ClusterNodes } from './cluster-nodes.js';
+import { drOperationTokenAttemptEndpoint } from './dr-operation-token-attempt.js';
+import { haStatusEndpoint } from './ha-status.js';
+import { leaderEndpoint } from './leader.js';
+import { merkleCheckEndpoint } from './merkle-check.js';
+import { activeNode, discover, orLast, type Discovery } from './node-discovery.js';
+import { nodeHealthEndpoint } from './node-health.js';
+import { primaryChangesFamily } from './primary-changes.js';
+import { raftAutopilotStateEndpoint } from './raft-autopilot-state.js';
+import { replicationStatusEndpoint, type ReplicationStatus } from './replication-status.js';
+import { sealedFamily, sealedFrom } from './seal.js';
+import type { SecretsTarget } from './target.js';
+import { tokenLookupSelfEndpoint } from './token-lookup-self.js';
+
+type T = SecretsTarget;
+type C = SecretsCall;
+
+const token = call(tokenLookupSelfEndpoint, { on: { test: (t: T) => t.token_file !== undefined, says: 'on targets with a token_file' } });
+const statuses = call(replicationStatusEndpoint, {
+  each: { says: 'once per kind of `replication_kinds`', items: (t: T) => t.replication_kinds, labels: (kind) => ({ kind }) },
+});
+const statusOf = (e: Earlier): ReadonlyMap<string, ReplicationStatus> =>
+  new Map(e.of(statuses).flatMap((o) => (o.value && o.item ? [[o.item, o.value] as const] : [])));
+
+/**
+ * Every configured kind's status, with what follows from it: the seal, the count of primary changes
+ * and, on a DR secondary only (the endpoint exists nowhere else), the DR operation token attempt.
+ */
+export const replicationPlan: Plan<T, C> = {
+  job: 'secrets_replication',
+  schedule: { of: (t) => t.schedule, key: 'schedule' },
+  // The token's part first: the statuses say more.
+  steps: [
+    token,
+    statuses,
+    derive<T, C, boolean | undefined>({ name: 'seal', after: [statuses], families: [sealedFamily], value: (_t, e) => sealedFrom(e.of(statuses)) }),
+    derive({ name: 'primary_changes', after: [statuses], families: [primaryChangesFamily], value: (_t, e, c: C) => c.countChanges(statusOf(e)) }),
+    call(drOperationTokenAttemptEndpoint, {
+      after: [statuses],
+      if: { says: 'on a DR secondary (its DR status says so)', test: (e) => statusOf(e).get('dr')?.mode === 'secondary' },
+    }),
+  ],
+};
+
+/** The merkle check makes the service walk its trees: on its own schedule, and on demand never more often. */
+export const merklePlan: Plan<T, C> = {
+  job: 'secrets_merkle_check',
+  schedule: { of: (t) => t.merkle_check?.schedule ?? t.schedule, key: 'merkle_check.schedule' },
+  on: { test: (t) => t.merkle_check !== undefined, says: 'with `merkle_check` set' },
+  minIntervalSeconds: (t) => (t.merkle_check ? scheduleIntervalSeconds(t.merkle_check.schedule) : undefined),
+  steps: [call(merkleCheckEndpoint, { via: { says: 'with `merkle_check.timeout`', client: (c: C) => c.merkleClient() } })],
+};
+
+const ha = call(haStatusEndpoint);
+const autopilot = call(raftAutopilotStateEndpoint);
+const leader = call(leaderEndpoint);
+/** The nodes to poll: listed, else found in the HA status and autopilot (the last ones found while an error hides them). */
+const found = derive<T, C, Discovery>({
+  name: 'nodes_found',
+  after: [ha, autopilot],
+  families: [],
+  value: (t, e, c) => {
+    const d = orLast(
+      discover({
+        configured: t.nodes.addresses,
+        address: t.address,
+        addressing: c.addressing,
+        ha: e.of(ha)[0]!,
+        autopilot: e.of(autopilot)[0]!,
+        known: c.discovery.known,
+        templated: t.nodes.address_template !== undefined,
+      }),
+      c.discovery.last,
+    );
+    c.discovery.last = d;
+    c.nodes.keepOnly(d.nodes);
+    return d;
+  },
+});
+
+/** A step called at each node found, at the node's own address: a node that does not answer is the node's failure, which its `_up` reports. */
+export const perNode = {
+  each: { says: 'once per node found', items: (_t: T, e: Earlier) => e.of(found)[0]?.value?.nodes ?? [], labels: (node: string) => ({ node }) },
+  after: [found],
+  via: { says: "at the node's own address", client: (c: C, node: string) => c.nodes.client(node) },
+  reportedByUp: true,
+} as const;
+
+/**
+ * The node poll of one cluster, on its own schedule: the HA status, autopilot state and leader at the
+ * configured address, then each node found (or listed) at its own address, and what follows across
+ * them: the nodes found and from where, the active node and its changes.
+ */
+export const nodesPlan: Plan<T, C> = {
+  job: 'secrets_nodes',
+  schedule: { of: (t) => t.nodes.schedule ?? t.schedule, key: 'nodes.schedule' },
+  on: { test: (t) => t.nodes.enabled, says: 'with `nodes.enabled`' },
+  steps: [
+    ha,
+    autopilot,
+    leader,
+    found,
+    call(nodeHealthEndpoint, perNode),
+    derive<T, C, ClusterNodes>({
+      name: 'cluster_nodes',
+      after: [found, leader],
+      families: [...discoveryFamilies, ...activeNodeFamilies],
+      value: (t, e, c) => {
+        const discovery = e.of(found)[0]!.value!;
+        const active = activeNode(e.of(ha)[0]?.value, e.of(leader)[0]?.value, discovery.nodes);
+        return { discovery, active, changes: c.activeNodes.see(t.name, active) };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { OffloadPool } from '../../../src/offload/pool.js';
+import { Turns } from '../../../src/support/turns.js';
+import { decodeTask } from '../../../src/collectors/decoding.js';
+import { TEAMS_PAGE_OFFLOAD_BYTES, decodeTeamsPage } from '../../../src/collectors/teams/list.js';
+import { fixture } from '../../helpers/fixtures.js';
+
+/** A pool that records what it is handed and answers with a marker instead of running anything. */
+function recordingPool() {
+  const runs: Array<{ name: string; transfer: ArrayBuffer[] }> = [];
+  const offload = { run: async (name: string, _input: unknown, transfer: ArrayBuffer[] = []) => (runs.push({ name, transfer }), 'from the worker') };
+  return { runs, offload: offload as unknown as OffloadPool };
+}
+
+const page = (padTo = 0) => {
+  const doc = fixture('teams/page-1-of-3.json') as Record<string, unknown>;
+  const text = JSON.stringify({ ...doc, padding: 'x'.repeat(Math.max(0, padTo)) });
+  const owned = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  owned.write(text);
+  return owned;
+};
+
+describe('which answers leave the main thread', () => {
+  it("decodes a small page (an organization's last few teams) in the collection thread, with the same task", async () => {
+    const { runs, offload } = recordingPool();
+    const body = page(0);
+    expect(body.length).toBeLessThan(TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    expect(runs).toEqual([]);
+    expect(decoded).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]) });
+  });
+
+  it('moves a page of the size the service sends (100 teams, ~270 kB) to the worker, its buffer in the transfer list', async () => {
+    const { runs, offload } = recordingPool();
+    const body = page(270 * 1024);
+    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    expect(decoded).toBe('from the worker');
+    expect(runs).toEqual([{ name: 'teams-page', transfer: [body.buffer] }]);
+  });
+
+  it('refuses a task the decoding table does not list, which no worker thread could run', () => {
+    const { offload } = recordingPool();
+    const stranger = (input: { body: Uint8Array }) => input.body.length;
+    expect(() => decodeTask({ offload, turns: new Turns() }, stranger, page(0), { body: page(0) }, 1)).toThrow(
+      'a decoding task that src/collectors/decoding.ts does not list',
+    );
+  });
+});
