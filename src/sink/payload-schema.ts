@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssue, keyPath } from '../config-fields/errors.js';
+import { ALERT_STATES, ALERTS_PER_TURN, type Payload, type PayloadAlert } from './store/payload.js';
 import { foldField, foldSet, type FoldCounts } from './value-folds.js';
 
 /**
@@ -26,10 +27,8 @@ const goTime = z.string().transform((s, ctx) => {
   return ms <= 0 ? null : ms;
 });
 
-const STATUS = ['firing', 'resolved'] as const;
-export type AlertState = (typeof STATUS)[number];
 const expected = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'required' : `expected ${what}, got ${shown(iss.input)}`);
-const status = z.enum(STATUS, { error: expected('"firing" or "resolved"') });
+const status = z.enum(ALERT_STATES, { error: expected('"firing" or "resolved"') });
 
 const labelSet = z.record(z.string(), z.string());
 
@@ -64,19 +63,6 @@ const envelopeSchema = z.object({
 });
 
 export const payloadSchema = envelopeSchema.extend({ alerts: z.array(alert).min(1, 'must not be empty') });
-
-export type Payload = z.output<typeof payloadSchema> & {
-  /**
-   * The groupKey as sent, when the one stored is folded: a notification's identity (notificationKey)
-   * is the group as sent, as it was before values were folded, so a copy stored by an earlier vigil
-   * is still found.
-   */
-  sentGroupKey?: string;
-};
-export type PayloadAlert = Payload['alerts'][number];
-
-/** Alerts checked per turn: a 55k-alert notification must not hold the event loop (and scrapes) for a second. */
-export const ALERTS_PER_TURN = 2000;
 
 export type ParseResult = { ok: true; payload: Payload; folded: FoldCounts } | { ok: false; reason: 'json' | 'schema'; error: string; field?: string };
 

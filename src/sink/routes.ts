@@ -8,9 +8,10 @@ import { SecretFileError, type AuthOutcome, type SinkAuth } from './auth.js';
 import type { RejectReason } from './families.js';
 import type { Hold, IntakeBudget } from './intake-budget.js';
 import { jsonDepthExceedsInTurns } from './json-depth.js';
-import { parsePayloadInTurns, type Payload } from './payload-schema.js';
+import { parsePayloadInTurns } from './payload-schema.js';
 import { sinkRead, type ReadAnswer, type SinkRead } from './read-api.js';
 import { StoreError, type AlertStore, type RecordResult } from './store/alert-store.js';
+import type { Payload } from './store/payload.js';
 import type { FoldCounts } from './value-folds.js';
 import type { HealthView } from './views.js';
 

@@ -9,7 +9,7 @@ import { SinkAuth } from './auth.js';
 import { SinkExposure, type ExposedSink } from './exposure.js';
 import { IntakeBudget } from './intake-budget.js';
 import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
-import type { Payload } from './payload-schema.js';
+import type { Payload } from './store/payload.js';
 import { Pruner } from './pruning.js';
 import { sinkRouter, startingRouter, WEBHOOK_PATH, type SinkCredentialDeps, type SinkRouteDeps } from './routes.js';
 import { storeKind, type StoreKind } from './store/open-store.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
-import type { Payload } from './payload-schema.js';
+import type { Payload } from './store/payload.js';
 import type { AlertStore } from './store/alert-store.js';
 import type { HealthView } from './views.js';
 import { Watchdog } from './watchdog.js';

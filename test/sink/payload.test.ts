@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parsePayload, unescapeReceiver, type Payload } from '../../src/sink/payload-schema.js';
+import { parsePayload, unescapeReceiver } from '../../src/sink/payload-schema.js';
+import type { Payload } from '../../src/sink/store/payload.js';
 import { BROKEN } from '../fixtures/alertmanager/broken.js';
 import { fixture } from '../helpers/fixtures.js';
 

@@ -24,14 +24,16 @@ async function replica(): Promise<VigilProcess> {
   children.push(v.child);
   return v;
 }
-/** As Alertmanager does: a 5xx is sent again (here at most 50 times, 100 ms apart). */
-async function deliver(url: string, n: unknown): Promise<{ status: number }> {
-  for (let i = 0; ; i++) {
-    const r = await post(url, n);
-    if (r.status < 500 || i >= 50) return r;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+/** As Alertmanager does: a 5xx is sent again (here 100 ms apart, for up to 10 s). */
+const deliver = (url: string, n: unknown) =>
+  waitFor(
+    `an answer other than a 5xx from ${url}`,
+    async () => {
+      const r = await post(url, n);
+      return r.status < 500 ? r : undefined;
+    },
+    10_000,
+  );
 type Page = { notifications: Array<{ groupKey: string; duplicates: number; id: number }> };
 const history = async (v: VigilProcess) => (await getJson<Page>(v.url, '/api/v1/notifications?limit=1000')).body.notifications;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AlertState, Payload } from '../payload-schema.js';
+import type { AlertState, Payload } from './payload.js';
 
 /**
  * What the sink needs from its storage. Asynchronous, and identity-based (a notification is stored

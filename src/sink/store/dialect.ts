@@ -13,6 +13,10 @@ export interface Dialect {
   byteOrder(expr: string): string;
   /** The current alerts counted by state and severity, as `state, severity, count`. */
   alertCounts: string;
+  /** The column type of a 64-bit integer: times (epoch ms), row ids, and totals that only grow. */
+  bigint: string;
+  /** What makes a `bigint` column a row id the database assigns, ascending, and the primary key. */
+  identity: string;
 }
 
 export const SQLITE: Dialect = {
@@ -23,6 +27,9 @@ export const SQLITE: Dialect = {
   byteOrder: (expr) => expr,
   // Kept up to date with the alerts table (migration 1), so that reading it costs no scan.
   alertCounts: 'SELECT state, severity, count FROM alert_counts ORDER BY state, severity',
+  // INTEGER holds up to 64 bits whatever its name; AUTOINCREMENT never hands out an id twice.
+  bigint: 'INTEGER',
+  identity: 'PRIMARY KEY AUTOINCREMENT',
 };
 
 export const POSTGRES: Dialect = {
@@ -32,6 +39,8 @@ export const POSTGRES: Dialect = {
   byteOrder: (expr) => `${expr} COLLATE "C"`,
   // No counts table: concurrent writers would all update its few rows (see postgres-migrations.ts).
   alertCounts: 'SELECT state, severity, count(*) AS count FROM alerts GROUP BY state, severity ORDER BY state, severity',
+  bigint: 'BIGINT',
+  identity: 'GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
 };
 
 export type SqlValue = string | number | null;

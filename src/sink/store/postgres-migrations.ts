@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { POSTGRES } from './dialect.js';
+import { firstSchema } from './first-schema.js';
 import { foldStoredValues, type FoldSteps, type Rows } from './stored-folds.js';
 
 /** A version of the schema: SQL, or a step that changes what is stored (run in the same transaction). */
@@ -19,64 +20,8 @@ async function runSteps(client: pg.ClientBase, steps: FoldSteps): Promise<void> 
  * counts the alerts table (indexed by state, severity) instead.
  */
 export const PG_MIGRATIONS: readonly PostgresMigration[] = [
-  `
-  CREATE TABLE notifications (
-    id               BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    dedup_key        TEXT    NOT NULL UNIQUE,
-    received_at      BIGINT  NOT NULL,
-    receiver         TEXT    NOT NULL,
-    status           TEXT    NOT NULL,
-    group_key        TEXT    NOT NULL,
-    alert_count      INTEGER NOT NULL,
-    truncated_alerts INTEGER NOT NULL,
-    duplicates       INTEGER NOT NULL DEFAULT 0,
-    body             TEXT    NOT NULL
-  );
-  CREATE INDEX notifications_by_time ON notifications (received_at, id);
-  CREATE INDEX notifications_by_receiver ON notifications (receiver, received_at, id);
-
-  CREATE TABLE alerts (
-    fingerprint    TEXT    PRIMARY KEY,
-    alertname      TEXT    NOT NULL,
-    severity       TEXT    NOT NULL,
-    state          TEXT    NOT NULL,
-    labels         TEXT    NOT NULL,
-    annotations    TEXT    NOT NULL,
-    generator_url  TEXT    NOT NULL,
-    receiver       TEXT    NOT NULL,
-    starts_at      BIGINT  NOT NULL,
-    ends_at        BIGINT,
-    first_seen_at  BIGINT  NOT NULL,
-    last_seen_at   BIGINT  NOT NULL,
-    last_firing_at BIGINT,
-    notifications  INTEGER NOT NULL
-  );
-  CREATE INDEX alerts_by_state ON alerts (state, severity);
-  CREATE INDEX alerts_by_name ON alerts (alertname, last_firing_at);
-  CREATE INDEX alerts_by_last_seen ON alerts (last_seen_at);
-
-  CREATE TABLE transitions (
-    id              BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    fingerprint     TEXT    NOT NULL,
-    state           TEXT    NOT NULL,
-    at              BIGINT  NOT NULL,
-    starts_at       BIGINT  NOT NULL,
-    ends_at         BIGINT,
-    notification_id BIGINT  NOT NULL
-  );
-  CREATE INDEX transitions_by_alert ON transitions (fingerprint, id);
-  CREATE INDEX transitions_by_time ON transitions (at);
-
-  -- Counters behind vigil_alertsink_*_total: kept apart from the rows retention deletes.
-  CREATE TABLE receiver_stats (
-    receiver             TEXT    PRIMARY KEY,
-    firing               BIGINT  NOT NULL DEFAULT 0,
-    resolved             BIGINT  NOT NULL DEFAULT 0,
-    duplicates           BIGINT  NOT NULL DEFAULT 0,
-    truncated_alerts     BIGINT  NOT NULL DEFAULT 0,
-    last_notification_at BIGINT
-  );
-  `,
+  // 1: the tables both engines have (first-schema.ts).
+  firstSchema(POSTGRES),
   // 2: values stored whole before the door folded them (stored-folds.ts), folded.
   (client) => runSteps(client, foldStoredValues(POSTGRES)),
 ];

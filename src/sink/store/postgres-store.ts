@@ -1,4 +1,4 @@
-import type { PayloadAlert } from '../payload-schema.js';
+import type { PayloadAlert } from './payload.js';
 import {
   StoreError,
   type AlertFilter,

@@ -1,4 +1,4 @@
-import type { AlertState } from '../payload-schema.js';
+import type { AlertState } from './payload.js';
 import {
   SEVERITY_ORDER,
   type AlertCursor,

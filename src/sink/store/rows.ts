@@ -1,4 +1,4 @@
-import type { AlertState } from '../payload-schema.js';
+import type { AlertState } from './payload.js';
 import type { AlertRecord, NotificationRecord } from './alert-store.js';
 
 /** The rows both stores keep (same column names in SQLite and PostgreSQL) and how they read back. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SQLITE } from './dialect.js';
+import { firstSchema } from './first-schema.js';
 import { keep, pragmaValue } from './sqlite-kept.js';
 import { foldStoredValues, type FoldSteps, type Rows } from './stored-folds.js';
 
@@ -18,59 +19,8 @@ function runSteps(db: Database.Database, steps: FoldSteps): void {
   }
 }
 
-/**
- * The schema, one entry per version: entry i takes a database from user_version i to i + 1. Append
- * only; never edit an entry that has shipped. Times are epoch milliseconds.
- */
-export const MIGRATIONS: readonly SqliteMigration[] = [
-  `
-  CREATE TABLE notifications (
-    id               INTEGER PRIMARY KEY AUTOINCREMENT,
-    dedup_key        TEXT    NOT NULL UNIQUE,
-    received_at      INTEGER NOT NULL,
-    receiver         TEXT    NOT NULL,
-    status           TEXT    NOT NULL,
-    group_key        TEXT    NOT NULL,
-    alert_count      INTEGER NOT NULL,
-    truncated_alerts INTEGER NOT NULL,
-    duplicates       INTEGER NOT NULL DEFAULT 0,
-    body             TEXT    NOT NULL
-  );
-  CREATE INDEX notifications_by_time ON notifications (received_at, id);
-  CREATE INDEX notifications_by_receiver ON notifications (receiver, received_at, id);
-
-  CREATE TABLE alerts (
-    fingerprint    TEXT    PRIMARY KEY,
-    alertname      TEXT    NOT NULL,
-    severity       TEXT    NOT NULL,
-    state          TEXT    NOT NULL,
-    labels         TEXT    NOT NULL,
-    annotations    TEXT    NOT NULL,
-    generator_url  TEXT    NOT NULL,
-    receiver       TEXT    NOT NULL,
-    starts_at      INTEGER NOT NULL,
-    ends_at        INTEGER,
-    first_seen_at  INTEGER NOT NULL,
-    last_seen_at   INTEGER NOT NULL,
-    last_firing_at INTEGER,
-    notifications  INTEGER NOT NULL
-  );
-  CREATE INDEX alerts_by_state ON alerts (state, severity);
-  CREATE INDEX alerts_by_name ON alerts (alertname, last_firing_at);
-  CREATE INDEX alerts_by_last_seen ON alerts (last_seen_at);
-
-  CREATE TABLE transitions (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
-    fingerprint     TEXT    NOT NULL,
-    state           TEXT    NOT NULL,
-    at              INTEGER NOT NULL,
-    starts_at       INTEGER NOT NULL,
-    ends_at         INTEGER,
-    notification_id INTEGER NOT NULL
-  );
-  CREATE INDEX transitions_by_alert ON transitions (fingerprint, id);
-  CREATE INDEX transitions_by_time ON transitions (at);
-
+/** A table only SQLite keeps: PostgreSQL's concurrent writers would all update its few rows (postgres-migrations.ts). */
+const ALERT_COUNTS = `
   -- vigil_alertsink_alerts, kept up to date with the alerts table so that reading it costs no scan.
   CREATE TABLE alert_counts (
     state    TEXT    NOT NULL,
@@ -78,17 +28,15 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
     count    INTEGER NOT NULL,
     PRIMARY KEY (state, severity)
   );
+`;
 
-  -- Counters behind vigil_alertsink_*_total: kept apart from the rows retention deletes.
-  CREATE TABLE receiver_stats (
-    receiver             TEXT    PRIMARY KEY,
-    firing               INTEGER NOT NULL DEFAULT 0,
-    resolved             INTEGER NOT NULL DEFAULT 0,
-    duplicates           INTEGER NOT NULL DEFAULT 0,
-    truncated_alerts     INTEGER NOT NULL DEFAULT 0,
-    last_notification_at INTEGER
-  );
-  `,
+/**
+ * The schema, one entry per version: entry i takes a database from user_version i to i + 1. Append
+ * only; never edit an entry that has shipped. Times are epoch milliseconds.
+ */
+export const MIGRATIONS: readonly SqliteMigration[] = [
+  // 1: the tables both engines have (first-schema.ts), and the alert counts.
+  firstSchema(SQLITE, ALERT_COUNTS),
   // 2: the list order of GET /api/v1/alerts within a state (newest start first, then fingerprint,
   // both descending): a page's cursor is one row-value range on it, so a page seeks, never sorts.
   `

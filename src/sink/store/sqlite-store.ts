@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ALERTS_PER_TURN, type PayloadAlert } from '../payload-schema.js';
+import { ALERTS_PER_TURN, type PayloadAlert } from './payload.js';
 import type {
   AlertStore,
   AlertFilter,

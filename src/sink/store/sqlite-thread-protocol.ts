@@ -1,4 +1,4 @@
-import type { PayloadAlert } from '../payload-schema.js';
+import type { PayloadAlert } from './payload.js';
 import { StoreError, type AlertStore, type IncomingNotification, type UnavailableReason } from './alert-store.js';
 
 /** What the main thread asks the SQLite store thread (see SqliteThreadStore); `id` pairs a request with its reply. */

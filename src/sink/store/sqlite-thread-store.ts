@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { startThread } from '../../support/threads.js';
-import { ALERTS_PER_TURN } from '../payload-schema.js';
+import { ALERTS_PER_TURN } from './payload.js';
 import { checkSender, StoreError, type AlertStore, type IncomingNotification, type RecordResult } from './alert-store.js';
 import type { SqliteStoreOptions } from './sqlite-connection.js';
 import { fromWire, type ReadCall, type StoreReply, type StoreRequest } from './sqlite-thread-protocol.js';

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
-import { ALERTS_PER_TURN } from '../payload-schema.js';
+import { ALERTS_PER_TURN } from './payload.js';
 import { checkSender, type IncomingNotification, type RecordResult, type StoreError } from './alert-store.js';
 
 /** Writes one notification in steps: yields after each ALERTS_PER_TURN alerts. */

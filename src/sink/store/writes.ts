@@ -1,4 +1,4 @@
-import type { PayloadAlert } from '../payload-schema.js';
+import type { PayloadAlert } from './payload.js';
 import type { IncomingNotification } from './alert-store.js';
 import { spell, type Dialect, type Query, type SqlValue } from './dialect.js';
 
