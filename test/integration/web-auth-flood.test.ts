@@ -126,6 +126,7 @@ describe('wrong passwords from many addresses', () => {
       for (const [i, user] of SCRAPERS.entries()) {
         const answers: PlainAnswer[] = [];
         for (let t = 0; t < 3 && answers.at(-1)?.status !== 200; t++) {
+          // Deliberate: a client waits as the refusal's Retry-After asks, and the claim is that doing so gets it in within three tries.
           if (t > 0) await new Promise((r) => setTimeout(r, 1000 * (answers.at(-1)?.retryAfter ?? 1)));
           answers.push(await get(`127.2.0.${i + 1}`, good(user)));
         }
