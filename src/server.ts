@@ -31,6 +31,8 @@ export interface ServerDeps {
   routePrefix?: string;
   /** The path the pages' links start from (`--web.external-url`'s, ending in "/") [default: the route prefix]. */
   linkBase?: string;
+  /** The status pages' compiled front end, served under /ui/ [default: the build's, when there is one]. */
+  uiAssets?: string;
 }
 
 /** No inline script or style, nothing from elsewhere, no framing. */
@@ -181,7 +183,7 @@ export function createExpressApp(deps: ServerDeps): { app: express.Express; metr
     }),
   );
 
-  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath, base: linkBase(deps) }));
+  app.use(uiRoutes({ daemon: deps.daemon, version: VERSION, metricsPath: telemetryPath, base: linkBase(deps), assets: deps.uiAssets }));
 
   if (deps.routes) app.use(deps.routes);
 

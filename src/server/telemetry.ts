@@ -6,7 +6,7 @@ import { ThrottledGroup } from '../metrics/throttled-group.js';
 
 const GROUP = 'vigil/http';
 /** Counts reach /metrics at most this often: a flood of refusals costs a counter increment each, not a render. */
-const PUBLISH_EVERY_MS = 1000;
+export const PUBLISH_EVERY_MS = 1000;
 
 /** The HTTP surface's counters, rendered into the snapshot store at most once a second. */
 export class HttpTelemetry {

@@ -25,6 +25,8 @@ export interface UiDeps {
   /** The path users reach vigil under (`--web.external-url`), ending in `/`: every link is relative to it. */
   base?: string;
   now?: () => number;
+  /** The directory `/ui/` serves (app.js, style.css, favicon.svg) [default: the one `npm run build` writes, when there is one]. */
+  assets?: string;
 }
 
 /** The bundle and stylesheet `npm run build` writes (dist/ui); a run from the sources reads the built ones. */
@@ -42,7 +44,7 @@ export function estateOf(deps: UiDeps): Estate {
 
 export function uiRoutes(deps: UiDeps): Router {
   const router = Router();
-  const dir = assetsDir();
+  const dir = deps.assets ?? assetsDir();
   if (dir) router.use('/ui', express.static(dir, { index: false, fallthrough: false, maxAge: 0 }));
   router.get('/api/v1/estate', (_req, res) => void res.setHeader('cache-control', 'no-store').json(estateOf(deps)));
   router.get('/', (_req, res) => {

@@ -1,6 +1,5 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../src/catalog.js';
 import { SnapshotStore } from '../../src/metrics/snapshot-store.js';
@@ -91,11 +90,17 @@ describe('clients that do not read their answer', () => {
   it('a scrape still gets in while --web.max-connections clients sit on a large /metrics they never read', async () => {
     // A write timeout far away: making room for the scrape is the cap's doing.
     const { port, url, store } = await start({ maxConnections: 10, writeTimeoutMs: 600_000 });
+    let answering = 0;
+    server!.server.on('request', () => answering++);
     for (let i = 0; i < 10; i++) await neverReads(port);
-    // Long enough for every answer to fill the socket buffers and then make no progress at all.
-    await sleep(3000);
-    const res = await fetch(`${url}/metrics`);
-    expect(res.status).toBe(200);
+    // Every connection busy with its answer, so that none is idle: closing an idle one would make room too.
+    await waitFor('the ten requests being answered', async () => (answering === 10 ? true : undefined), 10_000, { everyMs: 20 });
+    // At the cap, a newcomer gets in by cutting an answer that has stood still for a second; until the
+    // answers have filled the socket buffers and stood that long, a scrape is turned away, and tries again.
+    const res = await waitFor('a scrape let in at the cap', async () => {
+      const r = await fetch(`${url}/metrics`);
+      return r.status === 200 ? r : undefined;
+    });
     expect((await res.text()).startsWith(body)).toBe(true);
     // One stuck connection made room (the scrape's own connection, once done, is idle: never a stalled one's).
     expect(await waitFor('the count of stalled writes', async () => ((await stalledCount(store)) === 1 ? 1 : undefined), 10_000)).toBe(1);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentScenario, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
+import { waitFor } from '../helpers/wait.js';
 
 const AGENT_ONLY = 'agent-read-only-token';
 
@@ -78,19 +79,36 @@ describe('GET /v1/operator/autopilot/health', () => {
   });
 
   it('flap the leader: leadership moves every period, and stays put once stopped', async () => {
+    const PERIOD_MS = 20;
     const leader = async () => (await health()).Servers.find((s) => s.Leader)?.Name;
     const first = await leader();
-    await admin(sim, 'server-1', 'autopilot/flap', { every_ms: 20 });
+    await admin(sim, 'server-1', 'autopilot/flap', { every_ms: PERIOD_MS });
     const seen = new Set<string | undefined>([first]);
-    for (let i = 0; i < 20 && seen.size < 3; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      seen.add(await leader());
-    }
-    expect(seen.size).toBe(3);
+    await waitFor('every server to lead in turn', async () => (seen.add(await leader()).size === 3 ? true : undefined), 5_000, { everyMs: 5 });
+    expect(seen).toEqual(new Set((await health()).Servers.map((s) => s.Name)));
     await admin(sim, 'server-1', 'autopilot/flap', { every_ms: null });
     const stopped = await leader();
-    await new Promise((r) => setTimeout(r, 60));
-    expect(await leader()).toBe(stopped);
+    // Staying put is a claim about time passing, with nothing to wait for. The leader is read until
+    // the reads span two periods with less than a period between any two (a stall starts them again),
+    // so a flap still running would move it between two reads: the simulator runs on this process's
+    // clock. One read after a fixed sleep would not do: three periods on, a flap is back where it began.
+    const leaders = new Set([stopped]);
+    let runFrom = performance.now();
+    let lastStart = runFrom;
+    await waitFor(
+      'reads spanning two flap periods',
+      async () => {
+        const start = performance.now();
+        leaders.add(await leader());
+        const end = performance.now();
+        if (end - lastStart >= PERIOD_MS) runFrom = end;
+        lastStart = start;
+        return start - runFrom >= 2 * PERIOD_MS ? true : undefined;
+      },
+      5_000,
+      { everyMs: 5 },
+    );
+    expect(leaders).toEqual(new Set([stopped]));
   });
 
   it('refuses bad fault bodies with the reason, and names the servers it knows', async () => {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { sectionOf } from '../../../scripts/doc-sections.js';
@@ -8,6 +9,7 @@ import { HTTP_ROUTES, renderHttpRoutesTable } from '../../../src/server/http-rou
 import { alertPages } from '../../../src/server/ui-routes.js';
 import { createExpressApp } from '../../../src/server.js';
 import { sinkRouter, type SinkRouteDeps } from '../../../src/sink/routes.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
  * The README's endpoint table against the routes the server is made of: vigil's own app (with its
@@ -36,9 +38,23 @@ function routes(stack: Layer[]): string[] {
 
 const stub = <T>() => ({}) as T;
 
+/** The files /ui/ serves, as a directory of its own: /ui/ is served whether or not `npm run build` has run. */
+function uiAssets(): string {
+  const dir = tempDir('vigil-ui-');
+  for (const file of ['app.js', 'style.css', 'favicon.svg']) writeFileSync(join(dir, file), '');
+  return dir;
+}
+
 describe('the endpoint table', () => {
   const log = createLogger('error', 'json', new PassThrough());
-  const { app } = createExpressApp({ daemon: stub<Daemon>(), reload: async () => undefined, processMetrics: async () => '', log, enableLifecycle: true });
+  const { app } = createExpressApp({
+    daemon: stub<Daemon>(),
+    reload: async () => undefined,
+    processMetrics: async () => '',
+    log,
+    enableLifecycle: true,
+    uiAssets: uiAssets(),
+  });
   const sink = sinkRouter({ ...stub<SinkRouteDeps>(), pages: alertPages({ daemon: stub<Daemon>(), version: '0' }) });
   const served = new Set([
     ...routes((app as unknown as { router: { stack: Layer[] } }).router.stack),
