@@ -44,7 +44,7 @@ module.exports = {
       comment: "vigil's code imports nothing of the tests, benches, scripts or simulators",
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^(test|bench|scripts|simulators|ui|mixin|dashboards|deploy)/' },
+      to: { path: '^(test|bench|scripts|simulators|ui|dashboards|deploy)/' },
     },
     {
       name: 'unlayered-file',

@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { allDashboards, renderDashboard } from '../dashboards/src/index.js';
-import { DEFAULT_MIXIN, loadMixinConfig } from '../mixin/config.js';
-import { generateJsonnetMixin, JSONNET_DIR } from '../mixin/jsonnet.js';
-import { generateRules } from '../mixin/rules.js';
+import { DEFAULT_MIXIN, loadMixinConfig } from './mixin/config.js';
+import { generateJsonnetMixin, JSONNET_DIR } from './mixin/jsonnet.js';
+import { generateRules } from './mixin/rules.js';
 
 /**
  * Writes alerts/*.rules.yml (from alerts/src/) and dashboards/*.json (from dashboards/src/) for a

@@ -1,4 +1,4 @@
-import type { MixinConfig } from '../../mixin/config.js';
+import type { MixinConfig } from '../../scripts/mixin/config.js';
 import { autopilotRow } from './agents-autopilot.js';
 import { dashboard } from './common.js';
 

@@ -13,8 +13,8 @@ import { DataqueryBuilder, PromQueryFormat } from '@grafana/grafana-foundation-s
 import { PanelBuilder as StatBuilder } from '@grafana/grafana-foundation-sdk/stat';
 import { PanelBuilder as TableBuilder } from '@grafana/grafana-foundation-sdk/table';
 import { PanelBuilder as TimeseriesBuilder } from '@grafana/grafana-foundation-sdk/timeseries';
-import { DEFAULT_MIXIN, type MixinConfig } from '../../mixin/config.js';
-import { withMatchers } from '../../mixin/promql.js';
+import { DEFAULT_MIXIN, type MixinConfig } from '../../scripts/mixin/config.js';
+import { withMatchers } from '../../scripts/mixin/promql.js';
 
 /** Pieces every vigil dashboard shares: variables, links, and panels that always have units and descriptions. */
 

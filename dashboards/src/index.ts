@@ -1,4 +1,4 @@
-import type { MixinConfig } from '../../mixin/config.js';
+import type { MixinConfig } from '../../scripts/mixin/config.js';
 import type { VigilDashboard } from './common.js';
 import { agentsDashboard } from './agents.js';
 import { secretsDashboard } from './secrets.js';

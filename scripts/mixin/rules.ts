@@ -5,7 +5,7 @@ import { withGroupingLabel, withMatchers, withUpJob } from './promql.js';
 import { THRESHOLDS, withThresholds } from './thresholds.js';
 
 /** The rule files' source: alerts/src/*.rules.yml, written for the default labels. */
-export const RULES_SOURCE = new URL('../alerts/src/', import.meta.url);
+export const RULES_SOURCE = new URL('../../alerts/src/', import.meta.url);
 
 const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { allDashboards } from '../dashboards/src/index.js';
+import { allDashboards } from '../../dashboards/src/index.js';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
 import { fitExpr, RULES_SOURCE, ruleSourceFiles } from './rules.js';
 import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
