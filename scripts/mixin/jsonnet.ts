@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { allDashboards } from '../../dashboards/src/index.js';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
+import { mixinDashboards } from './dashboards.js';
 import { fitExpr, RULES_SOURCE, ruleSourceFiles } from './rules.js';
 import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
 
@@ -204,7 +204,7 @@ ${THRESHOLD_NAMES.map((n) => `    //   ${n} (${THRESHOLDS[n].shipped}): ${THRESH
 }
 
 function dashboardsLibsonnet(): string {
-  const boards = Object.fromEntries(Object.entries(allDashboards(DEFAULT_MIXIN)).map(([f, d]) => [f, JSON.parse(JSON.stringify(d.build())) as Json]));
+  const boards = Object.fromEntries(Object.entries(mixinDashboards(DEFAULT_MIXIN)).map(([f, d]) => [f, JSON.parse(JSON.stringify(d.build())) as Json]));
   return `${header}// The dashboards of dashboards/*.json, with their datasource, job and instance variables.
 {
   grafanaDashboards+:: ${value(boards, '  ')},
