@@ -66,7 +66,7 @@ export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Rec
     if (!seen.has(name)) throw new Error(`mixin config names an alert no rule defines: ${name}`);
   }
   for (const [name, t] of Object.entries(THRESHOLDS)) {
-    if (!seen.has(t.alert)) throw new Error(`mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
+    if (!seen.has(t.alert)) throw new Error(`scripts/mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
   }
   return out;
 }
