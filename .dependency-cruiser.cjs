@@ -1,6 +1,8 @@
 // Import rules of vigil's code, checked by `npm test` (test/unit/shipped/layers.test.ts): no import
 // circle (type-only imports included), and no import from a layer that a layer may not import (the
-// layers and what each may import: layers.cjs).
+// layers and what each may import: layers.cjs); and the sources of generated files (dashboards/src,
+// deploy/kubernetes/src) import nothing of their generators, so that imports between the top-level
+// folders run one way.
 const { LAYERS, SIMULATOR_LAYERS } = require('./layers.cjs');
 
 const any = (paths) => `(${paths.join('|')})`;
@@ -44,7 +46,15 @@ module.exports = {
       comment: "vigil's code imports nothing of the tests, benches, scripts or simulators",
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^(test|bench|scripts|simulators|ui|mixin|dashboards|deploy)/' },
+      to: { path: '^(test|bench|scripts|simulators|ui|dashboards|deploy)/' },
+    },
+    {
+      name: 'generated-sources-not-from-tooling',
+      comment:
+        'the sources of generated files take what the generator knows as parameters: they import nothing of the scripts that generate them, the tests or the benches',
+      severity: 'error',
+      from: { path: '^(dashboards|deploy)/' },
+      to: { path: '^(scripts|test|bench)/' },
     },
     {
       name: 'unlayered-file',
@@ -59,7 +69,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^(src|simulators)/',
+    includeOnly: '^(src|simulators|dashboards|deploy|scripts|test|bench)/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { allDashboards, renderDashboard } from '../dashboards/src/index.js';
-import { DEFAULT_MIXIN, loadMixinConfig } from '../mixin/config.js';
-import { generateJsonnetMixin, JSONNET_DIR } from '../mixin/jsonnet.js';
-import { generateRules } from '../mixin/rules.js';
+import { renderDashboard } from '../dashboards/src/index.js';
+import { DEFAULT_MIXIN, loadMixinConfig } from './mixin/config.js';
+import { mixinDashboards } from './mixin/dashboards.js';
+import { generateJsonnetMixin, JSONNET_DIR } from './mixin/jsonnet.js';
+import { generateRules } from './mixin/rules.js';
 
 /**
  * Writes alerts/*.rules.yml (from alerts/src/) and dashboards/*.json (from dashboards/src/) for a
@@ -23,7 +24,7 @@ for (const [file, text] of Object.entries(generateRules(config))) {
   process.stdout.write(`${join(values.out ?? '', 'alerts', file)} written\n`);
 }
 mkdirSync(join(out, 'dashboards'), { recursive: true });
-for (const [file, d] of Object.entries(allDashboards(config))) {
+for (const [file, d] of Object.entries(mixinDashboards(config))) {
   writeFileSync(join(out, 'dashboards', file), renderDashboard(d));
   process.stdout.write(`${join(values.out ?? '', 'dashboards', file)} written\n`);
 }

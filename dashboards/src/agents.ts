@@ -1,15 +1,14 @@
-import type { MixinConfig } from '../../mixin/config.js';
 import { autopilotRow } from './agents-autopilot.js';
-import { dashboard } from './common.js';
+import { dashboard, type DashboardSettings } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function agentsDashboard(config?: MixinConfig) {
+export function agentsDashboard(settings: DashboardSettings) {
   const d = dashboard(
     'scheduler',
     'Cluster agents as vigil polls them: health per role, gossip members, known servers, raft, server fault tolerance, client nodes and host disks.',
     'scheduler_agent_up',
-    config,
+    settings,
   )
     .row('Overview')
     .stat({

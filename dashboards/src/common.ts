@@ -13,13 +13,27 @@ import { DataqueryBuilder, PromQueryFormat } from '@grafana/grafana-foundation-s
 import { PanelBuilder as StatBuilder } from '@grafana/grafana-foundation-sdk/stat';
 import { PanelBuilder as TableBuilder } from '@grafana/grafana-foundation-sdk/table';
 import { PanelBuilder as TimeseriesBuilder } from '@grafana/grafana-foundation-sdk/timeseries';
-import { DEFAULT_MIXIN, type MixinConfig } from '../../mixin/config.js';
-import { withMatchers } from '../../mixin/promql.js';
 
 /** Pieces every vigil dashboard shares: variables, links, and panels that always have units and descriptions. */
 
 export const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 export const TAG = 'vigil';
+
+/**
+ * What the dashboards take of a user's labels. Their generator (scripts/mixin/) builds it from the
+ * mixin config and passes it in: the dashboards import nothing of the tooling that generates them.
+ */
+export interface DashboardSettings {
+  /** Extra matchers on every series of vigil the dashboards read, e.g. `env="prod"`. */
+  selector: string;
+  /** A label that tells clusters or environments apart: a `cluster` variable when set ('' for none). */
+  clusterLabel: string;
+  /**
+   * Puts `matchers` (e.g. `job=~"$job", instance=~"$instance"`) on every series `expr` reads. An edit
+   * on PromQL's syntax tree, which the generator has; the matchers are the dashboard's variables.
+   */
+  fit: (expr: string, matchers: string) => string;
+}
 
 export interface Query {
   expr: string;
@@ -109,8 +123,8 @@ export const DASHBOARDS = {
 } as const;
 
 /** The variables that pick vigils, in order, with the matchers they put on every query. */
-function vigilVariables(config: MixinConfig): { variables: QueryVariableBuilder[]; matchers: string } {
-  const picked: string[] = config.selector.trim() === '' ? [] : [config.selector.trim()];
+function vigilVariables(settings: DashboardSettings): { variables: QueryVariableBuilder[]; matchers: string } {
+  const picked: string[] = settings.selector.trim() === '' ? [] : [settings.selector.trim()];
   const variables: QueryVariableBuilder[] = [];
   const variable = (name: string, label: string, labelName: string) => {
     variables.push(
@@ -126,7 +140,7 @@ function vigilVariables(config: MixinConfig): { variables: QueryVariableBuilder[
     );
     picked.push(`${labelName}=~"$${name}"`);
   };
-  if (config.clusterLabel !== '') variable('cluster', 'Cluster', config.clusterLabel);
+  if (settings.clusterLabel !== '') variable('cluster', 'Cluster', settings.clusterLabel);
   variable('job', 'Job', 'job');
   variable('instance', 'vigil', 'instance');
   return { variables, matchers: picked.join(', ') };
@@ -137,9 +151,9 @@ function vigilVariables(config: MixinConfig): { variables: QueryVariableBuilder[
  * and `target` variables, a fixed uid, and links to the other vigil dashboards (by tag, keeping
  * time range and variables). Every query reads only the vigils the variables pick.
  */
-export function dashboard(key: keyof typeof DASHBOARDS, description: string, targetMetric: string, config: MixinConfig = DEFAULT_MIXIN): VigilDashboard {
+export function dashboard(key: keyof typeof DASHBOARDS, description: string, targetMetric: string, settings: DashboardSettings): VigilDashboard {
   const d = DASHBOARDS[key];
-  const { variables, matchers } = vigilVariables(config);
+  const { variables, matchers } = vigilVariables(settings);
   const b = new DashboardBuilder(d.title)
     .uid(d.uid)
     .description(description)
@@ -161,5 +175,5 @@ export function dashboard(key: keyof typeof DASHBOARDS, description: string, tar
       .includeAll(true)
       .allValue('.*'),
   ).link(new DashboardLinkBuilder('vigil dashboards').type(DashboardLinkType.Dashboards).tags([TAG]).asDropdown(true).keepTime(true).includeVars(true));
-  return new VigilDashboard(d.uid, b, (expr) => withMatchers(expr, matchers));
+  return new VigilDashboard(d.uid, b, (expr) => settings.fit(expr, matchers));
 }

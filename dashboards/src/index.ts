@@ -1,17 +1,16 @@
-import type { MixinConfig } from '../../mixin/config.js';
-import type { VigilDashboard } from './common.js';
+import type { DashboardSettings, VigilDashboard } from './common.js';
 import { agentsDashboard } from './agents.js';
 import { secretsDashboard } from './secrets.js';
 import { teamsDashboard } from './teams.js';
 import { vigilDashboard } from './vigil.js';
 
 /** Every shipped dashboard, by the file name it is written to in dashboards/. */
-export function allDashboards(config?: MixinConfig): Record<string, VigilDashboard> {
+export function allDashboards(settings: DashboardSettings): Record<string, VigilDashboard> {
   return {
-    'secrets-replication.json': secretsDashboard(config),
-    'scheduler-agents.json': agentsDashboard(config),
-    'teams.json': teamsDashboard(config),
-    'vigil.json': vigilDashboard(config),
+    'secrets-replication.json': secretsDashboard(settings),
+    'scheduler-agents.json': agentsDashboard(settings),
+    'teams.json': teamsDashboard(settings),
+    'vigil.json': vigilDashboard(settings),
   };
 }
 

@@ -1,15 +1,14 @@
-import type { MixinConfig } from '../../mixin/config.js';
-import { dashboard } from './common.js';
+import { dashboard, type DashboardSettings } from './common.js';
 import { secretsNodesRow } from './secrets-nodes.js';
 
 const T = 'target=~"$target"';
 
-export function secretsDashboard(config?: MixinConfig) {
+export function secretsDashboard(settings: DashboardSettings) {
   const overview = dashboard(
     'secrets',
     'Replication of the secrets service as vigil polls it: roles, connections, heartbeats, WAL lag and merkle corruption; and each cluster’s nodes: role, seal, version, raft failure tolerance, active node changes and licence.',
     'secrets_replication_up',
-    config,
+    settings,
   )
     .row('Overview')
     .stat({

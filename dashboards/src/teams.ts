@@ -1,10 +1,9 @@
-import type { MixinConfig } from '../../mixin/config.js';
-import { dashboard } from './common.js';
+import { dashboard, type DashboardSettings } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function teamsDashboard(config?: MixinConfig) {
-  return dashboard('teams', 'Teams of each watched organization: counts, sizes, organization-wide permissions and consistency.', 'teams_up', config)
+export function teamsDashboard(settings: DashboardSettings) {
+  return dashboard('teams', 'Teams of each watched organization: counts, sizes, organization-wide permissions and consistency.', 'teams_up', settings)
     .row('Overview')
     .stat({
       title: 'Listings up',

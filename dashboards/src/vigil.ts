@@ -1,14 +1,13 @@
-import type { MixinConfig } from '../../mixin/config.js';
-import { dashboard } from './common.js';
+import { dashboard, type DashboardSettings } from './common.js';
 
 const T = 'target=~"$target"';
 
-export function vigilDashboard(config?: MixinConfig) {
+export function vigilDashboard(settings: DashboardSettings) {
   return dashboard(
     'vigil',
     "vigil's own health: collections, upstream requests, the alert sink and the Watchdog, and the process.",
     'vigil_collector_up',
-    config,
+    settings,
   )
     .row('Collections')
     .stat({

@@ -140,7 +140,7 @@ The rules (\`alerts/src/\`) and the dashboards (\`dashboards/src/\`) are one sou
 Prometheus by a small config, as a monitoring mixin's \`_config\`; the committed files are its
 default output. For another job name, a selector that keeps other vigils out, a label that tells
 your clusters or environments apart, other \`for:\` and severities, or other thresholds
-(\`mixin/thresholds.ts\` lists them):
+(\`scripts/mixin/thresholds.ts\` lists them):
 
 \`\`\`yaml
 # my-labels.yml

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allDashboards } from '../../dashboards/src/index.js';
+import { mixinDashboards } from '../../scripts/mixin/dashboards.js';
 import { FAILURE_CLASSES } from '../../scripts/paging/failure-classes.js';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
@@ -633,7 +633,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
   }, 200_000);
 
   it('runs every dashboard query against the live Prometheus', async () => {
-    const panels = Object.entries(allDashboards()).flatMap(([file, d]) => d.panels.map((p) => [`${file}: ${p.title}`, p] as const));
+    const panels = Object.entries(mixinDashboards()).flatMap(([file, d]) => d.panels.map((p) => [`${file}: ${p.title}`, p] as const));
     for (const [name, panel] of panels) {
       for (const q of panel.queries) {
         const expr = substituteGrafanaVariables(q.expr, '1m', '10m');

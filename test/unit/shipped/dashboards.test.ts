@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARDS } from '../../../dashboards/src/common.js';
-import { allDashboards, renderDashboard } from '../../../dashboards/src/index.js';
+import { renderDashboard } from '../../../dashboards/src/index.js';
+import { mixinDashboards } from '../../../scripts/mixin/dashboards.js';
 
 interface Panel {
   type: string;
@@ -11,7 +12,7 @@ interface Panel {
   targets?: Array<{ expr: string }>;
 }
 
-const dashboards = allDashboards();
+const dashboards = mixinDashboards();
 
 describe.each(Object.entries(dashboards))('dashboards/%s', (file, d) => {
   const json = d.build() as unknown as {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allDashboards } from '../../../dashboards/src/index.js';
+import { mixinDashboards } from '../../../scripts/mixin/dashboards.js';
 import { CATALOG } from '../../../src/catalog.js';
 import { createProcessMetrics } from '../../../src/metrics/process-metrics.js';
 import { parseExposition } from '../../helpers/exposition.js';
@@ -28,7 +28,7 @@ describe('metrics referenced by alert rules', () => {
 });
 
 describe('metrics referenced by dashboards', () => {
-  const queries = Object.entries(allDashboards()).flatMap(([file, d]) =>
+  const queries = Object.entries(mixinDashboards()).flatMap(([file, d]) =>
     d.panels.flatMap((p) => p.queries.map((q) => [`${file}: ${p.title}`, substituteGrafanaVariables(q.expr)] as const)),
   );
   it.each(queries)('%s uses only exported metrics', (_p, expr) => {

@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { allDashboards } from '../../../dashboards/src/index.js';
-import { DEFAULT_MIXIN, parseMixinConfig, type MixinConfig } from '../../../mixin/config.js';
-import { withGroupingLabel, withMatchers, withNumber, withUpJob } from '../../../mixin/promql.js';
-import { generateRules } from '../../../mixin/rules.js';
+import { DEFAULT_MIXIN, parseMixinConfig, type MixinConfig } from '../../../scripts/mixin/config.js';
+import { mixinDashboards } from '../../../scripts/mixin/dashboards.js';
+import { withGroupingLabel, withMatchers, withNumber, withUpJob } from '../../../scripts/mixin/promql.js';
+import { generateRules } from '../../../scripts/mixin/rules.js';
 import { selectors } from '../../helpers/promql.js';
 import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
 import { requireTool } from '../../helpers/tools.js';
@@ -133,7 +133,7 @@ describe('a user’s labels', () => {
   });
 
   it('give the dashboards a cluster variable and read only the picked vigils in every query', () => {
-    for (const d of Object.values(allDashboards(mine))) {
+    for (const d of Object.values(mixinDashboards(mine))) {
       const vars = (d.build() as unknown as { templating: { list: Array<{ name: string }> } }).templating.list.map((v) => v.name);
       expect(vars).toEqual(['datasource', 'cluster', 'job', 'instance', 'target']);
       for (const p of d.panels)

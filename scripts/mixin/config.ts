@@ -19,7 +19,7 @@ export interface MixinConfig {
   for: Record<string, string>;
   /** `severity` per alert name, replacing the shipped one. */
   severity: Record<string, string>;
-  /** Numbers of the rules by name (mixin/thresholds.ts), replacing the shipped ones. */
+  /** Numbers of the rules by name (scripts/mixin/thresholds.ts), replacing the shipped ones. */
   thresholds: Partial<Record<ThresholdName, number>>;
 }
 
@@ -38,7 +38,7 @@ const schema = z.strictObject({
     .record(z.string(), z.number().int('must be a whole number').nonnegative())
     .superRefine((o, ctx) => {
       for (const k of Object.keys(o))
-        if (!isThresholdName(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'is no threshold of the rules (mixin/thresholds.ts)' });
+        if (!isThresholdName(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'is no threshold of the rules (scripts/mixin/thresholds.ts)' });
     })
     .default({}),
 });

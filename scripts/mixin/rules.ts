@@ -5,7 +5,7 @@ import { withGroupingLabel, withMatchers, withUpJob } from './promql.js';
 import { THRESHOLDS, withThresholds } from './thresholds.js';
 
 /** The rule files' source: alerts/src/*.rules.yml, written for the default labels. */
-export const RULES_SOURCE = new URL('../alerts/src/', import.meta.url);
+export const RULES_SOURCE = new URL('../../alerts/src/', import.meta.url);
 
 const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
 
@@ -66,7 +66,7 @@ export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Rec
     if (!seen.has(name)) throw new Error(`mixin config names an alert no rule defines: ${name}`);
   }
   for (const [name, t] of Object.entries(THRESHOLDS)) {
-    if (!seen.has(t.alert)) throw new Error(`mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
+    if (!seen.has(t.alert)) throw new Error(`scripts/mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
   }
   return out;
 }
