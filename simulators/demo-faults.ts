@@ -1,5 +1,5 @@
 import type { AgentSimulator } from './agent/index.js';
-import { DEMO_NODES_CLUSTER, type SecretsSimulator } from './secrets/index.js';
+import { DEMO_NODES_CLUSTER, DEMO_SEAL_BACKENDS, type SecretsSimulator } from './secrets/index.js';
 import type { TeamsSimulator } from './teams/index.js';
 
 /**
@@ -11,6 +11,8 @@ export interface DemoFault {
   inject: string;
   clear?: string;
   alerts: string[];
+  /** What it will raise once vigil ships the alert rules for it, said as is (the alerts above are shipped ones). */
+  planned?: string[];
   /** The schedule of the target it hits, in seconds: the team service is listed less often. */
   pollSeconds?: number;
 }
@@ -106,6 +108,32 @@ function nodeFaults(secrets: SecretsSimulator): DemoFault[] {
       what: `leave node-3 of ${c} behind in an upgrade`,
       ...node('node-3', '{"version":"1.16.9+ent"}', '{"version":"1.17.3+ent"}'),
       alerts: ['SecretsNodeVersionSkew'],
+    },
+    ...sealFaults(node),
+  ];
+}
+
+/** The unseal and Seal HA faults of the cluster of three, whose seals are DEMO_SEAL_BACKENDS. */
+function sealFaults(node: (id: string, set: string, unset: string) => { inject: string; clear: string }): DemoFault[] {
+  const last = DEMO_SEAL_BACKENDS.at(-1) ?? '';
+  const down = (names: string[]) => `{"unhealthy_seal_backends":${JSON.stringify(names)}}`;
+  return [
+    {
+      what: `leave the unseal of node-2 of ${DEMO_NODES_CLUSTER} stuck at 1 key share of 3 (a sealed voter: the quorum is one voter from its end)`,
+      ...node('node-2', '{"unseal_progress":1}', '{"unseal_progress":0}'),
+      alerts: ['SecretsNodeSealed', 'SecretsRaftFailureToleranceLost'],
+    },
+    {
+      what: `fail the seal backend ${last} of node-3 of ${DEMO_NODES_CLUSTER} (Seal HA: its other seal still works)`,
+      ...node('node-3', down([last]), down([])),
+      alerts: [],
+      planned: ['raises SecretsSealBackendUnhealthy (warning) after 10m'],
+    },
+    {
+      what: `fail every seal backend of node-2 of ${DEMO_NODES_CLUSTER} (${DEMO_SEAL_BACKENDS.join(' and ')}: a restart would leave it sealed)`,
+      ...node('node-2', down(DEMO_SEAL_BACKENDS), down([])),
+      alerts: [],
+      planned: ['pages SecretsSealBackendsUnhealthy (critical)'],
     },
   ];
 }

@@ -10,11 +10,12 @@ import type { Access, Method } from './replication-endpoint.js';
 import { readBody, type Body } from './request-body.js';
 import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
 import { activeNode, member, type SimNode } from './nodes.js';
+import { sealRoute } from './seal-api.js';
 import { TOKEN_LOOKUP_SELF, tokenLookupSelf } from './token-lookup.js';
 
 /**
  * The HTTP listener of one simulated cluster (its load balancer, `node` undefined) or of one of its
- * nodes: admin routes, then faults, the node's health, seal, routing, namespace, auth.
+ * nodes: admin routes, then faults, the node's health and seal status, the seal, routing, namespace, auth.
  */
 export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNode): Handler {
   return async (req, res) => {
@@ -26,6 +27,8 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNod
     if (await applyFaults(cluster.faults, res)) return;
     const now = new Date();
     if (path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
+    const seal = sealRoute(path);
+    if (seal) return respond(res, () => seal(cluster, node, method));
     if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
     await respond(res, () => nodesAnswer(cluster, path, req, now) ?? answer(fleet, cluster, method, path, query, req));
   };

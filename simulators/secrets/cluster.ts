@@ -112,6 +112,8 @@ export interface ClusterModel {
   readonly startedAt: Date;
   /** Its nodes, each with its own health; the cluster's address reaches the active one. */
   readonly nodes: NodeSet;
+  /** Names of its auto seals under Seal HA (two or three); empty: one Shamir seal, unsealed with key shares. */
+  readonly sealBackends: readonly string[];
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -135,12 +137,13 @@ export function newKeyShares(count = 5, threshold = 3): KeyShares {
   return { shares: Array.from({ length: count }, () => randomBytes(33).toString('hex')), threshold };
 }
 
-export function createCluster(name: string, nodeCount = 3): ClusterModel {
+export function createCluster(name: string, nodeCount = 3, sealBackends: readonly string[] = []): ClusterModel {
   const rootToken = `s.${randomBase62(24)}`;
   return {
     name,
     id: randomUUID(),
     nodes: createNodes(name, nodeCount),
+    sealBackends,
     url: '',
     clusterAddr: '',
     rootToken,

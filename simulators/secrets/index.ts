@@ -6,7 +6,7 @@ import { anyOperationToken } from './operation-token.js';
 import { quirksOf, type SecretsProfile } from './profiles.js';
 import { applyReplication, parseScenario, type SecretsScenario } from './scenario.js';
 
-export { DEMO_NODES_CLUSTER, demoSecretsScenario, demoWithNodesScenario, loadScenarioFile, parseScenario } from './scenario.js';
+export { DEMO_NODES_CLUSTER, DEMO_SEAL_BACKENDS, demoSecretsScenario, demoWithNodesScenario, loadScenarioFile, parseScenario } from './scenario.js';
 export type { ReplicationLink, SecretsScenario } from './scenario.js';
 export { decodeOperationToken } from './operation-token.js';
 export { SECRETS_PROFILES, type SecretsProfile } from './profiles.js';
@@ -68,7 +68,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   };
   try {
     for (const spec of valid.clusters) {
-      const model = createCluster(spec.name, spec.nodes);
+      const model = createCluster(spec.name, spec.nodes, spec.sealBackends);
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);

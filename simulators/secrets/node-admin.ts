@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { badRequest, notFound, ok, type Reply } from './api-error.js';
 import type { ClusterModel } from './cluster.js';
 import { moveLeadership, roleOf, type SimNode } from './nodes.js';
-import { optionalBool, optionalString, type Body } from './request-body.js';
+import { optionalBool, optionalString, optionalStringArray, type Body } from './request-body.js';
 
 /**
  * The node faults under `/_sim/`: seal a standby, kill a voter, lag one, remove one, skew its
- * version or clock (`POST /_sim/nodes/<id>`), flap the leader (`POST /_sim/leader`), bring the
- * licence near its end (`POST /_sim/license`).
+ * version or clock, leave an unseal stuck part way, fail its seal backends (`POST /_sim/nodes/<id>`),
+ * flap the leader (`POST /_sim/leader`), bring the licence near its end (`POST /_sim/license`).
  */
 type NodeAdminHandler = (cluster: ClusterModel, body: Body, args: string[]) => Reply;
 
@@ -22,6 +23,7 @@ function nodesView(cluster: ClusterModel): Record<string, unknown> {
   return {
     active: set.activeId,
     license_expiry: set.licenseExpiry?.toISOString() ?? null,
+    seal_backends: cluster.sealBackends,
     nodes: set.nodes.map((n) => ({
       id: n.id,
       hostname: n.hostname,
@@ -32,6 +34,8 @@ function nodesView(cluster: ClusterModel): Record<string, unknown> {
       lag_entries: n.lagEntries,
       version: n.version,
       clock_skew_ms: n.clockSkewMs,
+      unseal_progress: n.unsealProgress,
+      unhealthy_seal_backends: Object.fromEntries([...n.sealBackendsDown].map(([name, since]) => [name, since.toISOString()])),
     })),
   };
 }
@@ -46,7 +50,12 @@ const optionalInt = (body: Body, key: string): number | undefined => {
 function setNode(cluster: ClusterModel, id: string, body: Body): Reply {
   const n: SimNode | undefined = cluster.nodes.nodes.find((x) => x.id === id);
   if (!n) throw notFound(`no node "${id}" (have: ${cluster.nodes.nodes.map((x) => x.id).join(', ')})`);
+  const progress = unsealProgressArg(cluster, body);
+  const unhealthyBackends = sealBackendsArg(cluster, body);
   n.sealed = optionalBool(body, 'sealed') ?? n.sealed;
+  if (!n.sealed) setUnsealProgress(n, 0);
+  if (progress !== undefined) setUnsealProgress(n, progress);
+  if (unhealthyBackends) setUnhealthyBackends(n, unhealthyBackends);
   n.dead = optionalBool(body, 'dead') ?? n.dead;
   n.removed = optionalBool(body, 'removed') ?? n.removed;
   const lag = optionalInt(body, 'lag_entries');
@@ -57,6 +66,42 @@ function setNode(cluster: ClusterModel, id: string, body: Body): Reply {
   // An active node that stops serving hands over, as the real cluster elects another.
   if (n.id === cluster.nodes.activeId && (n.sealed || n.dead || n.removed)) moveLeadership(cluster.nodes);
   return ok(nodesView(cluster));
+}
+
+/**
+ * `unseal_progress`: k of the threshold's key shares entered and no more coming, the node sealed and
+ * stuck there (1 to t-1); 0: the remaining shares arrive and the node unseals.
+ */
+function unsealProgressArg(cluster: ClusterModel, body: Body): number | undefined {
+  const k = optionalInt(body, 'unseal_progress');
+  const t = cluster.keys.threshold;
+  if (k !== undefined && (k < 0 || k >= t)) throw badRequest(`"unseal_progress" must be from 0 to ${t - 1}: at the threshold of ${t} shares the node unseals`);
+  return k;
+}
+
+function setUnsealProgress(n: SimNode, k: number): void {
+  // One nonce per attempt: it changes when an attempt starts, not with each share.
+  if (k > 0 && n.unsealProgress === 0) n.unsealNonce = randomUUID();
+  if (k === 0) n.unsealNonce = '';
+  n.unsealProgress = k;
+  n.sealed = k > 0;
+}
+
+/** `unhealthy_seal_backends`: the names of the Seal HA backends this node cannot reach; []: all reachable again. */
+function sealBackendsArg(cluster: ClusterModel, body: Body): string[] | undefined {
+  const names = optionalStringArray(body, 'unhealthy_seal_backends');
+  const unknown = names?.find((name) => !cluster.sealBackends.includes(name));
+  if (unknown !== undefined && cluster.sealBackends.length === 0)
+    throw badRequest('this cluster has a Shamir seal and no seal backends (give it "sealBackends" in its scenario)');
+  if (unknown !== undefined) throw badRequest(`no seal backend "${unknown}" (have: ${cluster.sealBackends.join(', ')})`);
+  return names;
+}
+
+/** A backend that fails now was last seen healthy now; one that was already failing keeps its time. */
+function setUnhealthyBackends(n: SimNode, names: string[]): void {
+  for (const name of [...n.sealBackendsDown.keys()]) if (!names.includes(name)) n.sealBackendsDown.delete(name);
+  const now = new Date();
+  for (const name of names) if (!n.sealBackendsDown.has(name)) n.sealBackendsDown.set(name, now);
 }
 
 function flapLeader(cluster: ClusterModel, body: Body): Reply {

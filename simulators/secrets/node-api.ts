@@ -31,6 +31,9 @@ function healthStatus(cluster: ClusterModel, n: SimNode, query: URLSearchParams)
   return query.get('standbyok') === 'true' ? active : code('standbycode', 429);
 }
 
+/** The cluster's name and id as an unsealed node reports them. */
+export const clusterIdentity = (cluster: ClusterModel): Json => ({ cluster_name: `vault-cluster-${cluster.name}`, cluster_id: cluster.id });
+
 function license(cluster: ClusterModel): Json {
   if (cluster.quirks.omitPeerLists) return {};
   const expiry = cluster.nodes.licenseExpiry;
@@ -53,7 +56,7 @@ export function healthReply(cluster: ClusterModel, n: SimNode, query: URLSearchP
     replication_dr_mode: mode('dr'),
     server_time_utc: Math.floor(now.getTime() / 1000) + Math.round(n.clockSkewMs / 1000),
     version: n.version,
-    ...(sealed ? {} : { cluster_name: `vault-cluster-${cluster.name}`, cluster_id: cluster.id }),
+    ...(sealed ? {} : clusterIdentity(cluster)),
     ...(cluster.quirks.extraFields ? { enterprise: true, echo_duration_ms: role === 'active' ? 0 : 2, clock_skew_ms: n.clockSkewMs } : {}),
     ...(n.removed ? { removed_from_cluster: true } : {}),
     ...license(cluster),

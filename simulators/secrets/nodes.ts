@@ -22,6 +22,12 @@ export interface SimNode {
   lagEntries: number;
   version: string;
   clockSkewMs: number;
+  /** Key shares entered towards unsealing a sealed node (its seal status's `progress`); 0: none. */
+  unsealProgress: number;
+  /** The unseal attempt's nonce while shares are being entered; empty otherwise. */
+  unsealNonce: string;
+  /** The cluster's seal backends this node cannot reach, each with the time it was last seen healthy. */
+  readonly sealBackendsDown: Map<string, Date>;
 }
 
 export interface NodeSet {
@@ -34,6 +40,8 @@ export interface NodeSet {
 }
 
 export const SIM_VERSION = '1.17.3+ent';
+/** The build date its seal status reports (`build_date`, RFC 3339 as the servers write it). */
+export const SIM_BUILD_DATE = '2024-08-06T14:28:45Z';
 /** Entries a server may trail the leader by before autopilot calls it unhealthy (max_trailing_logs). */
 export const MAX_TRAILING_LOGS = 1000;
 
@@ -49,6 +57,9 @@ export function createNodes(cluster: string, count: number, now = new Date()): N
     lagEntries: 0,
     version: SIM_VERSION,
     clockSkewMs: 0,
+    unsealProgress: 0,
+    unsealNonce: '',
+    sealBackendsDown: new Map(),
   }));
   return { nodes, activeId: 'node-1', licenseExpiry: new Date(now.getTime() + 365 * 86_400_000), activeSince: now };
 }

@@ -15,7 +15,8 @@ export interface Quirks {
  * `1.5`: 1.5 to 1.15, peer lists without those fields, and the HA status in the `data` envelope
  * without clock skew or echo duration. `pre-1.5`: primaries send known_secondaries but no
  * `secondaries` list, secondaries no `primaries` list, and primaries no `state`; no sys/ha-status
- * and no autopilot state (404), and no licence in the health answer.
+ * and no autopilot state (404), and no licence in the health answer. Both older ones send the seal
+ * status of a 1.7 server (no build date) and have no seal backend status (404, before 1.15).
  */
 export const SECRETS_PROFILES = ['current', '1.5', 'pre-1.5'] as const;
 export type SecretsProfile = (typeof SECRETS_PROFILES)[number];

@@ -11,9 +11,11 @@ export interface ReplicationLink {
 }
 
 export interface SecretsScenario {
-  /** port 0 or absent: a free port. */
-  /** nodes: how many (each a raft voter; default 3), the first one active. */
-  clusters: Array<{ name: string; port?: number; nodes?: number }>;
+  /**
+   * port 0 or absent: a free port. nodes: how many (each a raft voter; default 3), the first one
+   * active. sealBackends: the names of two or three auto seals under Seal HA; absent: one Shamir seal.
+   */
+  clusters: Array<{ name: string; port?: number; nodes?: number; sealBackends?: string[] }>;
   replication?: ReplicationLink[];
 }
 
@@ -26,6 +28,13 @@ const scenarioSchema = z
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'cluster names use letters, digits, "-" and "_"'),
           port: z.number().int().min(0).max(65535).optional(),
           nodes: z.number().int().min(1).max(9).optional(),
+          // Seal HA takes at least two seals and at most three; names are the seals' `name` settings.
+          sealBackends: z
+            .array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'seal backend names use letters, digits, "-" and "_"'))
+            .min(2)
+            .max(3)
+            .refine((names) => new Set(names).size === names.length, 'seal backend names must differ')
+            .optional(),
         }),
       )
       .min(1),
@@ -65,10 +74,13 @@ export function demoSecretsScenario(): SecretsScenario {
   };
 }
 
-/** The demo's clusters, and a cluster of three raft voters its node faults act on. */
+/** The seals of the demo's cluster of three nodes: Seal HA over an HSM and a transit seal, as the API documents it. */
+export const DEMO_SEAL_BACKENDS = ['hsm', 'transit'];
+
+/** The demo's clusters, and a cluster of three raft voters under Seal HA its node faults act on. */
 export function demoWithNodesScenario(): SecretsScenario {
   const demo = demoSecretsScenario();
-  return { ...demo, clusters: [...demo.clusters, { name: DEMO_NODES_CLUSTER, nodes: 3 }] };
+  return { ...demo, clusters: [...demo.clusters, { name: DEMO_NODES_CLUSTER, nodes: 3, sealBackends: DEMO_SEAL_BACKENDS }] };
 }
 
 /** Same steps an operator takes over the API: enable the primary, issue a token per secondary, enable it. */
