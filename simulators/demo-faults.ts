@@ -11,8 +11,6 @@ export interface DemoFault {
   inject: string;
   clear?: string;
   alerts: string[];
-  /** What it will raise once vigil ships the alert rules for it, said as is (the alerts above are shipped ones). */
-  planned?: string[];
   /** The schedule of the target it hits, in seconds: the team service is listed less often. */
   pollSeconds?: number;
 }
@@ -126,14 +124,12 @@ function sealFaults(node: (id: string, set: string, unset: string) => { inject: 
     {
       what: `fail the seal backend ${last} of node-3 of ${DEMO_NODES_CLUSTER} (Seal HA: its other seal still works)`,
       ...node('node-3', down([last]), down([])),
-      alerts: [],
-      planned: ['raises SecretsSealBackendUnhealthy (warning) after 10m'],
+      alerts: ['SecretsSealBackendUnhealthy'],
     },
     {
       what: `fail every seal backend of node-2 of ${DEMO_NODES_CLUSTER} (${DEMO_SEAL_BACKENDS.join(' and ')}: a restart would leave it sealed)`,
       ...node('node-2', down(DEMO_SEAL_BACKENDS), down([])),
-      alerts: [],
-      planned: ['pages SecretsSealBackendsUnhealthy (critical)'],
+      alerts: ['SecretsSealBackendsUnhealthy'],
     },
   ];
 }

@@ -133,7 +133,6 @@ const faultLines = demoFaults({ secrets, agents, teams, organization }).map((f) 
         : ` reaches vigil's history in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`;
     return `${a} (${severity})${where}`;
   });
-  effects.push(...(f.planned ?? []).map((p) => `${p} (once shipped)`));
   return `  # ${f.what}: ${effects.join('; ')}\n  ${f.inject}${f.clear ? `\n    clear: ${f.clear}` : ''}`;
 });
 

@@ -23,6 +23,8 @@ local names = [
   'SecretsNodeSealed',
   'SecretsNodeUnreachable',
   'SecretsNoActiveNode',
+  'SecretsSealBackendUnhealthy',
+  'SecretsSealBackendsUnhealthy',
   'SecretsRaftFailureToleranceLost',
   'SecretsRaftFailureToleranceLow',
   'SecretsRaftServerUnhealthy',
@@ -593,6 +595,38 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: 'A secrets cluster has no active node.',
               description: '{{ $value }} unsealed nodes of {{ $labels.target }} answer, and none of them is or names an active node: the cluster serves no request.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnoactivenode',
+            },
+          },
+          {
+            alert: 'SecretsSealBackendUnhealthy',
+            expr: 'min by (target, backend%(clusterComma)s) (secrets_node_seal_backend_healthy%(selBraces)s) == 0' % keys,
+            'for': forOf('SecretsSealBackendUnhealthy', '10m'),
+            labels: {
+              severity: severityOf('SecretsSealBackendUnhealthy', 'warning'),
+            },
+            annotations: {
+              summary: 'A seal backend of a secrets cluster is unhealthy.',
+              description: 'Seal backend {{ $labels.backend }} of {{ $labels.target }} has been unhealthy on {{ with printf "count(max by (node) (secrets_node_seal_backend_healthy{target=%q,backend=%q}) == 0)" $labels.target $labels.backend | query }}{{ . | first | value }}{{ end }} node(s) for 10 minutes: the seal has one backend fewer to unwrap its keys with.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretssealbackendunhealthy',
+            },
+          },
+          {
+            alert: 'SecretsSealBackendsUnhealthy',
+            expr: |||
+              count by (target%(clusterComma)s) (
+                max by (target, node%(clusterComma)s) (secrets_node_seal_backend_healthy%(selBraces)s) == 0
+              )
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_sealed%(selBraces)s) == 1
+            ||| % keys,
+            'for': forOf('SecretsSealBackendsUnhealthy', '5m'),
+            labels: {
+              severity: severityOf('SecretsSealBackendsUnhealthy', 'critical'),
+            },
+            annotations: {
+              summary: 'Every seal backend of a node of a secrets cluster is unhealthy.',
+              description: '{{ $value }} node(s) of {{ $labels.target }} report every seal backend unhealthy for 5 minutes: a node restarted now cannot unseal.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretssealbackendsunhealthy',
             },
           },
           {

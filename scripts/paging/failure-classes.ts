@@ -182,6 +182,22 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     note: "the cluster's team's: the node is down, or vigil's operator's: its advertised address needs an override; never also VigilCollectorFailing: the node's failure is secrets_node_up 0, the node poll stays up",
   },
   {
+    id: 'secrets-seal-backend-unhealthy',
+    area: 'Secrets service',
+    failure: 'a seal backend (Seal HA) is unhealthy on a node, while another backend works',
+    alert: 'SecretsSealBackendUnhealthy',
+    proof: 'live',
+    note: 'one warning per cluster and backend, whichever nodes report it',
+  },
+  {
+    id: 'secrets-seal-backends-unhealthy',
+    area: 'Secrets service',
+    failure: 'every seal backend of a node is unhealthy: a restart of it cannot unseal',
+    alert: 'SecretsSealBackendsUnhealthy',
+    proof: 'live',
+    note: "one page per cluster; its backends' warnings wait; not while the cluster answers sealed at its address, which pages SecretsSealed",
+  },
+  {
     id: 'secrets-no-active-node',
     area: 'Secrets service',
     failure: 'unsealed nodes answer and none is or names the active node',

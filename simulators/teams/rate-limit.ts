@@ -40,9 +40,9 @@ export class RateLimiter {
     return { allowed, headers };
   }
 
-  /** Uses up the token's current window, so its next request is refused. */
+  /** Uses up the token's budget for a window that starts now, so its requests of the next second are refused. */
   exhaust(token: string): void {
-    this.current(token).used = Number.POSITIVE_INFINITY;
+    this.windows.set(token, { start: this.now(), used: Number.POSITIVE_INFINITY });
   }
 
   private current(token: string): Window {

@@ -36,9 +36,10 @@ let agentProxy: SwitchableProxy;
 let sharedProxy: Nginx;
 const BEHIND_SHARED_PROXY: Record<string, string> = { 'p-east': '/a', 'p-west': '/b' };
 /**
- * Clusters of three nodes (all raft voters) polled with a token that reads their HA status and
- * autopilot, their nodes every 2 s: n-sealed (a sealed standby, a licence near its end) and n-voter
- * (a dead voter, leadership moving between the other two).
+ * Clusters of three nodes (all raft voters, Seal HA over two backends) polled with a token that
+ * reads their HA status and autopilot, their nodes every 2 s: n-sealed (a sealed standby, a licence
+ * near its end, a node whose every seal backend fails) and n-voter (a dead voter, leadership moving
+ * between the other two, a seal backend failing on one node).
  */
 const NODE_CLUSTERS = ['n-sealed', 'n-voter'];
 let vigilA: VigilProcess;
@@ -151,8 +152,10 @@ beforeAll(async () => {
         ...['dr-primary', 'dr-secondary', 'perf-primary', 'perf-secondary', 'sealed-primary', 'sealed-secondary'],
         ...['x-unreachable', 'x-hung', 'x-5xx', 'x-sealed', 'x-denied', 'x-garbage'],
         ...Object.keys(BEHIND_SHARED_PROXY),
-        ...NODE_CLUSTERS,
-      ].map((name) => ({ name })),
+      ]
+        .map((name) => ({ name }))
+        // Seal HA over two backends: a backend of n-voter fails alone, every backend of a node of n-sealed together.
+        .concat(NODE_CLUSTERS.map((name) => ({ name, sealBackends: ['hsm', 'transit'] }))),
       replication: [
         { kind: 'dr', primary: 'dr-primary', secondaries: ['dr-secondary'] },
         { kind: 'performance', primary: 'perf-primary', secondaries: ['perf-secondary'] },
@@ -334,6 +337,21 @@ const FAULTS: Fault[] = [
     ],
     inject: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: true }),
     clear: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: false }),
+  },
+  {
+    // Every seal backend of one node: one page for the cluster; the warning of each backend waits (inhibited).
+    classes: ['secrets-seal-backends-unhealthy'],
+    pages: [['SecretsSealBackendsUnhealthy', { target: 'n-sealed' }]],
+    inject: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-1'), { unhealthy_seal_backends: ['hsm', 'transit'] }),
+    clear: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-1'), { unhealthy_seal_backends: [] }),
+  },
+  {
+    // One seal backend of a node: a warning for the cluster's backend, no page (the node has another).
+    classes: ['secrets-seal-backend-unhealthy'],
+    pages: [],
+    warns: [['SecretsSealBackendUnhealthy', { target: 'n-voter', backend: 'transit' }]],
+    inject: () => post(sim(secretsUrl('n-voter'), 'nodes/node-1'), { unhealthy_seal_backends: ['transit'] }),
+    clear: () => post(sim(secretsUrl('n-voter'), 'nodes/node-1'), { unhealthy_seal_backends: [] }),
   },
   {
     classes: ['secrets-license-days'],

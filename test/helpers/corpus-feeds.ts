@@ -123,6 +123,7 @@ const OPEN = ['started', 'progress', 'pgp', 'first_seen_timestamp_seconds'].map(
  */
 export const OBSERVED_BY_VIGIL = new Set([`${ATTEMPT}first_seen_timestamp_seconds`]);
 
+const SEAL_BACKEND = ['secrets_node_seal_backend_healthy', 'secrets_node_seal_backend_unhealthy_since_timestamp_seconds'];
 const HA_NODE = ['secrets_node_clock_skew_seconds', 'secrets_node_last_echo_timestamp_seconds'];
 const RAFT_SERVER = ['secrets_raft_server_healthy', 'secrets_raft_server_status', 'secrets_raft_server_last_contact_seconds', 'secrets_raft_server_index_lag'];
 /** Autopilot answers in snake_case, and in CamelCase before 1.9; inside `data` from the servers. */
@@ -202,6 +203,30 @@ export const FEEDS: Record<string, Feeds> = {
     },
   },
   // The node list is what the answer is for (an entry that is no node is not understood); each node's fields cost only its own series.
+  // Each field feeds its own series; the seal's info reads three of them, each as a label.
+  'secrets/seal-status': {
+    essential: [],
+    feeds: {
+      t: ['secrets_node_unseal_threshold'],
+      n: ['secrets_node_unseal_shares'],
+      progress: ['secrets_node_unseal_progress'],
+      type: ['secrets_node_seal_info'],
+      recovery_seal: ['secrets_node_seal_info'],
+      storage_type: ['secrets_node_seal_info'],
+    },
+  },
+  // A backend is told apart by its name; its unhealthy_since is shown only while it is unhealthy.
+  'secrets/seal-backend-status': {
+    essential: [],
+    feeds: {
+      healthy: ['secrets_node_seal_backends_healthy'],
+      backends: SEAL_BACKEND,
+      'backends.*': SEAL_BACKEND,
+      'backends.*.name': SEAL_BACKEND,
+      'backends.*.healthy': SEAL_BACKEND,
+      'backends.*.unhealthy_since': ['secrets_node_seal_backend_unhealthy_since_timestamp_seconds'],
+    },
+  },
   'secrets/ha-status': {
     essential: ['Nodes', 'Nodes.*', 'nodes', 'nodes.*', 'data', 'data.nodes', 'data.nodes.*'],
     feeds: {
@@ -310,6 +335,7 @@ export function alarming(key: string, value: number): boolean {
   if (key.startsWith('scheduler_agent_member_status{') && key.includes('status="failed"')) return value === 1;
   if (/^secrets_(merkle_corrupted|replication_merkle_tree_corrupted)/.test(key)) return value > 0;
   if (key.startsWith('secrets_node_sealed')) return value === 1;
+  if (/^secrets_node_seal_backends?_healthy\b/.test(key)) return value === 0;
   if (/^secrets_raft_(autopilot_healthy|failure_tolerance|server_healthy)\b/.test(key)) return value === 0;
   return false;
 }

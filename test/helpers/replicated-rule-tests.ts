@@ -32,6 +32,8 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SecretsRaftServerUnhealthy',
   'SecretsLeadershipChurn',
   'SecretsNodeVersionSkew',
+  'SecretsSealBackendUnhealthy',
+  'SecretsSealBackendsUnhealthy',
   'SecretsLicenseExpiringSoon',
   'SecretsLicenseExpiryCritical',
   'SecretsLicenseExpired',

@@ -132,7 +132,7 @@ describe('hostile upstreams and files', () => {
   it('pages of the size asked for that add up past max_listing_size fail that listing, saying so', async () => {
     const e = await errorOf('teams', 'bloated');
     expect(e?.reason, JSON.stringify(e)).toBe('too_large');
-    expect(e?.message).toMatch(/^organizations\/teams: pages 1-9 add up to \d+ bytes, more than max_listing_size 33554432$/);
+    expect(e?.message).toMatch(/^teams\/list: pages 1-9 add up to \d+ bytes, more than max_listing_size 33554432$/);
     expect((await get(h.url, '/metrics')).text).toContain('teams_up{target="bloated",organization="acme"} 0');
     await expectHealthy(h);
   });

@@ -5,6 +5,11 @@ import { admin } from '../helpers/agent-sim.js';
 import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
+import { agentCollector, agentPlan, nodesPlan } from '../../src/collectors/agent/collector.js';
+import { autopilotEndpoint } from '../../src/collectors/agent/autopilot.js';
+import { healthEndpoint } from '../../src/collectors/agent/health.js';
+import type { Plan } from '../../src/collectors/plan.js';
+import { calledBy } from '../helpers/plans.js';
 
 /**
  * vigil against the cluster-agent simulator, behind ACLs: a server leading a pool of 4
@@ -47,6 +52,12 @@ async function daemon(...targets: string[]): Promise<TestDaemon> {
   daemons.push(d);
   return d;
 }
+
+/** The endpoints the agent's plan (or its node listing's) calls for a target of these keys, by id. */
+const called = (extra: Record<string, unknown> = {}, plan: Plan = agentPlan as Plan) =>
+  calledBy(plan, agentCollector.target.parse({ name: 'x', address: 'http://127.0.0.1:1', token_file: readToken, ...extra }));
+/** The agent's label of an endpoint on scheduler_agent_endpoint_up: its id without `agent/`. */
+const label = (id: string) => id.replace(/^agent\//, '');
 
 const T = (target: string, labels: Record<string, string> = {}) => ({ target, ...labels });
 const job = (target: string, labels: Record<string, string> = {}) => ({ collector: 'scheduler_agent', target, ...labels });
@@ -193,8 +204,8 @@ describe('an agent that hangs', () => {
     const m = await d.metrics();
     expect(m.get(series('scheduler_agent_up', T('hung')))).toBe(0);
     expect(m.get(series('vigil_collector_up', job('hung')))).toBe(0);
-    // health, the token, members, servers, self and autopilot each timed out
-    expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(6);
+    // Every endpoint its plan calls timed out: health, the token, members, servers, self, autopilot.
+    expect((failures(m, 'hung', 'timeout') ?? 0) - (failures(before, 'hung', 'timeout') ?? 0)).toBe(called({ timeout: '300ms' }).length);
     // What SchedulerAgentDown reads: the last run's reasons, and only those.
     expect([...seriesOf(m, 'vigil_collector_failing')].filter(([k]) => k.includes('target="hung"') && k.includes('collector="scheduler_agent"'))).toEqual([
       [series('vigil_collector_failing', job('hung', { reason: 'timeout' })), 1],
@@ -204,7 +215,7 @@ describe('an agent that hangs', () => {
     expect(m.get(series('scheduler_agent_endpoint_up', T('hung', { endpoint: 'self' })))).toBe(0);
     expect([...seriesOf(m, 'scheduler_agent_info').keys()].some((k) => k.includes('target="hung"'))).toBe(false);
     const logged = d.logs().filter((l) => l.msg === 'collection failed' && l.target === 'hung');
-    expect(logged.some((l) => l.part === 'health' && l.reason === 'timeout')).toBe(true);
+    expect(logged.some((l) => l.part === healthEndpoint.id && l.reason === 'timeout')).toBe(true);
   });
 
   it('leaves another agent target of the same daemon unaffected', async () => {
@@ -224,14 +235,16 @@ describe('a wrong token', () => {
   });
 
   it('fails with http_4xx only the endpoints that need the token (members, servers, self, host, token), not health', async () => {
+    // Every endpoint the plan calls with the token, but autopilot, for which a 403 says "not applicable".
+    const withToken = called({ host: true }).filter((id) => id !== healthEndpoint.id && id !== autopilotEndpoint.id);
     const m = await d.metrics();
     const n = runs(m, 'denied');
     expect(n).toBeGreaterThanOrEqual(1);
-    expect(failures(m, 'denied', 'http_4xx')).toBe(5 * n);
+    expect(failures(m, 'denied', 'http_4xx')).toBe(withToken.length * n);
     expect(m.get(series('scheduler_agent_up', T('denied')))).toBe(1);
-    for (const endpoint of ['members', 'servers', 'self', 'host']) {
-      expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint }))), endpoint).toBe(0);
-      expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: `agent/${endpoint}`, code: '403' }))), endpoint).toBe(n);
+    for (const id of withToken) {
+      expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint: label(id) }))), id).toBe(0);
+      expect(m.get(series('vigil_upstream_request_duration_seconds_count', T('denied', { endpoint: id, code: '403' }))), id).toBe(n);
     }
     // An unknown token is no "not applicable": the agent says 403 "ACL token not found".
     expect(m.get(series('scheduler_agent_endpoint_up', T('denied', { endpoint: 'token' })))).toBe(0);
@@ -245,7 +258,7 @@ describe('a wrong token', () => {
     expect([...seriesOf(m, 'vigil_collector_failing').keys()].filter((k) => k.includes('target="denied"'))).toEqual([
       series('vigil_collector_failing', job('denied', { reason: 'http_4xx' })),
     ]);
-    expect(parts).toEqual(new Set(['members', 'servers', 'self', 'host', 'token']));
+    expect(parts).toEqual(new Set(withToken));
   });
 
   it('is the cause: the same agent with the read token fails nothing', async () => {
@@ -270,9 +283,11 @@ describe('a token file that can no longer be read', () => {
     await d.collect();
     const m = await d.metrics();
     expect(m.get(series('scheduler_agent_up', T('rotated')))).toBe(1);
-    expect(failures(m, 'rotated', 'config')).toBe(5);
+    // Every endpoint of both plans that sends the token: all but health.
+    const withToken = [...called(), ...called({}, nodesPlan as Plan)].filter((id) => id !== healthEndpoint.id);
+    expect(failures(m, 'rotated', 'config')).toBe(called().filter((id) => id !== healthEndpoint.id).length);
     const logged = d.logs().filter((l) => l.target === 'rotated' && l.reason === 'config');
-    expect(logged.map((l) => l.part).sort()).toEqual(['autopilot', 'members', 'nodes', 'self', 'servers', 'token']);
+    expect(logged.map((l) => l.part).sort()).toEqual(withToken.sort());
     expect(String(logged[0]?.err)).toContain('cannot read token_file');
   });
 });

@@ -7,6 +7,12 @@ import { makeCa, makeCert } from '../helpers/certs.js';
 import { tempFile } from '../helpers/daemon.js';
 import { runVigil, runVigilAsync } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { agentCollector, agentPlan, nodesPlan as agentNodesPlan } from '../../src/collectors/agent/collector.js';
+import { nodesPlan, replicationPlan } from '../../src/collectors/secrets/plans.js';
+import { secretsCollector } from '../../src/collectors/secrets/collector.js';
+import { drOperationTokenAttemptEndpoint } from '../../src/collectors/secrets/dr-operation-token-attempt.js';
+import type { Plan } from '../../src/collectors/plan.js';
+import { calledBy } from '../helpers/plans.js';
 
 /** `vigil --config.check` as an operator runs it before deploying, on good and broken setups. */
 const SECRET = 'hunter2-agent-read-token';
@@ -18,6 +24,18 @@ const dir = tempDir('vigil-check-');
 mkdirSync(join(dir, 'a-directory'));
 
 const check = (yaml: string, ...flags: string[]) => runVigil([`--config.file=${tempFile('vigil.yml', yaml)}`, '--config.check', ...flags]);
+/** A target's header line in the probe's report, and its endpoints' lines under it. */
+function block(out: string, subject: string): { header: string; lines: string[] } {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`${subject}:`));
+  const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+  return { header: lines[at] ?? '', lines: lines.slice(at + 1, end < 0 ? undefined : end).map((l) => l.trim()) };
+}
+/** How many endpoints both agent plans call for a target of these keys. */
+const agentCalls = (extra: Record<string, unknown>) => {
+  const t = agentCollector.target.parse({ name: 'x', address: 'http://127.0.0.1:1', ...extra });
+  return calledBy(agentPlan as Plan, t).length + calledBy(agentNodesPlan as Plan, t).length;
+};
 const probe = (yaml: string) => runVigilAsync([`--config.file=${tempFile('vigil.yml', yaml)}`, '--config.check', '--config.check.probe']);
 
 describe('--config.check', () => {
@@ -113,20 +131,31 @@ describe('--config.check.probe', () => {
         `secrets:\n  - { name: sealed, address: "${secrets.cluster('perf-primary').url}", replication_kinds: [performance] }\n`,
     );
     const out = r.stdout;
-    // A sealed cluster answers its node poll's calls sealed too; its one node's health is an answer.
-    expect(out).toContain('secrets sealed: 4 of 5 endpoints with problems\n  secrets/status (performance): failed (sealed): ');
+    // A sealed cluster answers its node poll's calls sealed too; its one node's health, seal and seal backends are answers.
+    const sealed = block(out, 'secrets sealed');
+    const sealedTarget = secretsCollector.target.parse({ name: 'sealed', address: 'http://127.0.0.1:1', replication_kinds: ['performance'] });
+    expect(sealed.lines.map((l) => l.replace(/ \(.*?\)?:.*$|:.*$/, '')).sort()).toEqual(
+      // Every endpoint its plans call, but the DR operation token attempt: only a DR secondary's status calls for it.
+      [...calledBy(replicationPlan as Plan, sealedTarget), ...calledBy(nodesPlan as Plan, sealedTarget)]
+        .filter((id) => id !== drOperationTokenAttemptEndpoint.id)
+        .sort(),
+    );
+    expect(sealed.header).toBe(`secrets sealed: 4 of ${sealed.lines.length} endpoints with problems`);
+    expect(sealed.lines[0]).toMatch(/^secrets\/replication-status \(performance\): failed \(sealed\): /);
     expect(out).toContain('  secrets/ha-status: failed (sealed): ');
-    expect(out).toMatch(/ {2}secrets\/node-health \(node http:\/\/127\.0\.0\.1:\d+\): ok\n/);
+    expect(out).toMatch(/ {2}secrets\/node-health \(http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
       'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/nodes: ok\n',
     );
     // Any valid token reads itself: the token endpoint needs no policy.
-    expect(out).toContain('agents no-read: 1 of 7 endpoints with problems\n');
+    expect(out).toContain(`agents no-read: 1 of ${agentCalls({ token_file: nodeOnlyToken })} endpoints with problems\n`);
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
     // A token without operator:read costs the autopilot health, not a failure: the probe says why.
     expect(out).toContain('  agent/autopilot: not applicable (the token lacks operator:read (403)');
-    expect(out).toContain('agents wrong-ca: 6 of 6 endpoints with problems\n  agent/health: TLS failure: ');
-    expect(out).toContain('agents gone: 6 of 6 endpoints with problems\n  agent/health: unreachable (connect): ');
+    // Without a token file, every endpoint but the token's.
+    const anonymous = agentCalls({});
+    expect(out).toContain(`agents wrong-ca: ${anonymous} of ${anonymous} endpoints with problems\n  agent/health: TLS failure: `);
+    expect(out).toContain(`agents gone: ${anonymous} of ${anonymous} endpoints with problems\n  agent/health: unreachable (connect): `);
     expect(r.stdout).toContain('5 checked (1 ok, 4 with problems), every endpoint polled once\n');
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('hunter2');

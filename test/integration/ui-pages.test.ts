@@ -97,7 +97,7 @@ describe('GET /', () => {
     expect(headers.get('content-type')).toContain('text/html');
     expect(text).toMatch(/<h2 id="problems">\d+ problems?<\/h2>/);
     expect(text).toMatch(
-      /<tr class="row-bad"><th scope="row">down<\/th><td>secrets_replication<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> dr: dr\/status: connection failed/,
+      /<tr class="row-bad"><th scope="row">down<\/th><td>secrets_replication<\/td><td><span class="badge bad">down<\/span><\/td><td><strong>connect<\/strong> secrets\/replication-status dr: secrets\/replication-status: connection failed/,
     );
   });
 });

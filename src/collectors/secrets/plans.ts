@@ -10,6 +10,8 @@ import { activeNode, discover, orLast, type Discovery } from './node-discovery.j
 import { nodeHealthEndpoint } from './node-health.js';
 import { primaryChangesFamily } from './primary-changes.js';
 import { raftAutopilotStateEndpoint } from './raft-autopilot-state.js';
+import { sealBackendStatusEndpoint } from './seal-backend-status.js';
+import { sealStatusEndpoint } from './seal-status.js';
 import { replicationStatusEndpoint, type ReplicationStatus } from './replication-status.js';
 import { sealedFamily, sealedFrom } from './seal.js';
 import type { SecretsTarget } from './target.js';
@@ -81,11 +83,25 @@ const found = derive<T, C, Discovery>({
   },
 });
 
-/** A step called at each node found, at the node's own address: a node that does not answer is the node's failure, which its `_up` reports. */
-export const perNode = {
-  each: { says: 'once per node found', items: (_t: T, e: Earlier) => e.of(found)[0]?.value?.nodes ?? [], labels: (node: string) => ({ node }) },
+const atNode = { says: "at the node's own address", client: (c: C, node: string) => c.nodes.client(node) };
+
+/** Each node's health, at the node's own address: a node that does not answer is the node's failure, which its `_up` reports. */
+const health = call(nodeHealthEndpoint, {
+  each: { says: 'once per node found', items: (_t: T, e: Earlier) => e.of(found)[0]?.value?.nodes ?? [], labels: (node) => ({ node }) },
   after: [found],
-  via: { says: "at the node's own address", client: (c: C, node: string) => c.nodes.client(node) },
+  via: atNode,
+  reportedByUp: true,
+});
+
+/** A step called at each node that answered its health, at its own address (a node that did not is not asked again in the same poll). */
+export const perAnsweringNode = {
+  each: {
+    says: 'once per node found that answered `secrets/node-health`',
+    items: (_t: T, e: Earlier) => e.of(health).flatMap((o) => (o.error || o.item === undefined ? [] : [o.item])),
+    labels: (node: string) => ({ node }),
+  },
+  after: [health],
+  via: atNode,
   reportedByUp: true,
 } as const;
 
@@ -103,7 +119,9 @@ export const nodesPlan: Plan<T, C> = {
     autopilot,
     leader,
     found,
-    call(nodeHealthEndpoint, perNode),
+    health,
+    call(sealStatusEndpoint, perAnsweringNode),
+    call(sealBackendStatusEndpoint, perAnsweringNode),
     derive<T, C, ClusterNodes>({
       name: 'cluster_nodes',
       after: [found, leader],
