@@ -57,6 +57,14 @@ module.exports = {
       to: { path: '^(scripts|test|bench)/' },
     },
     {
+      name: 'generic-names-no-upstream',
+      comment:
+        "what runs every upstream's jobs names none of them: the engine, the check and the generic pieces of src/collectors/ reach an upstream's folder only through the lists that gather them (src/collectors/index.ts, decoding.ts)",
+      severity: 'error',
+      from: { path: '^src/(engine|check|jobs|upstream)/|^src/collectors/[^/]+\\.ts$', pathNot: '^src/collectors/(index|decoding)\\.ts$' },
+      to: { path: '^src/collectors/[^/]+/' },
+    },
+    {
       name: 'unlayered-file',
       comment: 'every file of src/ belongs to a layer: add its path to LAYERS in layers.cjs',
       severity: 'error',

@@ -22,11 +22,16 @@ const LAYERS = [
   [
     'upstream',
     ['^src/upstream/'],
-    'the HTTP client and its failure reasons, and each upstream API: its calls and the schemas of its answers',
+    'the generic HTTP client: retries, bounds, redaction, TLS, proxies, the answer memo, decoding, schema helpers, failure reasons; it names no upstream',
     ['support', 'config-fields'],
   ],
   ['metrics', ['^src/metrics/'], 'a library: metric families as data, the snapshot store, rendering (text and OpenMetrics)', ['support']],
-  ['offload', ['^src/offload/'], 'a pool of worker threads that runs the tasks it is given, off the collection thread', ['support', 'upstream']],
+  [
+    'offload',
+    ['^src/offload/'],
+    'a pool of worker threads that runs the tasks it is given, and an answer decoded there or here by its size',
+    ['support', 'upstream'],
+  ],
   [
     'telemetry',
     ['^src/telemetry/'],
@@ -42,7 +47,7 @@ const LAYERS = [
   [
     'collectors',
     ['^src/collectors/'],
-    'one collector per upstream: its target schema, the endpoints it polls, the families they feed, its jobs and the state it derives across targets',
+    'the collector, endpoint and plan definitions, the one runner of plans, the decoding tasks, and one folder per upstream: its target, its endpoints (one file each: schema, declaration, families), its plans and the state it derives across targets',
     ['support', 'config-fields', 'upstream', 'metrics', 'offload', 'telemetry', 'jobs'],
   ],
   ['config', ['^src/config/'], "the config file: its schema (the collectors' targets), loading, sharding", ['support', 'config-fields', 'collectors']],

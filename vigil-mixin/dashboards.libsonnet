@@ -1215,6 +1215,110 @@
                 lineWidth: 1,
                 fillOpacity: 10,
               },
+              unit: 'bool',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Seal backends healthy',
+          description: '1 while a node reports a seal backend healthy (sys/seal-backend-status); SecretsSealBackendUnhealthy warns after 10m at 0, SecretsSealBackendsUnhealthy pages when every backend of a node is 0. A server without Seal HA shows its one backend.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 60,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_node_seal_backend_healthy{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{node}} {{backend}}',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Unseal in progress',
+          description: 'Key shares entered into an unseal of a sealed node, of those it needs (sys/seal-status); a node left partway waits for its key holders. Empty while no unseal is in progress.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 68,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'secrets_node_unseal_progress{job=~"$job", instance=~"$instance", target=~"$target"} > 0',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{node}}',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
               unit: 'short',
               noValue: 'none',
             },
@@ -1228,7 +1332,7 @@
           },
           gridPos: {
             x: 12,
-            y: 60,
+            y: 68,
             w: 12,
             h: 8,
           },
@@ -1297,7 +1401,7 @@
           },
           gridPos: {
             x: 0,
-            y: 68,
+            y: 76,
             w: 12,
             h: 8,
           },
@@ -1346,7 +1450,7 @@
           },
           gridPos: {
             x: 12,
-            y: 68,
+            y: 76,
             w: 12,
             h: 8,
           },
@@ -1398,7 +1502,7 @@
           },
           gridPos: {
             x: 0,
-            y: 76,
+            y: 84,
             w: 12,
             h: 8,
           },
@@ -1449,7 +1553,7 @@
           },
           gridPos: {
             x: 12,
-            y: 76,
+            y: 84,
             w: 12,
             h: 8,
           },
@@ -1473,7 +1577,7 @@
           title: 'Connections',
           gridPos: {
             x: 0,
-            y: 84,
+            y: 92,
             h: 1,
             w: 24,
           },
@@ -1512,7 +1616,7 @@
           },
           gridPos: {
             x: 0,
-            y: 85,
+            y: 93,
             w: 12,
             h: 8,
           },
@@ -1562,7 +1666,7 @@
           },
           gridPos: {
             x: 12,
-            y: 85,
+            y: 93,
             w: 12,
             h: 8,
           },
@@ -1612,7 +1716,7 @@
           },
           gridPos: {
             x: 0,
-            y: 93,
+            y: 101,
             w: 12,
             h: 8,
           },
@@ -1672,7 +1776,7 @@
           },
           gridPos: {
             x: 12,
-            y: 93,
+            y: 101,
             w: 12,
             h: 8,
           },
@@ -1732,7 +1836,7 @@
           },
           gridPos: {
             x: 0,
-            y: 101,
+            y: 109,
             w: 12,
             h: 8,
           },
@@ -1792,7 +1896,7 @@
           },
           gridPos: {
             x: 12,
-            y: 101,
+            y: 109,
             w: 12,
             h: 8,
           },
@@ -1825,7 +1929,7 @@
           title: 'Write-ahead log',
           gridPos: {
             x: 0,
-            y: 109,
+            y: 117,
             h: 1,
             w: 24,
           },
@@ -1864,7 +1968,7 @@
           },
           gridPos: {
             x: 0,
-            y: 110,
+            y: 118,
             w: 12,
             h: 8,
           },
@@ -1914,7 +2018,7 @@
           },
           gridPos: {
             x: 12,
-            y: 110,
+            y: 118,
             w: 12,
             h: 8,
           },
@@ -1938,7 +2042,7 @@
           title: 'Merkle trees',
           gridPos: {
             x: 0,
-            y: 118,
+            y: 126,
             h: 1,
             w: 24,
           },
@@ -1977,7 +2081,7 @@
           },
           gridPos: {
             x: 0,
-            y: 119,
+            y: 127,
             w: 12,
             h: 8,
           },
@@ -2037,7 +2141,7 @@
           },
           gridPos: {
             x: 12,
-            y: 119,
+            y: 127,
             w: 12,
             h: 8,
           },
@@ -2106,7 +2210,7 @@
           },
           gridPos: {
             x: 0,
-            y: 127,
+            y: 135,
             w: 12,
             h: 8,
           },
@@ -2157,7 +2261,7 @@
           },
           gridPos: {
             x: 12,
-            y: 127,
+            y: 135,
             w: 12,
             h: 8,
           },

@@ -55,6 +55,22 @@ export function secretsNodesRow(d: VigilDashboard): VigilDashboard {
       ],
     })
     .timeseries({
+      title: 'Seal backends healthy',
+      description:
+        '1 while a node reports a seal backend healthy (sys/seal-backend-status); SecretsSealBackendUnhealthy warns after 10m at 0, SecretsSealBackendsUnhealthy pages when every backend of a node is 0. A server without Seal HA shows its one backend.',
+      unit: 'bool',
+      mayBeEmpty: true,
+      queries: [{ expr: `secrets_node_seal_backend_healthy{${T}}`, legend: '{{target}} {{node}} {{backend}}' }],
+    })
+    .table({
+      title: 'Unseal in progress',
+      description:
+        'Key shares entered into an unseal of a sealed node, of those it needs (sys/seal-status); a node left partway waits for its key holders. Empty while no unseal is in progress.',
+      unit: 'short',
+      mayBeEmpty: true,
+      queries: [{ expr: `secrets_node_unseal_progress{${T}} > 0`, legend: '{{target}} {{node}}' }],
+    })
+    .timeseries({
       title: 'Raft failure tolerance and voters',
       description:
         'Voters a cluster can lose and keep quorum (and the optimistic tolerance, counting non-voters that could be promoted), and its voters; SecretsRaftFailureToleranceLow warns below what its voters give. Absent without integrated storage.',

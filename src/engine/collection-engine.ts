@@ -25,7 +25,7 @@ function firstByKey(jobs: readonly Job[]): Map<string, Job> {
 }
 const statsGroup = (key: string) => `vigil/job/${key}`;
 
-/** Where the collectors' rendered groups go: the snapshot store, here or on the other side of a thread. */
+/** One job of one target as the status page and `/api/v1/targets` show it: its schedule, its last run and, while it fails, the failure its target shows. */
 export interface TargetView {
   collector: string;
   target: string;

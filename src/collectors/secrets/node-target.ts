@@ -21,7 +21,7 @@ export const nodesField = z
   .strictObject({
     /** Poll every node of the cluster at its own address. */
     enabled: z.boolean().default(true),
-    /** Absent: the target's own `schedule`. Each run costs three requests to the cluster's address and one to each node. */
+    /** Absent: the target's own `schedule`. Each run costs three requests to the cluster's address and, at each node, its health and, when it answers, its seal and seal backends. */
     schedule: cronExpression.optional(),
     /** The nodes' API addresses, instead of what the cluster reports. */
     addresses: z

@@ -116,6 +116,33 @@ describe('the layers (layers.cjs, checked by dependency-cruiser)', () => {
     ]);
   });
 
+  it('are whole folders (or files of src/ itself): no folder is split between layers', () => {
+    const paths = LAYERS.flatMap(([, p]) => p);
+    expect(paths.filter((p) => !/^\^src\/[a-z-]+\/$/.test(p) && !/^\^src\/(\([a-z|-]+\)|[a-z-]+)\\\.ts\$$/.test(p))).toEqual([]);
+  });
+
+  it('a planted import from a folder to the folder above it, where one folder once held both, is caught', async () => {
+    const found = await planted(
+      {
+        'src/config-fields/late-field.ts': "import { configSchema } from '../config/schema.js';\nexport const late = configSchema;\n",
+        'src/config/schema.ts': 'export const configSchema = 1;\n',
+      },
+      ['src'],
+    );
+    expect(found).toEqual([['layer-config-fields', 'src/config-fields/late-field.ts', 'src/config/schema.ts']]);
+  });
+
+  it('a planted import of an upstream folder from a generic piece of the collectors is caught', async () => {
+    const found = await planted(
+      {
+        'src/collectors/run-plan.ts': "import { secretsCall } from './secrets/call.js';\nexport const run = secretsCall;\n",
+        'src/collectors/secrets/call.ts': 'export const secretsCall = 1;\n',
+      },
+      ['src'],
+    );
+    expect(found).toEqual([['generic-names-no-upstream', 'src/collectors/run-plan.ts', 'src/collectors/secrets/call.ts']]);
+  });
+
   it('a planted circle, of type imports only, is caught', async () => {
     const found = await planted(
       {
