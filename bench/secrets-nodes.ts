@@ -1,6 +1,7 @@
 /**
  * What polling every node of the secrets clusters costs vigil and the upstreams: the same estate of
- * clusters collected with the node poll off, and with three and five nodes per cluster, on the
+ * clusters collected with the node poll off, with three nodes per cluster (with and without each
+ * node's seal backend status) and with five, on the
  * daemon's own path (the collectors' jobs built from a config), against the secrets simulator in a
  * process of its own (so the CPU measured is vigil's alone). One run compares the three: CPU per
  * collection, heap after, and requests per collection interval (vigil's own request telemetry).
@@ -54,7 +55,7 @@ async function simulator(nodes: number): Promise<{ clusters: Array<{ name: strin
 const sentBy = (ctx: ReturnType<typeof jobContext>): number =>
   [...ctx.upstreamStats.values()].reduce((n, s) => n + [...s.latency.values()].reduce((m, h) => m + h.count, 0), 0);
 
-async function measure(nodes: number | 'off'): Promise<Omit<Row, 'CPU ratio'> & { cpu: number }> {
+async function measure(nodes: number | 'off', sealBackends = true): Promise<Omit<Row, 'CPU ratio'> & { cpu: number }> {
   const sim = await simulator(nodes === 'off' ? 1 : nodes);
   try {
     const yaml =
@@ -62,7 +63,7 @@ async function measure(nodes: number | 'off'): Promise<Omit<Row, 'CPU ratio'> & 
       sim.clusters
         .map((c) => {
           const token = tempFile(`${c.name}-token`, c.token);
-          return `  - { name: ${c.name}, address: "${c.url}", token_file: "${token}", schedule: "${NEVER}", replication_kinds: [performance, dr], nodes: { enabled: ${nodes !== 'off'} } }`;
+          return `  - { name: ${c.name}, address: "${c.url}", token_file: "${token}", schedule: "${NEVER}", replication_kinds: [performance, dr], seal_backends: ${sealBackends}, nodes: { enabled: ${nodes !== 'off'} } }`;
         })
         .join('\n');
     const ctx = jobContext(offload);
@@ -80,7 +81,7 @@ async function measure(nodes: number | 'off'): Promise<Omit<Row, 'CPU ratio'> & 
     const heap = process.memoryUsage().heapUsed;
     await Promise.all(ctx.clients.map((c) => c.close()));
     return {
-      estate: nodes === 'off' ? `${CLUSTERS} clusters, node poll off` : `${CLUSTERS} clusters x ${nodes} nodes`,
+      estate: nodes === 'off' ? `${CLUSTERS} clusters, node poll off` : `${CLUSTERS} clusters x ${nodes} nodes${sealBackends ? '' : ', seal_backends off'}`,
       cpu: (cpu.user + cpu.system) / 1000 / ROUNDS,
       'CPU ms / collection': ((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(1),
       'heap MiB after': (heap / 2 ** 20).toFixed(1),
@@ -95,8 +96,9 @@ async function measure(nodes: number | 'off'): Promise<Omit<Row, 'CPU ratio'> & 
 
 const off = await measure('off');
 const three = await measure(3);
+const threeWithoutBackends = await measure(3, false);
 const five = await measure(5);
-const rows: Row[] = [off, three, five].map(({ cpu, ...r }) => ({ ...r, 'CPU ratio': (cpu / off.cpu).toFixed(2) }));
+const rows: Row[] = [off, threeWithoutBackends, three, five].map(({ cpu, ...r }) => ({ ...r, 'CPU ratio': (cpu / off.cpu).toFixed(2) }));
 console.table(rows);
 await offload.close();
 rmSync(dir, { recursive: true, force: true });

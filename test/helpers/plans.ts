@@ -8,3 +8,16 @@ import { stepsFor } from '../../src/collectors/run-plan.js';
  */
 export const calledBy = (plan: Plan, target: object): string[] =>
   stepsFor(plan, target).flatMap((s) => (s.kind === 'call' && !s.within ? [s.endpoint.id] : []));
+
+/**
+ * How many parts of a run of `plan` call an upstream for a target, as far as the target alone says
+ * (a step called once per kind counts its kinds; one that waits on an earlier answer, for its items
+ * or its condition, is left out): what a run that fails as a whole fails.
+ */
+export function callsPerRun(plan: Plan, target: object): number {
+  const nothingEarlier = { of: () => [] };
+  return stepsFor(plan, target).reduce((n, s) => {
+    if (s.kind !== 'call' || s.within || s.if || s.after?.length) return n;
+    return n + (s.each ? s.each.items(target as never, nothingEarlier, undefined as never).length : 1);
+  }, 0);
+}

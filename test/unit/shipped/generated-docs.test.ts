@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../src/catalog.js';
+import { COLLECTORS } from '../../../src/collectors/index.js';
 import { renderMetricsDoc } from '../../../src/metrics/docs.js';
 import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
 import { pagingMatrix } from '../../../scripts/paging/matrix.js';
@@ -73,6 +74,15 @@ describe('docs/architecture.md', () => {
   });
   it('shows every job as its plan runs it', () => {
     expect(sectionOf(doc, 'plans', 'docs/architecture.md')).toBe(renderPlansTable());
+  });
+});
+
+describe('the config references', () => {
+  // Where each collector's target keys are documented, by hand.
+  const REFERENCE: Record<string, string> = { secrets: 'README.md', agents: 'docs/configuration-agents.md', teams: 'docs/configuration-teams.md' };
+  it.each(COLLECTORS.map((c) => [c.kind, c] as const))('of %s list every switch of its endpoints, with its default', (kind, c) => {
+    const doc = readFileSync(new URL(`../../../${REFERENCE[kind]}`, import.meta.url), 'utf8');
+    for (const e of c.endpoints) if (e.switch) expect(doc, `${e.id}: ${e.switch.key}`).toContain(`| \`${e.switch.key}\` | \`${e.switch.default}\` |`);
   });
 });
 
