@@ -103,14 +103,14 @@ function withinOf(parent: AnyStep, steps: readonly AnyStep[], run: Run): Within 
 function fetchOne(s: CallStep, run: Run, steps: readonly AnyStep[], item: string | undefined): Promise<unknown> {
   const client = s.via ? s.via.client(run.call as never, item ?? '') : run.call.client;
   const failure = run.t.failure;
-  return callEndpoint(s.endpoint as AnyEndpoint, run.call, item, run.reach(client, withinOf(s, steps, run))).catch((e: unknown) => {
+  return callEndpoint(s.endpoint, run.call, item, run.reach(client, withinOf(s, steps, run))).catch((e: unknown) => {
     throw failure ? failure(toUpstreamError(e)) : e;
   });
 }
 
 async function called(s: CallStep, run: Run, earlier: Earlier, steps: readonly AnyStep[]): Promise<StepOutcome[]> {
   if (s.if && !s.if.test(earlier, run.call as never)) return [];
-  const e = s.endpoint as AnyEndpoint;
+  const e = s.endpoint;
   const items: ReadonlyArray<string | undefined> = s.each ? s.each.items(run.t.target as never, earlier, run.call as never) : [undefined];
   return Promise.all(
     items.map(async (item) => {
