@@ -18,7 +18,8 @@ const retry412 = backoffOn([412], { maxRetries: 4, baseMs: 200, capMs: 2_000 });
 /**
  * What one secrets target's calls share, for as long as its jobs live: the pooled clients (the
  * configured address's, the merkle check's with its own timeout, one per node), what its requests
- * send (the token read at each use, so a rotated file is picked up), and what its runs carry over
+ * send (the token read once a run, as the agent's and the teams' are, so a rotated file is picked up
+ * by the next run), and what its runs carry over
  * (the DR attempt's clock, the primaries seen, the nodes found, the active node's changes).
  */
 export interface SecretsCall extends SecretsAuth {
@@ -38,22 +39,28 @@ export interface SecretsCall extends SecretsAuth {
 
 const tokenHeader = (token: string | undefined): Record<string, string> => (token ? { 'x-secrets-token': token } : {});
 
-export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: ActiveNodeChanges): SecretsCall {
-  const token = () => optionalSecretFile(t.token_file, 'token_file');
+export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: ActiveNodeChanges): () => SecretsCall {
   let merkle: UpstreamClient | undefined;
   const merkleTimeout = t.merkle_check?.timeout ?? t.timeout;
-  return {
+  const shared: Omit<SecretsCall, keyof SecretsAuth> = {
     target: t,
     client: clientFor('secrets', t, ctx, { retry: retry412 }),
     merkleClient: () => (merkle ??= clientFor('secrets', { ...t, timeout: merkleTimeout }, ctx, { retry: retry412 })),
     nodes: new NodeClients(t, ctx),
-    namespaced: async () => ({ headers: { ...tokenHeader(await token()), ...(t.namespace ? { 'x-secrets-namespace': t.namespace } : {}) } }),
-    rooted: async () => ({ headers: tokenHeader(await token()) }),
     operationToken: () => readSecretFile(t.merkle_check?.dr_operation_token_file ?? '', 'dr_operation_token_file'),
     attemptClock: attemptClock(),
     countChanges: primaryChangeCounter(),
     addressing: nodeAddressing(t.address, t.nodes.address_template),
     discovery: { known: new Map() },
     activeNodes,
+  };
+  return () => {
+    let read: Promise<string | undefined> | undefined;
+    const token = () => (read ??= optionalSecretFile(t.token_file, 'token_file'));
+    return {
+      ...shared,
+      namespaced: async () => ({ headers: { ...tokenHeader(await token()), ...(t.namespace ? { 'x-secrets-namespace': t.namespace } : {}) } }),
+      rooted: async () => ({ headers: tokenHeader(await token()) }),
+    };
   };
 }

@@ -21,10 +21,7 @@ export const secretsCollector = defineCollector({
   target: secretsTarget,
   plans: [replicationPlan, merklePlan, nodesPlan],
   derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
-  call: (t, ctx, state: SecretsState) => {
-    const c = secretsCall(t, ctx, state.activeNodes);
-    return () => c;
-  },
+  call: (t, ctx, state: SecretsState) => secretsCall(t, ctx, state.activeNodes),
   failure: secretsFailure,
   state: () => new SecretsState(),
   afterCommit: (state, t, outcomes, targets, ctx) => {
