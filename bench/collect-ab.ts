@@ -6,7 +6,7 @@
  * the CPU a collection costs moves by a fifth from one minute to the next, and only the two
  * columns of one run compare.
  *
- *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4]
+ *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4] [--only=secrets,agents,teams]
  *   node --import tsx bench/collect-ab.ts --a=. --b=. --b-flags='--max-semi-space-size=16'
  *
  * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
@@ -25,6 +25,7 @@ import { printTable, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { startEstate } from './scale/start-estate.js';
 import { startVigil, until, type Vigil } from './scale/start-vigil.js';
+import { threadCpuSeconds, threadCpuSince } from './scale/thread-cpu.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -36,9 +37,12 @@ const { values: flags } = parseArgs({
     scale: { type: 'string', default: '10' },
     shape: { type: 'string', default: '{"servers":11,"members":20000}' },
     rounds: { type: 'string', default: '4' },
+    only: { type: 'string', default: '' },
   },
 });
 if (flags.answers !== 'changed' && flags.answers !== 'unchanged') throw new Error(`--answers: changed or unchanged, not ${flags.answers}`);
+
+const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 
 interface Side {
   name: 'a' | 'b';
@@ -46,6 +50,7 @@ interface Side {
   nodeFlags: string;
   vigil?: Vigil;
   runs: CollectSummary[];
+  threads?: Map<string, number>;
 }
 
 const children = new Children();
@@ -62,13 +67,14 @@ await runBench('collect-ab', children, scratch, async () => {
     // startVigil reads where the build is and its extra flags from the environment.
     process.env.BENCH_VIGIL_DIR = side.dir;
     process.env.BENCH_VIGIL_NODE_FLAGS = side.nodeFlags;
-    const vigil = await startVigil(children, mkdtempSync(join(scratch, `${side.name}-`)), (listen) => vigilConfig(estate, listen));
+    const vigil = await startVigil(children, mkdtempSync(join(scratch, `${side.name}-`)), (listen) => vigilConfig(estate, listen, undefined, only));
     side.vigil = vigil;
     await until(`vigil ${side.name} to be ready`, async () => (await fetch(`${vigil.url}/readyz`)).ok, 600_000);
   }
   if (flags.answers === 'changed') await setFaults(estate, { vary: true });
   // One collection each first: what a reload or a first answer costs is not what is compared.
   for (const side of sides) await side.vigil!.collect();
+  for (const side of sides) side.threads = threadCpuSeconds(side.vigil!.child.pid);
   for (let round = 0; round < Number(flags.rounds); round++) {
     for (const side of round % 2 ? [...sides].reverse() : sides) side.runs.push(await side.vigil!.collect());
     process.stdout.write(`round ${round + 1}: ${sides.map((s) => `${s.name} ${s.runs.at(-1)!.cpu_seconds.toFixed(2)} s`).join(', ')}\n`);
@@ -85,6 +91,7 @@ await runBench('collect-ab', children, scratch, async () => {
     'wall s (median)': median(s.runs.map((r) => r.wall_seconds)).toFixed(2),
     'RSS after MiB': Math.round(rssBytes(s.vigil!.child.pid) / 2 ** 20),
     'RSS peak MiB': Math.round(rssBytes(s.vigil!.child.pid, true) / 2 ** 20),
+    'CPU s by thread, all rounds': threadCpuSince(s.threads!, threadCpuSeconds(s.vigil!.child.pid)),
   }));
   printTable('a collection, two sides turn about', rows);
   process.stdout.write(`b / a, collection CPU: ${(cpu(sides[1]!) / cpu(sides[0]!)).toFixed(3)}\n`);

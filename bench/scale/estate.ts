@@ -53,20 +53,29 @@ const NEVER = '0 0 0 1 1 *';
  * by POST /-/collect; the soak gives every target one that fires), and the teams service's rate limit is raised so a listing measures
  * vigil, not the limit.
  */
-export function vigilConfig(e: Estate, listen: string, schedule = NEVER): string {
-  const lines = [`web:\n  listen_address: ${listen}`, 'secrets:'];
-  for (const c of e.secrets) lines.push(`  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`);
-  lines.push('agents:');
-  for (const a of e.agents)
-    // The client-node listing has a schedule of its own (every 30 s by default): it is the benchmark's too.
-    lines.push(
-      `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
-    );
-  lines.push('teams:');
-  for (const o of e.organizations) {
-    lines.push(
-      `  - name: ${o.name}\n    address: ${e.teamsUrl}\n    organization: ${o.name}\n    token_file: ${o.tokenFile}\n    schedule: "${schedule}"\n    requests_per_second: 1000`,
-    );
-  }
+export function vigilConfig(e: Estate, listen: string, schedule = NEVER, only?: ReadonlySet<string>): string {
+  const lines = [`web:\n  listen_address: ${listen}`];
+  const section = (key: string, entries: string[]) => {
+    if (!only || only.has(key)) lines.push(`${key}:`, ...entries);
+  };
+  section(
+    'secrets',
+    e.secrets.map((c) => `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`),
+  );
+  // The client-node listing has a schedule of its own (every 30 s by default): it is the benchmark's too.
+  section(
+    'agents',
+    e.agents.map(
+      (a) =>
+        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
+    ),
+  );
+  section(
+    'teams',
+    e.organizations.map(
+      (o) =>
+        `  - name: ${o.name}\n    address: ${e.teamsUrl}\n    organization: ${o.name}\n    token_file: ${o.tokenFile}\n    schedule: "${schedule}"\n    requests_per_second: 1000`,
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
