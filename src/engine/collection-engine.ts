@@ -125,7 +125,7 @@ export class CollectionEngine implements Engine {
       publishStats: (job) => {
         this.ranOnce.add(jobKey(job));
         this.publishStats(job);
-        publishUpstreamStats(ctx);
+        publishUpstreamStats(ctx, job.target);
       },
     });
     const cron = new CronRunner(jobs, execute, (job) => {
