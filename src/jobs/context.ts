@@ -69,9 +69,10 @@ export interface Unpublished {
 /**
  * Publishes the upstream stats of one target observed since its last job finished: once per
  * committed job of the target rather than once per request, so a listing of many pages re-renders
- * its histograms once. Only the target's own: publishing every target's at each commit rendered a
- * cluster's histograms again at every commit of any job while its node poll went on (at a million
- * series, a third of the collection thread's allocations and twice its scavenges).
+ * its histograms once. Only the target's own (by name: a namesake of another kind is published
+ * with it, one render more): publishing every target's at each commit rendered a cluster's
+ * histograms again at every commit of any job while its node poll went on (a third of the
+ * allocations of a collection of secrets clusters alone, docs/performance.md).
  */
 export function publishUpstreamStats(ctx: Pick<BuildContext, 'unpublished'>, target: string): void {
   for (const [key, u] of ctx.unpublished) {

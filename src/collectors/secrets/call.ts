@@ -18,9 +18,9 @@ const retry412 = backoffOn([412], { maxRetries: 4, baseMs: 200, capMs: 2_000 });
 /**
  * What one secrets target's calls share, for as long as its jobs live: the pooled clients (the
  * configured address's, the merkle check's with its own timeout, one per node), what its requests
- * send (the token read once a run, as the agent's and the teams' are, so a rotated file is picked up
- * by the next run), and what its runs carry over
- * (the DR attempt's clock, the primaries seen, the nodes found, the active node's changes).
+ * send (the token read once a run, as the agent's and the teams' are: a rotated file is picked up by
+ * the next run), and what its runs carry over (the DR attempt's clock, the primaries seen, the nodes
+ * found, the active node's changes).
  */
 export interface SecretsCall extends SecretsAuth {
   readonly target: SecretsTarget;
