@@ -3,6 +3,7 @@ import { OffloadPool } from '../offload/pool.js';
 import type { BuildContext } from '../jobs/context.js';
 import { membersPoll, membersPollHolding } from './agent/members.js';
 import { decodeNodesPage } from './agent/nodes.js';
+import { decodeAutopilotState } from './secrets/raft-autopilot-answer.js';
 import { decodeTeamsPage } from './teams/list.js';
 
 /**
@@ -15,6 +16,7 @@ export const TASKS = {
   'agent-members': membersPoll,
   'agent-nodes-page': decodeNodesPage,
   'teams-page': decodeTeamsPage,
+  'secrets-autopilot-state': decodeAutopilotState,
 } as const;
 
 const DECODING: Tasks<typeof TASKS> = {

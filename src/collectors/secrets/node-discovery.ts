@@ -1,6 +1,6 @@
 import type { PartOutcome } from '../../jobs/part.js';
 import type { UpstreamError } from '../../upstream/errors.js';
-import type { AutopilotState } from './raft-autopilot-state.js';
+import type { AutopilotView } from './raft-autopilot-answer.js';
 import type { Leader } from './leader.js';
 import { pollable, withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
 import type { HaView } from './ha-status.js';
@@ -41,7 +41,7 @@ export interface DiscoveryInput {
   address: string;
   addressing: NodeAddressing;
   ha: PartOutcome<HaView>;
-  autopilot: PartOutcome<AutopilotState>;
+  autopilot: PartOutcome<AutopilotView>;
   /** Raft address to node, as earlier HA statuses paired them: a node that stopped echoing keeps its name. */
   known: Map<string, string>;
   /** Nodes are addressed by the target's template: no address is learned from the answers. */

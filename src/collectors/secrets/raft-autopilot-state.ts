@@ -1,54 +1,11 @@
-import { z } from 'zod';
 import { family, single, stateSet, upFamily, type Family, type Sample } from '../../metrics/family.js';
 import { UpstreamError } from '../../upstream/errors.js';
-import { boolish, goDurationSeconds, lenient, numberish } from '../../upstream/schema-helpers.js';
-import { endpoint } from '../endpoint.js';
+import { endpoint, offloaded } from '../endpoint.js';
 import type { SecretsAuth } from './auth.js';
-import { enveloped, refusedOrMissing, snakeKeys } from './node-answers.js';
+import { refusedOrMissing } from './node-answers.js';
+import { autopilotStateResponse, decodeAutopilotState, type AutopilotInput, type AutopilotView, type RaftServer } from './raft-autopilot-answer.js';
 
-/**
- * `GET /v1/sys/storage/raft/autopilot/state` (1.7+, integrated storage only): the raft cluster as
- * autopilot sees it. Needs read on the path, in the root namespace. Answered at the top level in the
- * documentation, inside `data` by the servers, in CamelCase by 1.7 and 1.8: all read alike. `servers`
- * is essential (the answer is about them); every other field costs only its own series.
- */
-const text = lenient(z.string());
-const count = lenient(numberish);
-const server = z.preprocess(
-  snakeKeys,
-  z.object({
-    id: text,
-    name: text,
-    address: text,
-    node_status: text,
-    last_contact: z
-      .unknown()
-      .optional()
-      .transform((v) => goDurationSeconds(v === '' ? undefined : v)),
-    last_term: count,
-    last_index: count,
-    healthy: lenient(boolish),
-    status: text,
-    version: text,
-    node_type: text,
-  }),
-);
-
-const autopilotState = enveloped(
-  'servers',
-  z.object({
-    healthy: lenient(boolish),
-    failure_tolerance: count,
-    optimistic_failure_tolerance: count,
-    leader: text,
-    voters: lenient(z.array(z.string())),
-    servers: z.record(z.string(), server),
-  }),
-);
-/** Autopilot not running yet (a cluster still forming) answers with no body. */
-export const autopilotStateResponse = autopilotState.nullish();
-export type AutopilotState = z.output<typeof autopilotState>;
-export type RaftServer = AutopilotState['servers'][string];
+export { autopilotStateResponse, type AutopilotState, type AutopilotView, type RaftServer } from './raft-autopilot-answer.js';
 
 /** The raft cluster as autopilot sees it (sys/storage/raft/autopilot/state): pure mapping to samples. */
 
@@ -56,24 +13,12 @@ const FROM_AUTOPILOT =
   "from sys/storage/raft/autopilot/state as the cluster's configured address answers it; no series at all without integrated storage or permission";
 export const RAFT_STATUSES = ['leader', 'voter', 'non-voter', 'staging', 'unknown'] as const;
 
-const servers = (s: AutopilotState): Array<[string, RaftServer]> => Object.entries(s.servers).map(([key, v]) => [v.id ?? key, v]);
-const perServer = (value: (v: RaftServer, s: AutopilotState) => number | boolean | undefined) => (s: AutopilotState) =>
+const servers = (s: AutopilotView): Array<[string, RaftServer]> => Object.entries(s.servers);
+const perServer = (value: (v: RaftServer, s: AutopilotView) => number | boolean | undefined) => (s: AutopilotView) =>
   servers(s).flatMap(([server, v]): Sample[] => {
     const x = value(v, s);
     return x === undefined ? [] : [{ labels: { server }, value: Number(x) }];
   });
-
-/** The leader's last index: the server `leader` names, else the one whose status says leader. */
-function leaderIndex(s: AutopilotState): number | undefined {
-  const all = servers(s);
-  const leader = all.find(([id]) => id === s.leader) ?? all.find(([, v]) => v.status === 'leader');
-  return leader?.[1].last_index;
-}
-
-/** Voters: the answer's list, else the servers whose status is leader or voter. */
-function voters(s: AutopilotState): number {
-  return s.voters?.length ?? servers(s).filter(([, v]) => v.status === 'leader' || v.status === 'voter').length;
-}
 
 export const autopilotUp = upFamily({
   name: 'secrets_raft_autopilot_up',
@@ -82,10 +27,10 @@ export const autopilotUp = upFamily({
   labels: ['target'],
 });
 
-const clusterGauge = (name: string, help: string, value: (s: AutopilotState) => number | boolean | undefined): Family<AutopilotState> =>
-  family<AutopilotState>({ name, help: `${help}; ${FROM_AUTOPILOT}.`, type: 'gauge', section: 'secrets', labels: ['target'], samples: single(value) });
-const serverGauge = (name: string, help: string, value: (v: RaftServer, s: AutopilotState) => number | boolean | undefined): Family<AutopilotState> =>
-  family<AutopilotState>({
+const clusterGauge = (name: string, help: string, value: (s: AutopilotView) => number | boolean | undefined): Family<AutopilotView> =>
+  family<AutopilotView>({ name, help: `${help}; ${FROM_AUTOPILOT}.`, type: 'gauge', section: 'secrets', labels: ['target'], samples: single(value) });
+const serverGauge = (name: string, help: string, value: (v: RaftServer, s: AutopilotView) => number | boolean | undefined): Family<AutopilotView> =>
+  family<AutopilotView>({
     name,
     help: `${help}; ${FROM_AUTOPILOT}.`,
     type: 'gauge',
@@ -94,7 +39,7 @@ const serverGauge = (name: string, help: string, value: (v: RaftServer, s: Autop
     samples: perServer(value),
   });
 
-export const autopilotFamilies: readonly Family<AutopilotState>[] = [
+export const autopilotFamilies: readonly Family<AutopilotView>[] = [
   clusterGauge('secrets_raft_autopilot_healthy', '1 when autopilot reports the raft cluster healthy, else 0', (s) => s.healthy),
   clusterGauge('secrets_raft_failure_tolerance', 'Voters the raft cluster can lose and keep its quorum (failure_tolerance)', (s) => s.failure_tolerance),
   clusterGauge(
@@ -102,9 +47,9 @@ export const autopilotFamilies: readonly Family<AutopilotState>[] = [
     'Voters, non-voters included, the raft cluster could lose and keep its quorum once autopilot promoted the non-voters (optimistic_failure_tolerance, Enterprise)',
     (s) => s.optimistic_failure_tolerance,
   ),
-  clusterGauge('secrets_raft_voters', 'Voting servers of the raft cluster', voters),
+  clusterGauge('secrets_raft_voters', 'Voting servers of the raft cluster', (s) => s.voters),
   serverGauge('secrets_raft_server_healthy', '1 when autopilot reports the raft server healthy, else 0', (v) => v.healthy),
-  family<AutopilotState>({
+  family<AutopilotView>({
     name: 'secrets_raft_server_status',
     help: `1 for the raft server's status (leader, voter, non-voter, staging; unknown for any other), 0 for the others; ${FROM_AUTOPILOT}.`,
     type: 'gauge',
@@ -125,11 +70,26 @@ export const autopilotFamilies: readonly Family<AutopilotState>[] = [
     'Time since the raft server last heard from the leader (last_contact), in seconds',
     (v) => v.last_contact,
   ),
-  serverGauge('secrets_raft_server_index_lag', "Raft log entries the server is behind the leader (the leader's last_index minus its own)", (v, s) => {
-    const lead = leaderIndex(s);
-    return lead === undefined || v.last_index === undefined ? undefined : Math.max(0, lead - v.last_index);
-  }),
+  serverGauge('secrets_raft_server_index_lag', "Raft log entries the server is behind the leader (the leader's last_index minus its own)", (v, s) =>
+    s.leaderIndex === undefined || v.last_index === undefined ? undefined : Math.max(0, s.leaderIndex - v.last_index),
+  ),
+  clusterGauge(
+    'secrets_raft_server_series_dropped',
+    'Raft servers the answer listed beyond nodes.max_raft_servers, left without secrets_raft_server_* series (the leader and the unhealthy ones are kept first; voters and failure tolerance count them all)',
+    (s) => s.dropped,
+  ),
 ];
+
+/**
+ * An answer is decoded on a decoding thread from this size: a cluster's few servers are a few kB,
+ * read in the collection thread; thousands of them (a hostile or broken answer) never hold it up.
+ */
+export const AUTOPILOT_OFFLOAD_BYTES = 64 * 1024;
+
+/** What the call reads of its target: how many servers get series. */
+interface AutopilotCall extends SecretsAuth {
+  readonly target: { readonly nodes: { readonly max_raft_servers: number } };
+}
 
 /** The raft cluster as autopilot sees it: health, failure tolerance, voters, each server. */
 export const raftAutopilotStateEndpoint = endpoint({
@@ -137,8 +97,13 @@ export const raftAutopilotStateEndpoint = endpoint({
   method: 'GET',
   path: '/v1/sys/storage/raft/autopilot/state',
   schema: autopilotStateResponse,
-  send: (c: SecretsAuth) => c.rooted(),
-  read: async (get): Promise<AutopilotState> => {
+  send: (c: AutopilotCall) => c.rooted(),
+  offload: offloaded({
+    task: decodeAutopilotState,
+    from: AUTOPILOT_OFFLOAD_BYTES,
+    input: (body, c: AutopilotCall): AutopilotInput => ({ body, max: c.target.nodes.max_raft_servers }),
+  }),
+  read: async (get): Promise<AutopilotView> => {
     const state = (await get()).value;
     // Nothing to say yet, which is not a failure: read as "not applicable", as a 404 is.
     if (state === undefined || state === null) throw new UpstreamError('http_4xx', 'secrets/raft-autopilot-state: no autopilot state', 404);

@@ -6,7 +6,7 @@ import type { HaView } from '../../../../src/collectors/secrets/ha-status.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import type { PartOutcome } from '../../../../src/jobs/part.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
-import { autopilotStateResponse, type AutopilotState } from '../../../../src/collectors/secrets/raft-autopilot-state.js';
+import { decodeAutopilotState, type AutopilotView } from '../../../../src/collectors/secrets/raft-autopilot-answer.js';
 import { haStatusResponse } from '../../../../src/collectors/secrets/ha-status.js';
 import { healthResponse, nodeRole } from '../../../../src/collectors/secrets/node-health.js';
 import { configProblems } from '../../../helpers/failures.js';
@@ -21,10 +21,10 @@ const ha = (nodes: Array<Record<string, unknown>>, addressing = asIs): PartOutco
     nodes: haStatusResponse.parse({ Nodes: nodes }).nodes.map((n) => ({ ...n, node: addressing({ hostname: n.hostname, address: n.api_address }, 'api') })),
   },
 });
-const autopilot = (servers: Record<string, Record<string, unknown>>): PartOutcome<AutopilotState> => ({
+const autopilot = (servers: Record<string, Record<string, unknown>>): PartOutcome<AutopilotView> => ({
   part: 'raft_autopilot',
   group: new Map(),
-  value: autopilotStateResponse.parse({ data: { servers } }) ?? undefined,
+  value: decodeAutopilotState({ body: Buffer.from(JSON.stringify({ data: { servers } })), max: 100 }) ?? undefined,
 });
 const refused = (status: number): PartOutcome => ({ part: 'x', group: new Map(), notApplicable: true, refusal: new UpstreamError('http_4xx', 'no', status) });
 const failed: PartOutcome = { part: 'x', group: new Map(), error: new UpstreamError('connect', 'refused') };
@@ -32,7 +32,7 @@ const input = (o: Partial<DiscoveryInput>): DiscoveryInput => ({
   address: `${CONFIGURED}/`,
   addressing: asIs,
   ha: refused(404) as PartOutcome<HaView>,
-  autopilot: refused(404) as PartOutcome<AutopilotState>,
+  autopilot: refused(404) as PartOutcome<AutopilotView>,
   known: new Map(),
   ...o,
 });
@@ -178,7 +178,7 @@ describe('the nodes section of a secrets target', () => {
   const ok = 'secrets:\n  - name: a\n    address: https://vault.example:8200\n';
   it('polls the nodes by default, on the target schedule', () => {
     const t = parseConfig(ok, 'v', {}).secrets[0]!;
-    expect(t.nodes).toEqual({ enabled: true });
+    expect(t.nodes).toEqual({ enabled: true, max_raft_servers: 100 });
   });
   it.each([
     [
