@@ -1,5 +1,6 @@
 import { joinLines, type GroupLines } from './encoded-lines.js';
 import type { AnyFamily, Family, HistogramSample, Labels, Sample } from './family.js';
+import { foldLabelValue } from './label-value.js';
 
 /** Text exposition format 0.0.4 (what Prometheus and promtool read). */
 export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -29,7 +30,7 @@ function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra
   for (const name of f.labels) {
     const v = own?.[name] ?? context[name];
     if (v === undefined) throw new Error(`metric ${f.name}: label ${name} has no value`);
-    parts.push(`${name}="${escapeLabelValue(v)}"`);
+    parts.push(`${name}="${escapeLabelValue(foldLabelValue(v))}"`);
   }
   if (extra) parts.push(extra);
   return parts.length ? `{${parts.join(',')}}` : '';

@@ -34,3 +34,11 @@ export class SeriesCap<T> {
     return [...this.preferred, ...this.others];
   }
 }
+
+/** The items of a list that get series: all of them in order under `max`, else those `SeriesCap` keeps; and how many are left out. */
+export function capped<T>(items: readonly T[], max: number, prefer?: (item: T) => boolean): { kept: readonly T[]; dropped: number } {
+  if (items.length <= max) return { kept: items, dropped: 0 };
+  const cap = new SeriesCap<T>(max, prefer);
+  for (const x of items) cap.offer(x);
+  return { kept: cap.kept(), dropped: cap.dropped };
+}

@@ -182,6 +182,7 @@ export const FEEDS: Record<string, Feeds> = {
         'secrets_merkle_corrupted_trees',
         'secrets_merkle_corrupted_pages',
         'secrets_merkle_corrupted_subpages',
+        'secrets_merkle_tree_series_dropped',
       ],
       'data.merkle_corruption_report.last_corruption_check_epoch': ['secrets_merkle_last_check_timestamp_seconds'],
     },

@@ -98,15 +98,18 @@ export { switchesOf };
  * other off (so the run calls no optional endpoint it does not need), the one replication kind the answer is of, a merkle check and a
  * token file where the collector needs them. Schedules never fire: the test runs the jobs itself.
  */
-function configFor(a: Answer, address: string, token: string): string {
+function configFor(a: Answer, address: string, token: string, limits: CorpusLimits): string {
   const { kind, endpoint } = declared(a.endpoint);
-  const common = `name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}"`;
+  const common = `name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}"${limits[kind] ? `, ${limits[kind]}` : ''}`;
   const switches = switchesOf(kind, (e) => e === endpoint);
   if (kind === 'secrets') {
     const replicationKind = a.part === 'performance' ? 'performance' : 'dr';
-    const merkle = endpoint.id === 'secrets/merkle-check' ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }` : '';
+    const merkle =
+      endpoint.id === 'secrets/merkle-check'
+        ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}"${limits.secretsMerkle ? `, ${limits.secretsMerkle}` : ''} }`
+        : '';
     // The node poll's one node is the corpus server itself: what an answer names is never dialled.
-    const nodes = `, nodes: { addresses: ["${nodeAddress(address)}"] }`;
+    const nodes = `, nodes: { addresses: ["${nodeAddress(address)}"]${limits.secretsNodes ? `, ${limits.secretsNodes}` : ''} }`;
     return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle}${nodes} }\n`;
   }
   if (kind === 'agents') return `agents:\n  - { ${common}, ${switches.join(', ')} }\n`;
@@ -146,7 +149,12 @@ export { jobContext } from '../../src/jobs/context.js';
  * config, run against the server (vigil's real client, status handling, decoding, schema, families
  * and rendering), and the part the answer feeds is what the test reads.
  */
+/** Keys each target of a kind gets beyond the corpus's own (YAML flow, `max_members: 50`); `secretsNodes` and `secretsMerkle` inside a secrets target's `nodes` and `merkle_check`. */
+export type CorpusLimits = Partial<Record<TargetKind | 'secretsNodes' | 'secretsMerkle', string>>;
+
 export class CorpusServer {
+  constructor(private readonly limits: CorpusLimits = {}) {}
+
   private readonly answers = new Map<string, Array<{ path: RegExp; answer: Served }>>();
   private server?: http.Server;
   private next = 0;
@@ -181,7 +189,7 @@ export class CorpusServer {
     );
     const port = (this.server?.address() as AddressInfo).port;
     const address = `http://127.0.0.1:${port}/${id}/`;
-    const config = parseConfig(configFor(answer, address, this.token), 'corpus');
+    const config = parseConfig(configFor(answer, address, this.token, this.limits), 'corpus');
     const ctx = jobContext(this.offload);
     try {
       const signal = AbortSignal.timeout(10_000);

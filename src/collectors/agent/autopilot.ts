@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { family, single, stateSet, type Family, type Sample } from '../../metrics/family.js';
-import { SeriesCap } from '../../metrics/series-cap.js';
+import { capped } from '../../metrics/series-cap.js';
 import { boolish, goDurationSeconds, lenient, numberish } from '../../upstream/schema-helpers.js';
+import type { AgentAuth } from './auth.js';
 import { optional } from './optional.js';
 
 /**
@@ -63,24 +64,20 @@ export type AutopilotHealth = z.output<typeof autopilotHealthResponse>;
 
 const FROM = 'from a scheduled poll of /v1/operator/autopilot/health';
 const SERF_STATUSES = ['alive', 'leaving', 'left', 'failed'] as const;
-const CAPPED = 'at most 100 servers, the leader and the unhealthy ones first';
+const CAPPED = 'at most max_raft_servers servers, the leader and the unhealthy ones first';
 
-/** Servers with series of their own: regions run 3, 5 or 7; an answer listing thousands is no region's raft. */
-export const MAX_AUTOPILOT_SERVERS = 100;
-const kept = new WeakMap<AutopilotHealth, readonly AutopilotServer[]>();
-
-/** The servers that get series: at most MAX_AUTOPILOT_SERVERS, the leader and the unhealthy ones first; picked once per answer. */
-function serversOf(h: AutopilotHealth): readonly AutopilotServer[] {
-  const list = h.Servers?.list ?? [];
-  if (list.length <= MAX_AUTOPILOT_SERVERS) return list;
-  let picked = kept.get(h);
-  if (picked === undefined) {
-    const cap = new SeriesCap<AutopilotServer>(MAX_AUTOPILOT_SERVERS, (s) => s.Leader === true || s.Healthy !== true);
-    for (const s of list) cap.offer(s);
-    kept.set(h, (picked = cap.kept()));
-  }
-  return picked;
+/**
+ * The answer with at most `max` servers, the leader and the unhealthy ones first (regions run 3, 5
+ * or 7; an answer listing thousands is no region's raft), and how many were left out. The voters and
+ * the leader's index were counted over all of them.
+ */
+export function boundServers(h: AutopilotHealth, max: number): AutopilotHealth & { readonly dropped: number } {
+  if (!h.Servers) return { ...h, dropped: 0 };
+  const { kept, dropped } = capped(h.Servers.list, max, (s) => s.Leader === true || s.Healthy !== true);
+  return { ...h, Servers: { ...h.Servers, list: [...kept] }, dropped };
 }
+
+const serversOf = (h: AutopilotHealth): readonly AutopilotServer[] => h.Servers?.list ?? [];
 
 /** The voters: the answer's own list when it has one, else counted from servers that all say whether they vote. */
 export const voterCount = (h: AutopilotHealth): number | undefined => h.Voters?.length ?? h.Servers?.voters;
@@ -173,6 +170,14 @@ export const autopilotFamilies: readonly Family<AutopilotHealth>[] = [
           : stateSet('status', SERF_STATUSES, s.SerfStatus).map((x) => ({ labels: { server: s.key, ...x.labels }, value: x.value })),
       ),
   }),
+  family<AutopilotHealth & { readonly dropped?: number }>({
+    name: 'scheduler_agent_autopilot_server_series_dropped',
+    help: `Servers the answer listed beyond max_raft_servers, left without scheduler_agent_autopilot_server_* series (voters and failure tolerance count them all); ${FROM}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((h) => h.dropped),
+  }),
   family<AutopilotHealth>({
     name: 'scheduler_agent_autopilot_server_info',
     help: `Identity of each server autopilot reports (always 1): raft id, address and version; ${CAPPED}; ${FROM}.`,
@@ -198,6 +203,7 @@ export const autopilotEndpoint = optional('autopilot', {
   schema: autopilotHealthResponse,
   // A server answers 429 with the same body when the cluster is unhealthy, which is data.
   dataStatuses: [429],
+  read: async (get, c: AgentAuth & { readonly target: { readonly max_raft_servers: number } }) => boundServers((await get()).value, c.target.max_raft_servers),
   needs: 'operator:read',
   families: autopilotFamilies,
   notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no servers")' },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { family, type Family, type Sample } from '../../metrics/family.js';
+import { family, single, type Family, type Sample } from '../../metrics/family.js';
+import { capped } from '../../metrics/series-cap.js';
 import { lenient, numberish } from '../../upstream/schema-helpers.js';
+import type { AgentAuth } from './auth.js';
 import { fromPoll, optional } from './optional.js';
 
 /**
@@ -39,7 +41,17 @@ const diskSamples = (h: AgentHost, field: 'DiskMB' | 'UsedMB'): Sample[] =>
     return mb === undefined ? [] : [{ labels: { mount }, value: mb * MB }];
   });
 
-export const hostFamilies: readonly Family<AgentHost>[] = [
+/** A disk nearly full is kept first: it is what the series are for. */
+const filling = ([, d]: [string, { DiskMB?: number | undefined; UsedMB?: number | undefined }]) =>
+  d.DiskMB !== undefined && d.UsedMB !== undefined && d.UsedMB >= 0.8 * d.DiskMB;
+
+/** The answer with at most `max` disks (a host with a mount per container lists thousands), the nearly full ones first, and how many were left out. */
+export function boundDisks(h: AgentHost, max: number): AgentHost & { readonly dropped: number } {
+  const { kept, dropped } = capped(Object.entries(h.HostData.Disk), max, filling);
+  return { ...h, HostData: { ...h.HostData, Disk: Object.fromEntries(kept) }, dropped };
+}
+
+export const hostFamilies: readonly Family<AgentHost & { readonly dropped?: number }>[] = [
   family<AgentHost>({
     name: 'scheduler_agent_host_disk_size_bytes',
     help: `Size of the disk mounted at this path on the agent's host; ${fromPoll('host')}.`,
@@ -56,11 +68,20 @@ export const hostFamilies: readonly Family<AgentHost>[] = [
     labels: ['target', 'mount'],
     samples: (h) => diskSamples(h, 'UsedMB'),
   }),
+  family<AgentHost & { readonly dropped?: number }>({
+    name: 'scheduler_agent_host_disk_series_dropped',
+    help: `Disks the answer listed beyond max_host_disks, left without series (those at least 80 % used are kept first); ${fromPoll('host')}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((h) => h.dropped),
+  }),
 ];
 
 export const hostEndpoint = optional('host', {
   path: '/v1/agent/host',
   schema: agentHostResponse,
+  read: async (get, c: AgentAuth & { readonly target: { readonly max_host_disks: number } }) => boundDisks((await get()).value, c.target.max_host_disks),
   needs: 'agent:read (and debug endpoints allowed on the agent)',
   families: hostFamilies,
   default: false,

@@ -10,6 +10,10 @@ export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
   max_members: z.number().int().min(0).default(20_000),
+  /** Servers of the autopilot health with series of their own (a region runs 3 to 7). */
+  max_raft_servers: z.number().int().min(1).max(10_000).default(100),
+  /** Disks of the host answer with series of their own. */
+  max_host_disks: z.number().int().min(1).max(10_000).default(100),
   /** The node listing runs on its own schedule: a fleet's pages cost more than the agent's own answers. */
   nodes_schedule: schedule('*/30 * * * * *'),
   /** per_page of each page of /v1/nodes: a page holding more nodes fails the listing. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { family, single, upFamily, type Family } from '../../metrics/family.js';
+import { capped } from '../../metrics/series-cap.js';
 import { boolish, instant, lenient } from '../../upstream/schema-helpers.js';
 import { endpoint } from '../endpoint.js';
 import type { SecretsAuth } from './auth.js';
@@ -29,7 +30,8 @@ export const merkleReport = z.object({
 
 export const merkleCheckResponse = z.object({ data: z.object({ merkle_corruption_report: merkleReport }) });
 
-export type MerkleReport = z.output<typeof merkleReport>;
+/** A report as vigil keeps it: at most merkle_check.max_trees trees (`boundTrees`). */
+export type MerkleReport = z.output<typeof merkleReport> & { readonly trees_dropped?: number };
 export type MerkleTree = z.output<typeof tree>;
 
 /** The merkle corruption report of a DR secondary: pure mapping to samples. */
@@ -47,6 +49,15 @@ const corruptedSubpages = (t: MerkleTree) => Object.values(t.corrupted_index_tup
 /** One sample per tree the report lists, valued by `count`. */
 const perTree = (count: (t: MerkleTree) => number) => (r: MerkleReport) =>
   Object.entries(r.corrupted_tree_map ?? {}).map(([tree, t]) => ({ labels: { tree, tree_type: t.tree_type }, value: count(t) }));
+
+const corrupted = ([, t]: [string, MerkleTree]) => t.corrupted_subtree_root || corruptedPages(t) > 0 || corruptedSubpages(t) > 0;
+
+/** The report with at most `max` trees, the corrupted ones first: a secondary has a few trees, and a report of thousands costs one pass. */
+export function boundTrees(r: MerkleReport, max: number): MerkleReport {
+  if (r.corrupted_tree_map === undefined) return r;
+  const { kept, dropped } = capped(Object.entries(r.corrupted_tree_map), max, corrupted);
+  return { ...r, corrupted_tree_map: Object.fromEntries(kept), trees_dropped: dropped };
+}
 
 export const merkleUp = upFamily({
   name: 'secrets_merkle_check_up',
@@ -73,10 +84,8 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     samples: (r) => {
       if (r.corrupted_tree_map === undefined) return [];
       const counts = new Map<string, number>(KNOWN_TREE_TYPES.map((t) => [t, 0]));
-      for (const t of Object.values(r.corrupted_tree_map)) {
-        const bad = t.corrupted_subtree_root || corruptedPages(t) > 0 || corruptedSubpages(t) > 0;
-        counts.set(t.tree_type, (counts.get(t.tree_type) ?? 0) + (bad ? 1 : 0));
-      }
+      for (const entry of Object.entries(r.corrupted_tree_map))
+        counts.set(entry[1].tree_type, (counts.get(entry[1].tree_type) ?? 0) + (corrupted(entry) ? 1 : 0));
       return [...counts].map(([tree_type, value]) => ({ labels: { tree_type }, value }));
     },
   }),
@@ -97,6 +106,14 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     samples: perTree(corruptedSubpages),
   }),
   family<MerkleReport>({
+    name: 'secrets_merkle_tree_series_dropped',
+    help: `Merkle trees the report listed beyond merkle_check.max_trees, left without series (the corrupted ones are kept first, and only they are counted in secrets_merkle_corrupted_trees); ${FROM_CHECK}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target'],
+    samples: single((r) => r.trees_dropped),
+  }),
+  family<MerkleReport>({
     name: 'secrets_merkle_last_check_timestamp_seconds',
     help: `When the reported merkle check ran, as Unix time; ${FROM_CHECK}.`,
     type: 'gauge',
@@ -105,6 +122,12 @@ export const merkleFamilies: readonly Family<MerkleReport>[] = [
     samples: single((r) => r.last_corruption_check_epoch),
   }),
 ];
+
+/** What the call sends and reads of its target: the DR operation token, how many trees get series. */
+interface MerkleCall extends SecretsAuth {
+  operationToken(): Promise<string>;
+  readonly target: { readonly merkle_check?: { readonly max_trees: number } | undefined };
+}
 
 /**
  * The merkle corruption check of a DR secondary: it makes the service walk its trees, so its job has
@@ -115,11 +138,11 @@ export const merkleCheckEndpoint = endpoint({
   method: 'POST',
   path: '/v1/sys/replication/dr/secondary/merkle-check',
   schema: merkleCheckResponse,
-  send: async (c: SecretsAuth & { operationToken(): Promise<string> }) => ({
+  send: async (c: MerkleCall) => ({
     ...(await c.namespaced()),
     body: { dr_operation_token: await c.operationToken() },
   }),
-  read: async (get) => (await get()).value.data.merkle_corruption_report,
+  read: async (get, c: MerkleCall) => boundTrees((await get()).value.data.merkle_corruption_report, c.target.merkle_check?.max_trees ?? 100),
   needs: 'the DR operation token (merkle_check.dr_operation_token_file)',
   up: merkleUp,
   families: merkleFamilies,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { family, single, stateSet, upFamily, type Family, type Sample } from '../../metrics/family.js';
 import { boolish, instant, lenient, numberish, statNumber, statText } from '../../upstream/schema-helpers.js';
+import { boundPeers, peersDroppedFamily } from './replication-bounds.js';
 import { endpoint } from '../endpoint.js';
 import type { SecretsAuth } from './auth.js';
 import { peerFamilies, primaryAddress } from './replication-peers.js';
@@ -61,7 +62,8 @@ export const replicationStatusData = z.object({
 
 export const replicationStatusResponse = z.object({ data: replicationStatusData });
 
-export type ReplicationStatus = z.output<typeof replicationStatusData>;
+/** A status as vigil keeps it: its lists bounded by max_replication_peers (`boundPeers`), the count of known secondaries whole. */
+export type ReplicationStatus = z.output<typeof replicationStatusData> & { readonly peers_dropped?: number; readonly known_secondaries_total?: number };
 export type ReplicationPeer = z.output<typeof peer>;
 
 const FROM_POLL = 'from a scheduled poll of sys/replication/<kind>/status';
@@ -135,7 +137,7 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     type: 'gauge',
     section: 'secrets',
     labels: [...TK],
-    samples: single((s) => (isPrimary(s) ? s.known_secondaries.length : undefined)),
+    samples: single((s) => (isPrimary(s) ? (s.known_secondaries_total ?? s.known_secondaries.length) : undefined)),
   }),
   family<ReplicationStatus>({
     name: 'secrets_replication_secondaries_reported',
@@ -211,7 +213,13 @@ export const replicationFamilies: readonly Family<ReplicationStatus>[] = [
     samples: single((s) => s.last_corruption_check_epoch),
   }),
   ...peerFamilies,
+  peersDroppedFamily,
 ];
+
+/** What the call reads of its target: how many peers of each list get series. */
+interface PeersCall extends SecretsAuth {
+  readonly target: { readonly max_replication_peers: number };
+}
 
 /**
  * Replication status of one kind, in the target's namespace (unauthenticated per the API: a service
@@ -223,8 +231,8 @@ export const replicationStatusEndpoint = endpoint({
   method: 'GET',
   path: '/v1/sys/replication/{kind}/status',
   schema: replicationStatusResponse,
-  send: async (c: SecretsAuth, kind: string) => ({ ...(await c.namespaced()), params: { kind } }),
-  read: async (get) => (await get()).value.data,
+  send: async (c: PeersCall, kind: string) => ({ ...(await c.namespaced()), params: { kind } }),
+  read: async (get, c: PeersCall): Promise<ReplicationStatus> => boundPeers((await get()).value.data, c.target.max_replication_peers),
   needs: 'none: unauthenticated per the API (a service that still checks wants read on sys/replication/{kind}/status)',
   up: replicationUp,
   families: replicationFamilies,

@@ -18,11 +18,15 @@ export const secretsTarget = z.strictObject({
    * not link them (vigil links clusters by cluster_id, known secondaries and primaries' addresses).
    */
   replication_set: z.strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() }).optional(),
+  /** Peers of each list of a replication status (secondaries, primaries) with series of their own. */
+  max_replication_peers: z.number().int().min(1).max(10_000).default(100),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,
       schedule: schedule('0 0 * * * *'),
       timeout: duration('60s'),
+      /** Trees of the corruption report with series of their own. */
+      max_trees: z.number().int().min(1).max(10_000).default(100),
     })
     .optional(),
   /** Every node of the cluster, polled at its own address (sys/health), with the cluster's HA and raft state. */

@@ -47,7 +47,7 @@ describe('a valid config', () => {
     );
     const t = c.secrets[0]!;
     expect(t).toMatchObject({ namespace: 'admin/', timeout: 750, replication_kinds: ['dr'], max_response_size: 1048576 });
-    expect(t.merkle_check).toEqual({ dr_operation_token_file: tokenFile, schedule: '0 */30 * * * *', timeout: 120000 });
+    expect(t.merkle_check).toEqual({ dr_operation_token_file: tokenFile, schedule: '0 */30 * * * *', timeout: 120000, max_trees: 100 });
   });
 
   it('expands ${VAR} in values, and $${ stays literal', () => {

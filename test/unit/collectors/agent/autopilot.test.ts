@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autopilotFamilies, leaderOf } from '../../../../src/collectors/agent/autopilot.js';
+import { autopilotFamilies, boundServers, leaderOf } from '../../../../src/collectors/agent/autopilot.js';
 import { agentCollector } from '../../../../src/collectors/agent/collector.js';
 import { agentTarget } from '../../../../src/collectors/agent/target.js';
 import { autopilotHealthResponse } from '../../../../src/collectors/agent/autopilot.js';
@@ -75,10 +75,11 @@ describe('GET /v1/operator/autopilot/health', () => {
     expect(samples({ Healthy: 'maybe', Servers: [] }).has(one('healthy'))).toBe(false);
   });
 
-  it('gives series to at most 100 servers, the leader and the unhealthy ones first, and counts every voter', () => {
+  it('gives series to at most max_raft_servers servers, the leader and the unhealthy ones first, and counts every voter', () => {
     const many = Array.from({ length: 150 }, (_, i) => server(`s${i}`, { Leader: i === 149, Healthy: i !== 120, LastIndex: 100 + (i === 149 ? 10 : 0) }));
-    const s = samples({ Healthy: false, FailureTolerance: 1, Servers: many });
+    const s = renderSamples(autopilotFamilies, boundServers(parse({ Healthy: false, FailureTolerance: 1, Servers: many }), 100), { target: 's1' });
     expect(seriesOf(s, 'scheduler_agent_autopilot_server_healthy').size).toBe(100);
+    expect(s.get(one('server_series_dropped'))).toBe(50);
     expect(s.get(one('server_healthy', { server: 's120' }))).toBe(0);
     expect(s.get(one('server_leader', { server: 's149' }))).toBe(1);
     expect(s.get(one('server_index_lag', { server: 's0' }))).toBe(10);
