@@ -1,6 +1,6 @@
 import { joinLines, type GroupLines } from './encoded-lines.js';
 import type { AnyFamily, Family, HistogramSample, Labels, Sample } from './family.js';
-import { foldLabelValue } from './label-value.js';
+import { foldLabelValue } from '../support/label-value.js';
 
 /** Text exposition format 0.0.4 (what Prometheus and promtool read). */
 export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { foldLabelValue } from '../../support/label-value.js';
 import { isObjectLike, lenient, lenientNonEmptyString, lenientString, numberish, readBoolish } from '../../upstream/schema-helpers.js';
 
 /** The organization-access flags of the spec, in its order. */
@@ -35,16 +36,18 @@ const organizationAccess = z
  * A `teams` resource, tolerant of what releases differ in: `sso-team-id` and
  * `allow-member-token-management` may be missing, unknown attributes pass. Its id, type and name
  * are essential (a team without them cannot be counted or named); any other attribute that cannot
- * be read drops only the series it feeds.
+ * be read drops only the series it feeds. Every string kept is folded to a label value's length
+ * (`foldLabelValue`): a listing keeps its teams across pages, and a page of 100 names of 150,000
+ * characters each must cost what 100 names cost, not 15 MB.
  */
 export const teamResource = z.object({
-  id: z.string().min(1),
+  id: z.string().min(1).transform(foldLabelValue),
   type: z.literal('teams'),
   attributes: z.object({
-    name: z.string().min(1),
-    'sso-team-id': lenientString,
+    name: z.string().min(1).transform(foldLabelValue),
+    'sso-team-id': lenientString.transform((v) => v && foldLabelValue(v)),
     'users-count': lenient(numberish.pipe(z.number().int().min(0))),
-    visibility: lenientNonEmptyString.transform((v) => v ?? ''),
+    visibility: lenientNonEmptyString.transform((v) => foldLabelValue(v ?? '')),
     'organization-access': organizationAccess,
   }),
 });

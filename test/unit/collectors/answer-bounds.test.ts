@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../src/collectors/index.js';
-import { MAX_LABEL_VALUE } from '../../../src/metrics/label-value.js';
+import { MAX_LABEL_VALUE } from '../../../src/support/label-value.js';
 import { CorpusServer, outcomeOf, realAnswers, type RealAnswer, type Scrape } from '../../helpers/real-corpus.js';
 import { dimensionsOf, inflate, stringsOf, withLongStrings } from '../../helpers/inflate.js';
 
