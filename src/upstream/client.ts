@@ -10,7 +10,7 @@ import { refuseUnreadable } from './unreadable.js';
 import { retryAfterMs, type RetryPolicy } from './retry.js';
 import type { TlsObservation } from './tls-observer.js';
 import { upstreamConnector, type UpstreamTls } from './connector.js';
-import { proxyAuthorization } from './proxy-choice.js';
+import { proxyAuthorization, proxySecrets } from './proxy-choice.js';
 import { ProxyTunnel } from './proxy-tunnel.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
@@ -89,13 +89,19 @@ export class UpstreamClient {
   private readonly tunnel: ProxyTunnel | undefined;
   /** A plain-http target behind a proxy: the target's origin and host, and the proxy's credentials, sent with each request. */
   private readonly forward: { origin: string; headers: Record<string, string> } | undefined;
+  /**
+   * The proxy's credentials in every form, hunted in every answer and error of this client besides
+   * each request's own secrets: a proxy, or the hop behind it, may echo Proxy-Authorization.
+   */
+  private readonly proxySecrets: readonly string[];
 
   constructor(private readonly opts: ClientOptions) {
     const url = new URL(opts.address);
     const https = url.protocol === 'https:';
     const proxy = opts.proxy;
     this.basePath = url.pathname.replace(/\/+$/, '');
-    this.tunnel = proxy && https ? new ProxyTunnel(proxy, timerMs(opts.timeoutMs)) : undefined;
+    this.proxySecrets = proxy ? proxySecrets(proxy) : [];
+    this.tunnel = proxy && https ? new ProxyTunnel(proxy, timerMs(opts.timeoutMs), this.proxySecrets) : undefined;
     const authorization = proxy && proxyAuthorization(proxy);
     this.forward =
       proxy && !https ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) } } : undefined;
@@ -149,6 +155,12 @@ export class UpstreamClient {
     }
   }
 
+  /** What is hunted in a request's answers and errors: its own secrets, and the proxy's credentials. */
+  private secretsOf(spec: RequestSpec): string[] {
+    const own = requestSecrets(spec.headers, spec.body);
+    return this.proxySecrets.length ? [...own, ...this.proxySecrets] : own;
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.pool.destroy(), this.tunnel?.close()]);
   }
@@ -161,7 +173,7 @@ export class UpstreamClient {
     let ended: number | undefined;
     let code = 'none';
     let asData = false;
-    const secrets = requestSecrets(spec.headers, spec.body);
+    const secrets = this.secretsOf(spec);
     try {
       const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
       const hasBody = spec.body !== undefined;

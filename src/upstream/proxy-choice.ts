@@ -1,5 +1,6 @@
 import { bypassesProxy, parseNoProxy } from '../config-fields/no-proxy.js';
 import { redactedProxyUrl, type ProxySettings } from '../config-fields/target-proxy.js';
+import { huntable } from './redact.js';
 
 /** A proxy from the environment: `host:port` alone means http, as Go (and so Prometheus) reads it. */
 function envProxyUrl(name: string, raw: string): URL {
@@ -37,8 +38,38 @@ export function proxyFor(address: URL, p: ProxySettings, env: NodeJS.ProcessEnv 
   return bypassesProxy(noProxyList(noProxy[0] ?? '', noProxy[1] ?? ''), address) ? undefined : envProxyUrl(varName, raw);
 }
 
+/** A URL's user or password as meant: percent-decoded, or as written where that is no valid encoding (`100%`). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** The Proxy-Authorization a proxy URL's credentials make (Basic, as Go sends them). */
 export function proxyAuthorization(proxy: URL): string | undefined {
   if (!proxy.username && !proxy.password) return undefined;
-  return `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+  return `Basic ${Buffer.from(`${decoded(proxy.username)}:${decoded(proxy.password)}`).toString('base64')}`;
+}
+
+/**
+ * Every form a proxy's password can come back in from a proxy (or the hop behind it) that echoes
+ * Proxy-Authorization: the header's value, its base64, `user:password` and the password, decoded
+ * and as written in the URL. Forms shorter than MIN_SECRET_LENGTH are left: a password that short
+ * is still hidden inside its longer forms, and replacing it alone would mangle ordinary text and
+ * point at it wherever `[REDACTED]` stood in text a reader knows. None without a password.
+ */
+export function proxySecrets(proxy: URL): string[] {
+  const authorization = proxyAuthorization(proxy);
+  if (!proxy.password || !authorization) return [];
+  const [user, password] = [decoded(proxy.username), decoded(proxy.password)];
+  return huntable([
+    authorization,
+    authorization.slice('Basic '.length),
+    `${user}:${password}`,
+    `${proxy.username}:${proxy.password}`,
+    password,
+    proxy.password,
+  ]);
 }

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { Client } from 'undici';
 import { UpstreamError, reasonForStatus } from './errors.js';
 import { proxyAuthorization } from './proxy-choice.js';
+import { redactText } from './redact.js';
 
 /**
  * A way to an https target through an HTTP proxy: one CONNECT per connection, the TLS handshake
@@ -14,7 +15,12 @@ export class ProxyTunnel {
   /** The proxy as errors name it: its origin, never its credentials. */
   readonly shown: string;
 
-  constructor(proxy: URL, timeoutMs: number) {
+  /** `secrets`: the proxy's credentials in every form (`proxySecrets`), kept out of the errors a CONNECT raises. */
+  constructor(
+    proxy: URL,
+    timeoutMs: number,
+    private readonly secrets: readonly string[],
+  ) {
     this.client = new Client(proxy.origin, { connect: { timeout: timeoutMs } });
     this.authorization = proxyAuthorization(proxy);
     this.shown = proxy.origin;
@@ -31,7 +37,7 @@ export class ProxyTunnel {
         ...(signal ? { signal } : {}),
       })) as unknown as { socket: Socket; statusCode: number };
     } catch (e) {
-      throw Object.assign(e as Error, { message: `proxy ${this.shown}: ${(e as Error).message}` });
+      throw Object.assign(e as Error, { message: redactText(`proxy ${this.shown}: ${(e as Error).message}`, this.secrets) });
     }
     if (answer.statusCode === 200) return answer.socket;
     answer.socket.destroy();

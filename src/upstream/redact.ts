@@ -10,15 +10,21 @@ export const REDACTED = '[REDACTED]';
 /** Header and body fields whose values are secrets. */
 const SECRET_NAME = /token|authorization|secret|password|api[-_]?key/i;
 
-/** Shorter values are not worth hunting: replacing them would mangle ordinary text. */
-const MIN_SECRET_LENGTH = 6;
+/**
+ * Shorter values are not worth hunting: replacing them would mangle ordinary text, and where
+ * `[REDACTED]` stands in text an observer knows would point at the secret itself.
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/** The values worth hunting, once each, longest first (so a secret's longer forms are replaced whole). */
+export function huntable(values: Iterable<string>): string[] {
+  return [...new Set(values)].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
 
 /** The secrets a request carries: secret-named header values (a bearer token without its scheme) and body fields. */
 export function requestSecrets(headers: Record<string, string> | undefined, body: unknown): string[] {
-  const found = new Set<string>();
-  const add = (v: string) => {
-    if (v.length >= MIN_SECRET_LENGTH) found.add(v);
-  };
+  const found: string[] = [];
+  const add = (v: string) => void found.push(v);
   for (const [name, value] of Object.entries(headers ?? {})) {
     if (!SECRET_NAME.test(name)) continue;
     add(value);
@@ -33,7 +39,7 @@ export function requestSecrets(headers: Record<string, string> | undefined, body
     }
   };
   walk(body, 0);
-  return [...found];
+  return huntable(found);
 }
 
 /** The forms a secret can take in JSON text: raw, JSON-escaped, with `/` escaped. */
