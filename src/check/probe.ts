@@ -28,6 +28,7 @@ function verdict(kind: string, endpoint: AnyEndpoint | undefined, o: PartOutcome
   if (refusal(kind, err)) return `refused (HTTP ${err.status}): needs ${endpoint?.needs ?? 'a permission the token lacks'}`;
   if (err.reason === 'connect' || err.reason === 'timeout') return `unreachable (${err.reason}): ${err.message}`;
   if (err.reason === 'tls') return `TLS failure: ${err.message}`;
+  if (err.reason === 'proxy') return `the proxy failed (proxy): ${err.message}`;
   if (err.reason === 'decode' || err.reason === 'schema' || err.reason === 'too_large') return `unreadable answer (${err.reason}): ${err.message}`;
   return `failed (${err.reason}): ${err.message}`;
 }

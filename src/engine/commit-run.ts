@@ -49,6 +49,7 @@ export function makeExecute(deps: ExecuteDeps) {
     s.lastRunSeconds = now() / 1000;
     s.up = own.length === 0;
     s.failing = new Set(own.map((o) => o.error!.reason));
+    s.failingProxies = new Set(own.flatMap((o) => (o.error!.proxy === undefined ? [] : [o.error!.proxy])));
     if (s.up) {
       s.lastSuccessSeconds = s.lastRunSeconds;
       delete s.lastError;

@@ -12,6 +12,8 @@ export interface JobStats {
   failures: Map<Reason, number>;
   /** The reasons of the last run's failed parts; empty while the last run succeeded. */
   failing: Set<Reason>;
+  /** The proxies (by origin) the last run's failed parts failed at (reason `proxy`); empty otherwise. */
+  failingProxies: Set<string>;
   up?: boolean;
   lastDurationSeconds?: number;
   lastRunSeconds?: number;
@@ -20,7 +22,16 @@ export interface JobStats {
 }
 
 export function newJobStats(collector: string, target: string, intervalSeconds: number): JobStats {
-  return { collector, target, intervalSeconds, runs: 0, skipped: 0, failures: new Map(REASONS.map((r) => [r, 0])), failing: new Set() };
+  return {
+    collector,
+    target,
+    intervalSeconds,
+    runs: 0,
+    skipped: 0,
+    failures: new Map(REASONS.map((r) => [r, 0])),
+    failing: new Set(),
+    failingProxies: new Set(),
+  };
 }
 
 const JOB = ['collector', 'target'] as const;
@@ -89,6 +100,14 @@ export const jobFamilies: readonly Family<JobStats>[] = [
     section: 'vigil',
     labels: [...JOB, 'reason'],
     samples: (s) => [...s.failing].map((reason) => ({ labels: { reason }, value: 1 })),
+  }),
+  family<JobStats>({
+    name: 'vigil_collector_proxy_failing',
+    help: "1 for the proxy (its origin: scheme, host and port, never credentials) a part of this collector's last run for this target failed at with reason proxy; absent otherwise. One proxy per target: VigilUpstreamProxyDown counts them per proxy, and the upstream-down pages hold back for them.",
+    type: 'gauge',
+    section: 'vigil',
+    labels: [...JOB, 'proxy'],
+    samples: (s) => [...s.failingProxies].map((proxy) => ({ labels: { proxy }, value: 1 })),
   }),
   family<JobStats>({
     name: 'vigil_collector_skipped_runs_total',

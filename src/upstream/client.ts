@@ -12,6 +12,7 @@ import type { TlsObservation } from './tls-observer.js';
 import { upstreamConnector, type UpstreamTls } from './connector.js';
 import { proxyAuthorization, proxySecrets } from './proxy-choice.js';
 import { ProxyTunnel } from './proxy-tunnel.js';
+import { proxyError, proxyFailure, proxyName, type ProxyName } from './proxy-failure.js';
 
 /** Bound on an answer's status line and headers together (Node's own default, said out loud). */
 export const MAX_RESPONSE_HEADER_BYTES = 16 * 1024;
@@ -87,8 +88,8 @@ export class UpstreamClient {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly tunnel: ProxyTunnel | undefined;
-  /** A plain-http target behind a proxy: the target's origin and host, and the proxy's credentials, sent with each request. */
-  private readonly forward: { origin: string; headers: Record<string, string> } | undefined;
+  /** A plain-http target behind a proxy: the target's origin and host, and the proxy's credentials, sent with each request; the proxy's name. */
+  private readonly forward: { origin: string; headers: Record<string, string>; proxy: ProxyName } | undefined;
   /**
    * The proxy's credentials in every form, hunted in every answer and error of this client besides
    * each request's own secrets: a proxy, or the hop behind it, may echo Proxy-Authorization.
@@ -104,7 +105,9 @@ export class UpstreamClient {
     this.tunnel = proxy && https ? new ProxyTunnel(proxy, timerMs(opts.timeoutMs), this.proxySecrets) : undefined;
     const authorization = proxy && proxyAuthorization(proxy);
     this.forward =
-      proxy && !https ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) } } : undefined;
+      proxy && !https
+        ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) }, proxy: proxyName(proxy) }
+        : undefined;
     this.pool = new Pool(this.forward && proxy ? proxy.origin : url.origin, {
       connections: 4,
       pipelining: 1,
@@ -165,19 +168,12 @@ export class UpstreamClient {
     await Promise.all([this.pool.destroy(), this.tunnel?.close()]);
   }
 
-  private async attempt<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
-    await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
-    const bound = attemptSignal(spec.signal, this.opts.timeoutMs);
-    const signal = bound.signal;
-    const started = performance.now();
-    let ended: number | undefined;
-    let code = 'none';
-    let asData = false;
-    const secrets = this.secretsOf(spec);
+  /** The request as sent; behind a forwarding proxy, a failure of the connection to the proxy is the proxy's. */
+  private async dispatch(spec: RequestSpec, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
+    const hasBody = spec.body !== undefined;
     try {
-      const qs = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
-      const hasBody = spec.body !== undefined;
-      const res = await this.pool.request({
+      return await this.pool.request({
         method: spec.method ?? 'GET',
         path: `${this.forward?.origin ?? ''}${this.basePath}${spec.path}${qs}`,
         // Redirects are never followed (undici's Pool does not), and nothing compressed is asked for.
@@ -191,6 +187,34 @@ export class UpstreamClient {
         ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
         signal,
       });
+    } catch (e) {
+      throw (this.forward && proxyFailure(e, this.forward.proxy, spec.endpoint)) || e;
+    }
+  }
+
+  /** An error status as an error, its body's message shown (redacted first, `text`). */
+  private statusError(endpoint: string, res: Dispatcher.ResponseData, text: string): UpstreamError {
+    // A proxy's own refusal is no word of the upstream's.
+    if (res.statusCode === 407 && this.forward) {
+      return proxyError(this.forward.proxy, 'HTTP 407: it refused vigil (check the credentials of proxy_url)', { status: 407, endpoint });
+    }
+    const detail = printable(errorBodyMessage(text));
+    const err = new UpstreamError(reasonForStatus(res.statusCode), `${endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`, res.statusCode);
+    err.retryAfterMs = retryAfterMs(res.headers);
+    return err;
+  }
+
+  private async attempt<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
+    await this.opts.beforeAttempt?.(spec.signal ?? new AbortController().signal);
+    const bound = attemptSignal(spec.signal, this.opts.timeoutMs);
+    const signal = bound.signal;
+    const started = performance.now();
+    let ended: number | undefined;
+    let code = 'none';
+    let asData = false;
+    const secrets = this.secretsOf(spec);
+    try {
+      const res = await this.dispatch(spec, signal);
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       refuseUnreadable(res, spec.endpoint);
@@ -204,15 +228,7 @@ export class UpstreamClient {
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         asData = data !== undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
-        // A proxy's own refusal is no word of the upstream's.
-        const detail = res.statusCode === 407 ? 'the proxy refused vigil (check the credentials of proxy_url)' : printable(errorBodyMessage(text));
-        const err = new UpstreamError(
-          reasonForStatus(res.statusCode),
-          `${spec.endpoint}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`,
-          res.statusCode,
-        );
-        err.retryAfterMs = retryAfterMs(res.headers);
-        throw err;
+        throw this.statusError(spec.endpoint, res, text);
       }
       return { status: res.statusCode, headers: res.headers, body: success.fromBytes(bytes, secrets) };
     } catch (e) {

@@ -4,6 +4,7 @@ import { capText } from '../support/cap-text.js';
 export const REASONS = [
   'timeout',
   'connect',
+  'proxy',
   'tls',
   'redirect',
   'http_4xx',
@@ -23,6 +24,8 @@ export type Reason = (typeof REASONS)[number];
 export class UpstreamError extends Error {
   /** How long the upstream asked us to wait before trying again (429, 503 with Retry-After). */
   retryAfterMs?: number;
+  /** With reason `proxy`: the proxy's origin (scheme, host and port, never credentials), the `proxy` label it fails under. */
+  proxy?: string;
   constructor(
     readonly reason: Reason,
     message: string,

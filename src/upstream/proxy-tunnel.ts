@@ -1,8 +1,15 @@
 import type { Socket } from 'node:net';
 import { Client } from 'undici';
-import { UpstreamError, reasonForStatus } from './errors.js';
+import { UpstreamError, reasonForStatus, toUpstreamError } from './errors.js';
 import { proxyAuthorization } from './proxy-choice.js';
+import { proxyError, proxyName, type ProxyName } from './proxy-failure.js';
 import { redactText } from './redact.js';
+
+/**
+ * A proxy's answers to CONNECT that say the target could not be reached through it: the target's
+ * to answer for (as a forwarded request's 502 is), not the proxy's. Any other refusal is the proxy's.
+ */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /**
  * A way to an https target through an HTTP proxy: one CONNECT per connection, the TLS handshake
@@ -12,8 +19,8 @@ import { redactText } from './redact.js';
 export class ProxyTunnel {
   private readonly client: Client;
   private readonly authorization: string | undefined;
-  /** The proxy as errors name it: its origin, never its credentials. */
-  readonly shown: string;
+  /** The proxy as errors name it: its URL with the password `xxxxx`. */
+  readonly name: ProxyName;
 
   /** `secrets`: the proxy's credentials in every form (`proxySecrets`), kept out of the errors a CONNECT raises. */
   constructor(
@@ -23,10 +30,14 @@ export class ProxyTunnel {
   ) {
     this.client = new Client(proxy.origin, { connect: { timeout: timeoutMs } });
     this.authorization = proxyAuthorization(proxy);
-    this.shown = proxy.origin;
+    this.name = proxyName(proxy);
   }
 
-  /** An open tunnel to host:port; a refusal is an UpstreamError with the proxy's status. */
+  /**
+   * An open tunnel to host:port. A proxy that cannot be reached, refuses the CONNECT or answers what
+   * is not HTTP fails with reason `proxy`; one that says the target is out of its reach (502, 503,
+   * 504) with the status's reason; running out of time (`signal`) as a timeout.
+   */
   async open(host: string, port: number, signal?: AbortSignal): Promise<Socket> {
     const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
     let answer: { socket: Socket; statusCode: number };
@@ -37,15 +48,16 @@ export class ProxyTunnel {
         ...(signal ? { signal } : {}),
       })) as unknown as { socket: Socket; statusCode: number };
     } catch (e) {
-      throw Object.assign(e as Error, { message: redactText(`proxy ${this.shown}: ${(e as Error).message}`, this.secrets) });
+      if (signal?.aborted) throw Object.assign(e as Error, { message: redactText(`proxy ${this.name.shown}: ${(e as Error).message}`, this.secrets) });
+      throw proxyError(this.name, redactText(`${toUpstreamError(e).message} (CONNECT ${authority})`, this.secrets));
     }
-    if (answer.statusCode === 200) return answer.socket;
+    const status = answer.statusCode;
+    if (status === 200) return answer.socket;
     answer.socket.destroy();
-    throw new UpstreamError(
-      reasonForStatus(answer.statusCode),
-      `proxy ${this.shown} answered ${answer.statusCode} to CONNECT ${authority}${answer.statusCode === 407 ? ' (check the credentials of proxy_url)' : ''}`,
-      answer.statusCode,
-    );
+    if (GATEWAY_STATUSES.has(status)) {
+      throw new UpstreamError(reasonForStatus(status), `proxy ${this.name.shown} could not reach ${authority}: it answered ${status} to CONNECT`, status);
+    }
+    throw proxyError(this.name, `answered ${status} to CONNECT ${authority}${status === 407 ? ' (check the credentials of proxy_url)' : ''}`, { status });
   }
 
   close(): Promise<void> {

@@ -82,11 +82,14 @@ describe('upstream targets behind a forward proxy', () => {
     expect(proxy.authorizations).not.toContain(undefined);
   });
 
-  it("fails a target the proxy refuses (407) with reason http_4xx, vigil's operator's", async () => {
+  it("fails a target the proxy refuses (407) with reason proxy, vigil's operator's, naming the proxy", async () => {
     const m = await vigil.metrics();
     expect(m.get(up('refused'))).toBe(0);
-    expect(m.get(series('vigil_collector_failing', { collector: 'scheduler_agent', target: 'refused', reason: 'http_4xx' }))).toBe(1);
-    expect(vigil.logs().some((l) => l.target === 'refused' && /HTTP 407: the proxy refused vigil/.test(String(l.err)))).toBe(true);
+    expect(m.get(series('vigil_collector_failing', { collector: 'scheduler_agent', target: 'refused', reason: 'proxy' }))).toBe(1);
+    expect(m.get(series('vigil_collector_proxy_failing', { collector: 'scheduler_agent', target: 'refused', proxy: proxy.url }))).toBe(1);
+    expect(m.get(series('vigil_collector_proxy_failing', { collector: 'scheduler_agent', target: 'plain', proxy: proxy.url }))).toBeUndefined();
+    const shown = `proxy ${proxy.url.replace('http://', 'http://vigil:xxxxx@')}/: HTTP 407: it refused vigil`;
+    expect(vigil.logs().some((l) => l.target === 'refused' && String(l.err).includes(shown))).toBe(true);
   });
 
   it('never shows a proxy password, plain or encoded, in the logs or on /metrics', async () => {

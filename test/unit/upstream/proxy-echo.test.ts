@@ -87,7 +87,7 @@ describe('a proxy that echoes the credentials of a forwarded request (http targe
 describe('a proxy that echoes the credentials of a CONNECT (https target)', () => {
   it('502 with a JSON error body', async () => {
     const err = await failure('https://127.0.0.1:1001');
-    expect(err.message).toContain('CONNECT 127.0.0.1:1001');
+    expect(err.message).toContain('127.0.0.1:1001: it answered 502 to CONNECT');
     expectNone(err.message);
   });
 
