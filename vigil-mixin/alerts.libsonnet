@@ -62,6 +62,7 @@ local names = [
   'VigilShardPolledTwice',
   'VigilTotalShardsDisagree',
   'VigilCollectorFailing',
+  'VigilUpstreamProxyDown',
   'VigilCollectionStale',
   'VigilSeriesDropped',
   'VigilWatchdogMissing',
@@ -440,6 +441,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               max by (target%(clusterComma)s) (
                 vigil_collector_failing{%(selComma)scollector="scheduler_agent", reason=~"connect|timeout|http_5xx"}
               ) == 1
+              unless on (target%(clusterComma)s)
+              vigil_collector_failing{%(selComma)scollector="scheduler_agent", reason="proxy"}
             ||| % keys,
             'for': forOf('SchedulerAgentDown', '2m'),
             labels: {
@@ -839,6 +842,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               max by (target%(clusterComma)s) (
                 vigil_collector_failing{%(selComma)scollector="secrets_replication", reason=~"connect|timeout|http_5xx"}
               ) == 1
+              unless on (target%(clusterComma)s)
+              vigil_collector_failing{%(selComma)scollector="secrets_replication", reason="proxy"}
             ||| % keys,
             'for': forOf('SecretsServiceDown', '2m'),
             labels: {
@@ -1022,6 +1027,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               max by (target%(clusterComma)s) (
                 vigil_collector_failing{%(selComma)scollector="teams", reason=~"connect|timeout|http_5xx"}
               ) == 1
+              unless on (target%(clusterComma)s)
+              vigil_collector_failing{%(selComma)scollector="teams", reason="proxy"}
             ||| % keys,
             'for': forOf('TeamsServiceDown', '2m'),
             labels: {
@@ -1286,9 +1293,11 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           {
             alert: 'VigilCollectorFailing',
             expr: |||
-              (sum by (job, instance, collector, target, reason%(clusterComma)s) (increase(vigil_collector_failures_total%(selBraces)s[5m])) > 0)
+              (sum by (job, instance, collector, target, reason%(clusterComma)s) (increase(vigil_collector_failures_total{%(selComma)sreason!="proxy"}[5m])) > 0)
               and on (job, instance, collector, target%(clusterComma)s)
               (vigil_collector_up%(selBraces)s == 0)
+              unless on (job, instance, collector, target%(clusterComma)s)
+              vigil_collector_failing{%(selComma)sreason="proxy"}
             ||| % keys,
             'for': forOf('VigilCollectorFailing', '5m'),
             labels: {
@@ -1301,10 +1310,29 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
           },
           {
+            alert: 'VigilUpstreamProxyDown',
+            expr: |||
+              count by (proxy%(clusterComma)s) (
+                max by (proxy, target, collector%(clusterComma)s) (vigil_collector_proxy_failing%(selBraces)s)
+              ) > 0
+            ||| % keys,
+            'for': forOf('VigilUpstreamProxyDown', '2m'),
+            labels: {
+              severity: severityOf('VigilUpstreamProxyDown', 'warning'),
+            },
+            annotations: {
+              summary: 'A proxy in front of upstream targets fails vigil.',
+              description: 'Proxy {{ $labels.proxy }} has failed vigil for 2 minutes, for {{ $value }} collections behind it (vigil_collector_proxy_failing names them): their upstreams are not watched, and their own alerts hold back.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilupstreamproxydown',
+            },
+          },
+          {
             alert: 'VigilCollectionStale',
             expr: |||
               (time() - vigil_collector_last_success_timestamp_seconds%(selBraces)s)
               > 3 * vigil_collector_schedule_interval_seconds%(selBraces)s
+              unless on (job, instance, collector, target%(clusterComma)s)
+              vigil_collector_failing{%(selComma)sreason="proxy"}
             ||| % keys,
             'for': forOf('VigilCollectionStale', '1m'),
             labels: {

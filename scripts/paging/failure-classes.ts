@@ -281,6 +281,14 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     note: 'every HTTPS upstream, agents and teams too',
   },
   {
+    id: 'upstream-proxy-down',
+    area: 'Secrets service',
+    failure: 'the proxy in front of targets is unreachable, refuses vigil (407) or the CONNECT, or answers what is not HTTP',
+    alert: 'VigilUpstreamProxyDown',
+    proof: 'promtool',
+    note: "vigil's operator's, one warning per proxy: no SecretsServiceDown, SchedulerAgentDown or TeamsServiceDown, nor VigilCollectorFailing, for the targets behind it; an upstream down behind a healthy proxy (its 502, 503, 504) still pages",
+  },
+  {
     id: 'secrets-token-soon',
     area: 'Secrets service',
     failure: "vigil's token expires within 7 days (a short-lived one: within a third of its life)",

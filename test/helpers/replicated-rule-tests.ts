@@ -54,6 +54,8 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'VigilSchedulerTokenExpired',
   'Watchdog',
   'VigilAbsent',
+  // One per proxy, whichever vigils and targets go through it.
+  'VigilUpstreamProxyDown',
   // Their tests name each replica already: one alert per shard, whichever replicas count it.
   'VigilShardMissing',
   'VigilShardPolledTwice',
