@@ -46,12 +46,13 @@ export function renderEndpointDeclarationsTable(collectors: readonly Shown[] = C
       const sw = e.switch ? `\`${e.switch.key}\` (default ${e.switch.default}): ${cell(e.switch.help)}` : '—';
       const na = e.notApplicable ? cell(e.notApplicable.means) : '—';
       const call = `${e.method} \`${e.path}\`${e.paged ? `, paged by ${cell(e.paged)}` : ''}`;
-      return `| \`${c.kind}\` | \`${e.id}\` | ${call} | ${e.needs ? cell(e.needs) : '—'} | ${cell(when.join('; '))} | ${sw} | ${e.up ? `\`${e.up.name}\`` : '—'} | ${na} | ${feedsOf(e).length} |`;
+      const bounds = e.bounds?.length ? e.bounds.map((b) => `${cell(b.items)}: \`${b.key}\` (\`${b.dropped}\`)`).join('; ') : '—';
+      return `| \`${c.kind}\` | \`${e.id}\` | ${call} | ${e.needs ? cell(e.needs) : '—'} | ${cell(when.join('; '))} | ${sw} | ${e.up ? `\`${e.up.name}\`` : '—'} | ${na} | ${bounds} | ${feedsOf(e).length} |`;
     }),
   );
   return [
-    '| targets (config) | endpoint | call | needs | when | switch | `_up` | not applicable when | families fed |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| targets (config) | endpoint | call | needs | when | switch | `_up` | not applicable when | series kept of (config key, dropped count) | families fed |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Each endpoint is declared in the file its id names (\`src/collectors/<upstream>/<name>.ts\`); "when" comes from the plans of ${collectors.map((c) => `\`src/collectors/${folder(c.kind)}/\``).join(', ')}.`,

@@ -11,6 +11,18 @@ export interface EndpointSwitch<K extends string = string> {
   help: string;
 }
 
+/**
+ * One dimension an answer can grow in and what vigil keeps of it: at most the target's config `key`
+ * of its `items` get series, the others counted in the `dropped` family (which VigilSeriesDropped
+ * reads). The docs list them; a test proves each key refuses what is out of range.
+ */
+export interface EndpointBound {
+  readonly items: string;
+  /** The target's config key, dotted (`nodes.max_raft_servers`). */
+  readonly key: string;
+  readonly dropped: string;
+}
+
 /** What a request carries beyond its method and path. */
 export interface Sent {
   /** The values of the path's `{x}` placeholders (from the target, the run's item or an earlier answer). */
@@ -104,6 +116,8 @@ export interface Endpoint<C = never, I = never, S = unknown, P = S, V = P, K ext
   /** The permission or policy the upstream's API says the call needs: `--config.check.probe` names it when the call is refused. */
   readonly needs?: string;
   readonly switch?: EndpointSwitch<K>;
+  /** What vigil keeps of each dimension the answer can grow in (servers, peers, nodes...). */
+  readonly bounds?: readonly EndpointBound[];
 }
 
 /** An endpoint of any call, item and value, as the lists that gather endpoints hold it. */
@@ -124,7 +138,20 @@ export interface AnyEndpoint extends Omit<Endpoint<never, never, unknown, unknow
 export type EndpointValue<E> = E extends Endpoint<infer _C, infer _I, infer _S, infer _P, infer V, infer _K> ? V : never;
 
 /** Declares an endpoint; keeps its switch's key as a literal type, so a target's config schema knows it. */
-export const endpoint = <C, I, S, P = S, V = P, const K extends string = never>(e: Endpoint<C, I, S, P, V, K>): Endpoint<C, I, S, P, V, K> => e;
+/** Every declared endpoint's schema, by id: what a decoding thread reads a large answer of an endpoint without a task of its own with. */
+const SCHEMAS = new Map<string, z.ZodType>();
+
+export const endpoint = <C, I, S, P = S, V = P, const K extends string = never>(e: Endpoint<C, I, S, P, V, K>): Endpoint<C, I, S, P, V, K> => {
+  SCHEMAS.set(e.id, e.schema);
+  return e;
+};
+
+/** The schema the endpoint `id` was declared with (its module imported in this thread). */
+export function schemaOf(id: string): z.ZodType {
+  const schema = SCHEMAS.get(id);
+  if (!schema) throw new Error(`no endpoint ${id} is declared in this thread`);
+  return schema;
+}
 
 /** Every family an endpoint's answer feeds, its `_up` first. */
 export const feedsOf = (e: Pick<AnyEndpoint, 'up' | 'families' | 'rendered'>): AnyFamily[] =>

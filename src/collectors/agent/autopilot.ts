@@ -205,6 +205,7 @@ export const autopilotEndpoint = optional('autopilot', {
   dataStatuses: [429],
   read: async (get, c: AgentAuth & { readonly target: { readonly max_raft_servers: number } }) => boundServers((await get()).value, c.target.max_raft_servers),
   needs: 'operator:read',
+  bounds: [{ items: 'servers', key: 'max_raft_servers', dropped: 'scheduler_agent_autopilot_server_series_dropped' }],
   families: autopilotFamilies,
   notApplicable: { test: autopilotNotApplicable, means: 'the token lacks operator:read (403), or the agent reaches no server (501, 500 "no servers")' },
   default: true,

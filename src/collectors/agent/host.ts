@@ -83,6 +83,7 @@ export const hostEndpoint = optional('host', {
   schema: agentHostResponse,
   read: async (get, c: AgentAuth & { readonly target: { readonly max_host_disks: number } }) => boundDisks((await get()).value, c.target.max_host_disks),
   needs: 'agent:read (and debug endpoints allowed on the agent)',
+  bounds: [{ items: 'disks', key: 'max_host_disks', dropped: 'scheduler_agent_host_disk_series_dropped' }],
   families: hostFamilies,
   default: false,
   help: 'disk sizes of the host (agent:read, and the agent must allow debug endpoints); off by default: the answer also carries host details (environment, network) that not every operator wants an exporter to fetch',

@@ -221,6 +221,7 @@ export const membersEndpoint = optional('members', {
   default: true,
   help: 'the servers gossip pool (node:read); one series per member up to max_members',
   needs: 'node:read',
+  bounds: [{ items: 'gossip members', key: 'max_members', dropped: 'vigil_agent_member_series_dropped_total' }],
   notApplicable: {
     // An agent that runs no server says so with 500 (`client agent is not a server`) or 501: not the agent being down.
     test: (err) => err.status === 501 || (err.status === 500 && /not a server/i.test(err.message)),

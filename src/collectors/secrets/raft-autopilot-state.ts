@@ -110,6 +110,7 @@ export const raftAutopilotStateEndpoint = endpoint({
     return state;
   },
   needs: 'read on sys/storage/raft/autopilot/state (root namespace)',
+  bounds: [{ items: 'raft servers', key: 'nodes.max_raft_servers', dropped: 'secrets_raft_server_series_dropped' }],
   up: autopilotUp,
   families: autopilotFamilies,
   notApplicable: {

@@ -235,5 +235,8 @@ export const replicationStatusEndpoint = endpoint({
   read: async (get, c: PeersCall): Promise<ReplicationStatus> => boundPeers((await get()).value.data, c.target.max_replication_peers),
   needs: 'none: unauthenticated per the API (a service that still checks wants read on sys/replication/{kind}/status)',
   up: replicationUp,
+  bounds: [
+    { items: 'peers of each list (known and listed secondaries, primaries)', key: 'max_replication_peers', dropped: 'secrets_replication_peer_series_dropped' },
+  ],
   families: replicationFamilies,
 });

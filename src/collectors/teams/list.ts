@@ -200,6 +200,7 @@ export const listEndpoint = endpoint({
     return result;
   },
   needs: "a token that can read the organization's teams (a member's sees visible teams; the organization or owners-team token sees secret ones too)",
+  bounds: [{ items: 'teams', key: 'max_teams', dropped: 'teams_untracked_teams' }],
   up: teamsUp,
   families: [...teamsFamilies, ownersTeamFamily],
 });
