@@ -2,7 +2,9 @@ import type { BuildContext } from '../jobs/context.js';
 import type { AnswerMemo } from '../upstream/answer-memo.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
-import { parseBody } from '../upstream/parse.js';
+import { decode } from '../upstream/decode.js';
+import { parseBody, textOf } from '../upstream/parse.js';
+import { decodeAnswer, LARGE_ANSWER_BYTES } from './decode-answer.js';
 import { decodeTask } from './decoding.js';
 import type { AnyEndpoint, Answer, Sent, Within } from './endpoint.js';
 
@@ -53,8 +55,12 @@ export async function callEndpoint(e: AnyEndpoint, call: unknown, item: unknown,
       signal: reach.signal,
     };
     if (!e.offload) {
-      const res = await reach.client.json(request);
-      return { status: res.status, headers: res.headers, value: parseBody(e.schema, res.body, e.id) };
+      const res = await reach.client.bytes(request);
+      const value =
+        res.body.length < LARGE_ANSWER_BYTES
+          ? parseBody(e.schema, decode(textOf(res.body), e.id), e.id)
+          : await decodeTask(reach.decoding, decodeAnswer, res.body, { id: e.id, body: res.body }, LARGE_ANSWER_BYTES);
+      return { status: res.status, headers: res.headers, value };
     }
     const res = await reach.client.bytes(request);
     received?.(res.body.length);

@@ -5,6 +5,7 @@ import { membersPoll, membersPollHolding } from './agent/members.js';
 import { decodeNodesPage } from './agent/nodes.js';
 import { decodeAutopilotState } from './secrets/raft-autopilot-answer.js';
 import { decodeTeamsPage } from './teams/list.js';
+import { decodeAnswer } from './decode-answer.js';
 
 /**
  * The collectors' decoding tasks: pure functions from a structured-cloneable input (an answer's
@@ -17,6 +18,7 @@ export const TASKS = {
   'agent-nodes-page': decodeNodesPage,
   'teams-page': decodeTeamsPage,
   'secrets-autopilot-state': decodeAutopilotState,
+  answer: decodeAnswer,
 } as const;
 
 const DECODING: Tasks<typeof TASKS> = {

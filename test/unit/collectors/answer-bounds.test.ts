@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LARGE_ANSWER_BYTES } from '../../../src/collectors/decode-answer.js';
 import { ENDPOINTS } from '../../../src/collectors/index.js';
 import { MAX_LABEL_VALUE } from '../../../src/support/label-value.js';
 import { CorpusServer, outcomeOf, realAnswers, type RealAnswer, type Scrape } from '../../helpers/real-corpus.js';
@@ -73,6 +74,17 @@ describe.each(answers)('$file, inflated', (a: RealAnswer) => {
     }
     expect(problems).toEqual([]);
   }, 120_000);
+});
+
+describe.each(answers)('$file, padded past the size decoded on a decoding thread', (a: RealAnswer) => {
+  it('reads the same there as in the collection thread', async () => {
+    const here = await server.scrape(a);
+    const there = await server.scrape({ ...a, text: `${JSON.stringify(a.body)}${' '.repeat(LARGE_ANSWER_BYTES)}` });
+    expect(outcomeOf(there.outcome)).toBe(outcomeOf(here.outcome));
+    // When vigil first saw something is the time of each scrape, not what the answer says.
+    const read = (x: Scrape) => new Map([...x.series].filter(([k]) => !k.includes('first_seen_timestamp')));
+    expect(read(there)).toEqual(read(here));
+  });
 });
 
 describe('the inflated answers', () => {
