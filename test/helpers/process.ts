@@ -49,12 +49,14 @@ export interface VigilProcess {
 /** Which vigil to run: the sources through tsx (the default), or the compiled `dist/main.js` of `built.root`. */
 export interface StartOptions {
   built?: { root: string };
+  /** Flags for node itself, before the entry: `--single-threaded-gc`, as the image runs vigil. */
+  nodeArgs?: string[];
 }
 
 /** Starts vigil as a separate process, as an operator would, with exactly these flags. */
 export function startVigil(args: string[], opts: StartOptions = {}): VigilProcess {
   const entry = opts.built ? [join(opts.built.root, 'dist/main.js')] : NODE_ARGS;
-  const child = spawn(process.execPath, [...entry, ...args], { cwd: opts.built?.root ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry, ...args], { cwd: opts.built?.root ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
