@@ -12,7 +12,7 @@ export interface ReplicationLink {
 
 export interface SecretsScenario {
   /**
-   * port 0 or absent: a free port. nodes: how many (each a raft voter; default 3), the first one
+   * port 0 or absent: a free port. nodes: how many (each a raft voter; default 3; up to 64, the nodes vigil polls), the first one
    * active. sealBackends: the names of two or three auto seals under Seal HA; absent: one Shamir seal.
    */
   clusters: Array<{ name: string; port?: number; nodes?: number; sealBackends?: string[] }>;
@@ -27,7 +27,7 @@ const scenarioSchema = z
           // Names end up in cluster addresses, so they must be host-name safe.
           name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'cluster names use letters, digits, "-" and "_"'),
           port: z.number().int().min(0).max(65535).optional(),
-          nodes: z.number().int().min(1).max(9).optional(),
+          nodes: z.number().int().min(1).max(64).optional(),
           // Seal HA takes at least two seals and at most three; names are the seals' `name` settings.
           sealBackends: z
             .array(z.string().regex(/^[A-Za-z0-9_-]+$/, 'seal backend names use letters, digits, "-" and "_"'))

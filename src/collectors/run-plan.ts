@@ -4,6 +4,7 @@ import type { Labels } from '../metrics/family.js';
 import { renderGroup } from '../metrics/render.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { toUpstreamError, type UpstreamError } from '../upstream/errors.js';
+import { fanOutSignal } from '../support/fan-out-signal.js';
 import { callEndpoint, type Reach } from './call.js';
 import { switchedOn, type AnyEndpoint, type Within } from './endpoint.js';
 import { partName, type AnyStep, type CallStep, type DeriveStep, type Earlier, type Plan, type StepOutcome } from './plan.js';
@@ -48,8 +49,8 @@ export function planJob(plan: Plan, t: PlanTarget, ctx: BuildContext): Job | und
     ...(minInterval === undefined ? {} : { minIntervalSeconds: minInterval }),
     run: async (signal) => {
       const call = t.call(signal);
-      const reach = (client: UpstreamClient, within: Within): Reach => ({ client, signal, memo, decoding: ctx, within });
-      return runSteps(steps, { t, ctx, call, reach });
+      const reach = (client: UpstreamClient, within: Within, under: AbortSignal): Reach => ({ client, signal: under, memo, decoding: ctx, within });
+      return runSteps(steps, { t, ctx, call, reach, signal });
     },
   };
 }
@@ -58,7 +59,8 @@ interface Run {
   t: PlanTarget;
   ctx: BuildContext;
   call: { readonly client: UpstreamClient };
-  reach: (client: UpstreamClient, within: Within) => Reach;
+  reach: (client: UpstreamClient, within: Within, signal: AbortSignal) => Reach;
+  signal: AbortSignal;
 }
 
 /** Runs each step once the steps it comes after are done; the outcomes in step order, less the parts of values without families. */
@@ -90,20 +92,20 @@ function derived(s: DeriveStep, run: Run, earlier: Earlier): StepOutcome {
 }
 
 /** The endpoints called from inside a step's call, switched on for this target. */
-function withinOf(parent: AnyStep, steps: readonly AnyStep[], run: Run): Within {
+function withinOf(parent: AnyStep, steps: readonly AnyStep[], run: Run, signal: AbortSignal): Within {
   return {
     get: (endpoint) => {
       const s = steps.find((x): x is CallStep => x.kind === 'call' && x.within?.step === parent && x.endpoint === (endpoint as unknown as AnyEndpoint));
       if (!s) return undefined;
-      return (item) => fetchOne(s, run, steps, item as string) as never;
+      return (item) => fetchOne(s, run, steps, item as string, signal) as never;
     },
   };
 }
 
-function fetchOne(s: CallStep, run: Run, steps: readonly AnyStep[], item: string | undefined): Promise<unknown> {
+function fetchOne(s: CallStep, run: Run, steps: readonly AnyStep[], item: string | undefined, signal: AbortSignal): Promise<unknown> {
   const client = s.via ? s.via.client(run.call as never, item ?? '') : run.call.client;
   const failure = run.t.failure;
-  return callEndpoint(s.endpoint, run.call, item, run.reach(client, withinOf(s, steps, run))).catch((e: unknown) => {
+  return callEndpoint(s.endpoint, run.call, item, run.reach(client, withinOf(s, steps, run, signal), signal)).catch((e: unknown) => {
     throw failure ? failure(toUpstreamError(e)) : e;
   });
 }
@@ -112,20 +114,26 @@ async function called(s: CallStep, run: Run, earlier: Earlier, steps: readonly A
   if (s.if && !s.if.test(earlier, run.call as never)) return [];
   const e = s.endpoint;
   const items: ReadonlyArray<string | undefined> = s.each ? s.each.items(run.t.target as never, earlier, run.call as never) : [undefined];
-  return Promise.all(
-    items.map(async (item) => {
-      const context = { ...run.t.context, ...(item === undefined ? {} : s.each?.labels(item)), ...e.labels };
-      const o = await collectPart({
-        part: partName(s as AnyStep, item),
-        context,
-        fetch: () => fetchOne(s, run, steps, item),
-        families: e.families as never,
-        up: e.up,
-        notApplicable: e.notApplicable?.test,
-        rendered: e.rendered?.lines as never,
-        turns: run.ctx.turns,
-      });
-      return { ...o, ...(item === undefined ? {} : { item }), endpoint: e, ...(s.reportedByUp && o.error ? { reportedByUp: true as const } : {}) };
-    }),
-  );
+  // A step called once per item (each node of a cluster) sends its requests at once: they listen to a signal of their own.
+  const fanOut = items.length > 1 ? fanOutSignal(run.signal, items.length) : { signal: run.signal, done: () => undefined };
+  try {
+    return await Promise.all(
+      items.map(async (item) => {
+        const context = { ...run.t.context, ...(item === undefined ? {} : s.each?.labels(item)), ...e.labels };
+        const o = await collectPart({
+          part: partName(s as AnyStep, item),
+          context,
+          fetch: () => fetchOne(s, run, steps, item, fanOut.signal),
+          families: e.families as never,
+          up: e.up,
+          notApplicable: e.notApplicable?.test,
+          rendered: e.rendered?.lines as never,
+          turns: run.ctx.turns,
+        });
+        return { ...o, ...(item === undefined ? {} : { item }), endpoint: e, ...(s.reportedByUp && o.error ? { reportedByUp: true as const } : {}) };
+      }),
+    );
+  } finally {
+    fanOut.done();
+  }
 }
