@@ -36,6 +36,13 @@ export const size = (def: string) => z.union([z.string(), z.number()]).default(d
 /** A size with no default: absent means "no limit". */
 export const optionalSize = z.union([z.string(), z.number()]).transform(toBytes).optional();
 
+/**
+ * A bound on what vigil keeps of an answer (items with series of their own, combinations counted): a
+ * whole number from `min` to `max`, `def` when absent. Past `max` the config is refused at load: a
+ * bound that big is no bound, and a typo of a zero too many would be found by the OOM killer instead.
+ */
+export const keptAtMost = (def: number, max: number, min = 0) => z.number().int().min(min).max(max).default(def);
+
 /** A node-cron expression; six fields give seconds. */
 export const cronExpression = z.string().superRefine((s, ctx) => {
   const v = cron.validateDetailed(s);

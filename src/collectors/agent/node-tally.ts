@@ -1,4 +1,8 @@
 import { SeriesCap } from '../../metrics/series-cap.js';
+import { foldLabelValue } from '../../support/label-value.js';
+import { NodeGroups, type NodeKey } from './node-groups.js';
+
+export { NODE_STATUSES, type NodeKey } from './node-groups.js';
 
 /** What the tally reads of a node (as the listing's schema gives it). */
 interface AgentNode {
@@ -12,19 +16,6 @@ interface AgentNode {
   readonly Drain?: boolean | undefined;
 }
 
-/** The statuses the API reports from client heartbeats; always counted, so a pool with none down says 0. */
-export const NODE_STATUSES = ['ready', 'initializing', 'down', 'disconnected'] as const;
-
-/** The labels a node is counted under (empty when its answer leaves the field out). */
-export interface NodeKey {
-  datacenter: string;
-  node_pool: string;
-  node_class: string;
-  status: string;
-  eligibility: string;
-  drain: string;
-}
-
 /** A node that gets series of its own: one that is not ready, or drains. */
 export interface WatchedNode extends NodeKey {
   node: string;
@@ -33,8 +24,10 @@ export interface WatchedNode extends NodeKey {
 
 /** One listing of the client nodes, counted as its pages arrived. */
 export interface NodesListing {
-  /** Nodes by every combination of key labels seen (and 0 for each status a seen pool and datacenter lacks). */
-  readonly counts: ReadonlyMap<string, { key: NodeKey; count: number }>;
+  /** Nodes by combination of key labels, at most max_node_groups combinations (each with every status, 0 where it has none). */
+  readonly counts: ReadonlyArray<{ key: NodeKey; count: number }>;
+  /** Nodes left out of the counts: their combination was past max_node_groups. */
+  readonly groupsDropped: number;
   /** Nodes with series of their own: at most max_nodes, down and disconnected first. */
   readonly watched: readonly WatchedNode[];
   /** Nodes that are not ready or drain, beyond max_nodes. */
@@ -42,46 +35,47 @@ export interface NodesListing {
   readonly pages: number;
 }
 
+/** Each label folded as it is kept, not only where rendered: a node's megabyte pool name costs a label value's length per group kept, not a megabyte. */
 const keyOf = (n: AgentNode): NodeKey => ({
-  datacenter: n.Datacenter ?? '',
-  node_pool: n.NodePool ?? '',
-  node_class: n.NodeClass ?? '',
-  status: n.Status,
-  eligibility: n.SchedulingEligibility ?? '',
+  datacenter: foldLabelValue(n.Datacenter ?? ''),
+  node_pool: foldLabelValue(n.NodePool ?? ''),
+  node_class: foldLabelValue(n.NodeClass ?? ''),
+  status: foldLabelValue(n.Status),
+  eligibility: foldLabelValue(n.SchedulingEligibility ?? ''),
   drain: n.Drain === undefined ? '' : String(n.Drain),
 });
 
 const LOST = new Set(['down', 'disconnected']);
 
+/** The tally's bounds: the target's max_nodes and max_node_groups. */
+export interface TallyBounds {
+  readonly max_nodes: number;
+  readonly max_node_groups: number;
+}
+
 /**
- * Takes the nodes one at a time and keeps only what the series need: the counts by key, and the
- * nodes that need attention up to max_nodes. A fleet of any size costs its distinct keys and
- * max_nodes nodes, not a list of every node.
+ * Takes the nodes one at a time and keeps only what the series need: the counts by key, up to
+ * max_node_groups combinations, and the nodes that need attention up to max_nodes. A fleet of any
+ * size, in any number of pools, costs those bounds, not a list of every node or of every pool.
  */
 export class NodeTally {
-  private readonly counts = new Map<string, { key: NodeKey; count: number }>();
+  private readonly groups: NodeGroups;
   private readonly cap: SeriesCap<WatchedNode>;
 
-  constructor(maxNodes: number) {
-    this.cap = new SeriesCap<WatchedNode>(maxNodes, (n) => LOST.has(n.status));
+  constructor(bounds: TallyBounds) {
+    this.groups = new NodeGroups(bounds.max_node_groups);
+    this.cap = new SeriesCap<WatchedNode>(bounds.max_nodes, (n) => LOST.has(n.status));
   }
 
   add(n: AgentNode): void {
     const key = keyOf(n);
-    this.bump(key, 1);
-    if (n.Status !== 'ready' || n.Drain === true) this.cap.offer({ ...key, node: n.Name ?? n.ID ?? '', node_id: n.ID ?? '' });
-  }
-
-  private bump(key: NodeKey, by: number): void {
-    const k = JSON.stringify(key);
-    const c = this.counts.get(k);
-    if (c) c.count += by;
-    else this.counts.set(k, { key, count: by });
+    this.groups.add(key);
+    if (n.Status !== 'ready' || n.Drain === true) {
+      this.cap.offer({ ...key, node: foldLabelValue(n.Name ?? n.ID ?? ''), node_id: foldLabelValue(n.ID ?? '') });
+    }
   }
 
   listing(pages: number): NodesListing {
-    // Every known status of each pool and datacenter seen, so "none down" is 0, not absent.
-    for (const { key } of [...this.counts.values()]) for (const status of NODE_STATUSES) this.bump({ ...key, status }, 0);
-    return { counts: this.counts, watched: this.cap.kept(), dropped: this.cap.dropped, pages };
+    return { counts: this.groups.counts(), groupsDropped: this.groups.dropped, watched: this.cap.kept(), dropped: this.cap.dropped, pages };
   }
 }

@@ -6,7 +6,7 @@ import { parseBody, textOf } from '../../upstream/parse.js';
 import { boolish, lenient } from '../../upstream/schema-helpers.js';
 import { offloaded, type Get } from '../endpoint.js';
 import type { AgentAuth } from './auth.js';
-import { NodeTally, type NodesListing, type WatchedNode } from './node-tally.js';
+import { NodeTally, type NodesListing, type TallyBounds, type WatchedNode } from './node-tally.js';
 import { optional } from './optional.js';
 
 /**
@@ -92,8 +92,8 @@ export async function listNodes(
 
 /**
  * `/v1/nodes`: the client nodes of the agent's region, read page by page. A fleet of any size costs
- * its counts (one series per combination of datacenter, pool, class, status, eligibility and drain)
- * and at most max_nodes nodes with series of their own.
+ * its counts (one series per combination of datacenter, pool, class, status, eligibility and drain,
+ * at most max_node_groups combinations but status) and at most max_nodes nodes with series of their own.
  */
 
 const FROM_NODES = 'from a scheduled listing of /v1/nodes (every page)';
@@ -105,11 +105,11 @@ const nodeLabels = (n: WatchedNode) => ({ node: n.node, node_id: n.node_id, data
 export const nodesFamilies: readonly Family<NodesListing>[] = [
   family<NodesListing>({
     name: 'scheduler_nodes',
-    help: `Client nodes by datacenter, node pool (empty before the API had pools), class, status (ready, initializing, down, disconnected: from the nodes' heartbeats, as the servers report it; each at 0 for a combination seen), scheduling eligibility and drain; ${FROM_NODES}.`,
+    help: `Client nodes by datacenter, node pool (empty before the API had pools), class, status (ready, initializing, down, disconnected: from the nodes' heartbeats, as the servers report it; each at 0 for a combination seen), scheduling eligibility and drain; at most max_node_groups combinations of the labels but status, those with a node down or disconnected first (the nodes of the others are in scheduler_node_group_series_dropped); ${FROM_NODES}.`,
     type: 'gauge',
     section: 'agent',
     labels: ['target', ...KEY, 'status', 'eligibility', 'drain'],
-    samples: (l) => [...l.counts.values()].map(({ key, count }) => ({ labels: { ...key }, value: count })),
+    samples: (l) => l.counts.map(({ key, count }) => ({ labels: { ...key }, value: count })),
   }),
   family<NodesListing>({
     name: 'scheduler_node_status',
@@ -137,6 +137,14 @@ export const nodesFamilies: readonly Family<NodesListing>[] = [
     samples: single((l) => l.dropped),
   }),
   family<NodesListing>({
+    name: 'scheduler_node_group_series_dropped',
+    help: `Client nodes left out of scheduler_nodes because their combination of datacenter, node pool, class, eligibility and drain exceeds max_node_groups (combinations with a node down or disconnected are kept first); ${FROM_NODES}.`,
+    type: 'gauge',
+    section: 'agent',
+    labels: ['target'],
+    samples: single((l) => l.groupsDropped),
+  }),
+  family<NodesListing>({
     name: 'scheduler_nodes_listing_pages',
     help: `Pages the last complete listing of /v1/nodes took (per_page nodes each).`,
     type: 'gauge',
@@ -158,7 +166,7 @@ export const NODES_PAGE_OFFLOAD_BYTES = Number.POSITIVE_INFINITY;
 
 /** What the listing reads of its target's: its paging and its cap. */
 interface NodesCall extends AgentAuth {
-  readonly target: { readonly node_page_size: number; readonly max_node_pages: number; readonly max_nodes: number };
+  readonly target: TallyBounds & { readonly node_page_size: number; readonly max_node_pages: number };
 }
 
 /**
@@ -176,7 +184,7 @@ export const nodesEndpoint = optional('nodes', {
     remember: false,
   }),
   read: async (get, c: NodesCall): Promise<NodesListing> => {
-    const tally = new NodeTally(c.target.max_nodes);
+    const tally = new NodeTally(c.target);
     return tally.listing(await listNodes(get, c.target, tally));
   },
   families: nodesFamilies,
@@ -184,5 +192,5 @@ export const nodesEndpoint = optional('nodes', {
   // Refused for want of node:read: the token is not meant to see the nodes, so the listing does not apply rather than fails.
   notApplicable: { test: (err) => err.status === 403, means: 'the token may not read nodes (403 without node:read)' },
   default: true,
-  help: 'the client nodes of the region (node:read, as members needs): counts by datacenter, pool, class, status, eligibility and drain, and a series per node not ready or draining up to max_nodes; one request per node_page_size nodes on nodes_schedule',
+  help: 'the client nodes of the region (node:read, as members needs): counts by datacenter, pool, class, status, eligibility and drain up to max_node_groups combinations, and a series per node not ready or draining up to max_nodes; one request per node_page_size nodes on nodes_schedule',
 });

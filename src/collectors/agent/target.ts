@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { schedule, targetFields } from '../../config-fields/fields.js';
+import { keptAtMost, schedule, targetFields } from '../../config-fields/fields.js';
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 
 /**
@@ -9,11 +9,11 @@ import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
   /** Per-member series (member_status, member_info) beyond this many are dropped and counted. */
-  max_members: z.number().int().min(0).default(20_000),
+  max_members: keptAtMost(20_000, 1_000_000),
   /** Servers of the autopilot health with series of their own (a region runs 3 to 7). */
-  max_raft_servers: z.number().int().min(1).max(10_000).default(100),
+  max_raft_servers: keptAtMost(100, 10_000, 1),
   /** Disks of the host answer with series of their own. */
-  max_host_disks: z.number().int().min(1).max(10_000).default(100),
+  max_host_disks: keptAtMost(100, 10_000, 1),
   /** The node listing runs on its own schedule: a fleet's pages cost more than the agent's own answers. */
   nodes_schedule: schedule('*/30 * * * * *'),
   /** per_page of each page of /v1/nodes: a page holding more nodes fails the listing. */
@@ -21,7 +21,9 @@ export const agentTarget = z.strictObject({
   /** Pages of one listing: beyond it the listing fails (max_node_pages x node_page_size nodes at most). */
   max_node_pages: z.number().int().min(1).default(200),
   /** Per-node series (node_status, node_draining) beyond this many nodes not ready or draining are dropped and counted. */
-  max_nodes: z.number().int().min(0).default(1_000),
+  max_nodes: keptAtMost(1_000, 100_000),
+  /** Combinations of datacenter, pool, class, eligibility and drain counted in scheduler_nodes (4 series each); the nodes of the others are counted as dropped. */
+  max_node_groups: keptAtMost(1_000, 100_000),
   /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
   expected_servers: z.number().int().min(1).optional(),
 });

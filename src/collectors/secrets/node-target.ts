@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cronExpression, httpUrl } from '../../config-fields/fields.js';
+import { cronExpression, httpUrl, keptAtMost } from '../../config-fields/fields.js';
 import { fillTemplate, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
 
 const template = z.string().superRefine((t, ctx) => {
@@ -33,7 +33,7 @@ export const nodesField = z
     /** How to reach a reported node: `https://{{hostname}}:8200`, `https://{{host}}.internal:8200`. */
     address_template: template.optional(),
     /** Raft servers of the autopilot state with series of their own (a cluster runs 3 to 7 voters, plus its non-voters). */
-    max_raft_servers: z.number().int().min(1).max(10_000).default(100),
+    max_raft_servers: keptAtMost(100, 10_000, 1),
   })
   .refine((n) => !(n.addresses && n.address_template), {
     message: 'addresses and address_template exclude each other: list the nodes, or say how to reach the reported ones',

@@ -64,6 +64,7 @@ describe('an agents list', () => {
     const t = parseConfig('agents:\n  - { name: east, address: http://127.0.0.1:4646 }\n', 'vigil.yml', {}).agents[0]!;
     expect(t).toMatchObject({ name: 'east', address: 'http://127.0.0.1:4646', schedule: '*/15 * * * * *', timeout: 5000 });
     expect(t).toMatchObject({ members: true, servers: true, self: true, host: false, max_members: 20000 });
+    expect(t).toMatchObject({ max_nodes: 1000, max_node_groups: 1000 });
     expect(t.token_file).toBeUndefined();
     expect(t.tls).toEqual({ insecure_skip_verify: false });
   });
@@ -96,6 +97,10 @@ describe('an agents list', () => {
     ['an endpoint switch that is not a boolean', `agents:\n  - name: a\n${at}    members: "yes"\n`, 'agents[0].members:'],
     ['a negative max_members', `agents:\n  - name: a\n${at}    max_members: -1\n`, 'agents[0].max_members:'],
     ['a fractional max_members', `agents:\n  - name: a\n${at}    max_members: 1.5\n`, 'agents[0].max_members:'],
+    ['a max_members past its bound', `agents:\n  - name: a\n${at}    max_members: 1000001\n`, 'agents[0].max_members:'],
+    ['a max_nodes past its bound', `agents:\n  - name: a\n${at}    max_nodes: 100001\n`, 'agents[0].max_nodes:'],
+    ['a max_node_groups past its bound', `agents:\n  - name: a\n${at}    max_node_groups: 100001\n`, 'agents[0].max_node_groups:'],
+    ['a negative max_node_groups', `agents:\n  - name: a\n${at}    max_node_groups: -1\n`, 'agents[0].max_node_groups:'],
     ['a duplicate name', `agents:\n  - name: a\n${at}  - name: a\n${at}`, 'agents[1].name: duplicate target name "a" (also at index 0)'],
     ['a missing address', `agents:\n  - name: a\n`, 'agents[0].address: required'],
   ])('rejects %s, naming the key', (_what, yaml, expected) => {
