@@ -59,8 +59,10 @@ export function makeExecute(deps: ExecuteDeps) {
       // Capped again where kept: a message can be rewritten after the error was made.
       const message = capText(err.message);
       s.failures.set(err.reason, (s.failures.get(err.reason) ?? 0) + 1);
-      if (!o.reportedByUp) s.lastError = { reason: err.reason, message, part: o.part };
-      deps.log.warn({ collector: job.collector, target: job.target, part: o.part, reason: err.reason, err: message }, 'collection failed');
+      // A part is named after its item (a node's address, as an answer gave it): capped like the message.
+      const part = capText(o.part);
+      if (!o.reportedByUp) s.lastError = { reason: err.reason, message, part };
+      deps.log.warn({ collector: job.collector, target: job.target, part, reason: err.reason, err: message }, 'collection failed');
     }
     if (s.up && wasUp === false) deps.log.info({ collector: job.collector, target: job.target }, 'collection recovered');
     deps.publishStats(job);

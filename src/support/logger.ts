@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { capText, MAX_TEXT } from './cap-text.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_FORMATS = ['json', 'logfmt'] as const;
@@ -56,13 +57,35 @@ function logfmtStream(out: NodeJS.WritableStream): DestinationStream {
   return { write: (line: string) => void out.write(logfmtLine(line)) };
 }
 
+/**
+ * A log line's fields with every string cut to MAX_TEXT characters, one level into objects and
+ * arrays too (`files: [...]`, `folded: {...}`): a field can carry upstream text (a node's address, a
+ * part named after it), and a megabyte of it at every failed poll is a log flood. Errors are left to
+ * pino's serializer; their messages are capped where they are made.
+ */
+export function boundFields(o: Record<string, unknown>): Record<string, unknown> {
+  const cut = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return v.length > MAX_TEXT ? capText(v) : v;
+    if (depth > 0 || v === null || typeof v !== 'object' || v instanceof Error) return v;
+    if (Array.isArray(v)) return v.some((x) => typeof x === 'string' && x.length > MAX_TEXT) ? v.map((x) => cut(x, depth + 1)) : v;
+    const entries = Object.entries(v);
+    return entries.some(([, x]) => typeof x === 'string' && x.length > MAX_TEXT) ? Object.fromEntries(entries.map(([k, x]) => [k, cut(x, depth + 1)])) : v;
+  };
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(o)) {
+    const c = cut(v, 0);
+    if (c !== v) (out ??= { ...o })[k] = c;
+  }
+  return out ?? o;
+}
+
 export function createLogger(level: LogLevel = 'info', format: LogFormat = 'logfmt', out: NodeJS.WritableStream = process.stderr): Logger {
   const opts: pino.LoggerOptions = {
     level,
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: { level: (label) => ({ level: label }), log: boundFields },
   };
   return pino(opts, format === 'json' ? { write: (line: string) => void out.write(safeJsonLine(line)) } : logfmtStream(out));
 }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { family, upFamily, type Family } from '../../metrics/family.js';
+import { family, single, upFamily, type Family } from '../../metrics/family.js';
+import { SeriesCap } from '../../metrics/series-cap.js';
+import { foldLabelValue } from '../../support/label-value.js';
 import { boolish, instant, lenient, statNumber } from '../../upstream/schema-helpers.js';
 import { endpoint } from '../endpoint.js';
 import type { SecretsAuth } from './auth.js';
-import type { NodeAddressing } from './node-addresses.js';
+import { MAX_ADDRESS_BYTES, MAX_NODES, type NodeAddressing } from './node-addresses.js';
 import { enveloped, refusedOrMissing, snakeKeys } from './node-answers.js';
 
 /**
@@ -33,7 +35,30 @@ export type HaNode = z.output<typeof haNode>;
 
 /** The HA status's node list, each node named as vigil polls it: what the job discovers nodes from, and their echo and clock skew. */
 export interface HaView {
+  /** At most MAX_NODES, the active node first, their text folded to a label value's length. */
   nodes: Array<HaNode & { node: string | undefined }>;
+  /** Nodes the answer named beyond MAX_NODES: neither polled nor given series. */
+  dropped: number;
+  /** Nodes kept whose API address vigil does not dial (not http or https, credentials, longer than MAX_ADDRESS_BYTES). */
+  refused: number;
+}
+
+/**
+ * The answer's nodes as kept: the active one first, at most MAX_NODES (as many as are polled), each
+ * named by the address vigil polls it at (from its text as sent, so an address too long is refused,
+ * not cut to one that parses), then its text folded. One pass, constant work per node.
+ */
+export function haView(nodes: readonly HaNode[], addressing: NodeAddressing): HaView {
+  const cap = new SeriesCap<HaNode>(MAX_NODES, (n) => n.active_node === true);
+  for (const n of nodes) cap.offer(n);
+  let refused = 0;
+  const kept = cap.kept().map((n) => {
+    const node = addressing({ hostname: n.hostname, address: n.api_address }, 'api');
+    if (node === undefined && n.api_address) refused++;
+    const fold = (v: string | undefined) => (v === undefined ? v : foldLabelValue(v));
+    return { ...n, hostname: fold(n.hostname), api_address: fold(n.api_address), cluster_address: fold(n.cluster_address), version: fold(n.version), node };
+  });
+  return { nodes: kept, dropped: cap.dropped, refused };
 }
 
 const FROM_HA = "from sys/ha-status as the cluster's configured address answers it; absent when not reported";
@@ -51,6 +76,22 @@ export const haStatusUp = upFamily({
 });
 
 export const haStatusFamilies: readonly Family<HaView>[] = [
+  family<HaView>({
+    name: 'secrets_node_series_dropped',
+    help: `Nodes the HA status named beyond the ${MAX_NODES} vigil polls per cluster (the active node kept first): no series of their own, not polled; ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target'],
+    samples: single((v) => v.dropped),
+  }),
+  family<HaView>({
+    name: 'secrets_node_addresses_refused',
+    help: `Nodes the HA status named with an API address vigil does not dial (not http or https, with credentials, or longer than ${MAX_ADDRESS_BYTES} bytes): not polled unless a template or autopilot addresses them; ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target'],
+    samples: single((v) => v.refused),
+  }),
   family<HaView>({
     name: 'secrets_node_clock_skew_seconds',
     help: `How far the node's clock is off the active node's (clock_skew_ms, 1.16+), in seconds; ${FROM_HA}.`,
@@ -79,9 +120,7 @@ export const haStatusEndpoint = endpoint({
   path: '/v1/sys/ha-status',
   schema: haStatusResponse,
   send: (c: HaCall) => c.rooted(),
-  read: async (get, c: HaCall): Promise<HaView> => ({
-    nodes: (await get()).value.nodes.map((n) => ({ ...n, node: c.addressing({ hostname: n.hostname, address: n.api_address }, 'api') })),
-  }),
+  read: async (get, c: HaCall): Promise<HaView> => haView((await get()).value.nodes, c.addressing),
   needs: 'read on sys/ha-status (root namespace)',
   up: haStatusUp,
   families: haStatusFamilies,

@@ -3,6 +3,8 @@
  * as it is, or the target's `nodes.address_template` filled from what the answer says of it
  * (`{{hostname}}`, `{{host}}`: the host of its advertised address). Pure; no I/O.
  */
+/** Nodes polled per cluster at most: a bound on what one answer can make vigil poll, and on the series per node it feeds. */
+export const MAX_NODES = 64;
 
 /** What an answer says of one node, whatever answer it came from. */
 export interface AdvertisedNode {
@@ -15,8 +17,12 @@ export interface AdvertisedNode {
 export const TEMPLATE_VARIABLES = ['hostname', 'host'] as const;
 const VARIABLE = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
-/** An address without the trailing slash some answers add (`https://10.0.0.2:8200/`). */
-export const withoutTrailingSlash = (a: string): string => a.replace(/\/+$/, '');
+/** An address without the trailing slash some answers add (`https://10.0.0.2:8200/`); a loop, as `/\/+$/` is quadratic on a run of slashes. */
+export function withoutTrailingSlash(a: string): string {
+  let end = a.length;
+  while (end > 0 && a.charCodeAt(end - 1) === 0x2f) end--;
+  return end === a.length ? a : a.slice(0, end);
+}
 
 /** The host of an address, a URL or `host:port`; undefined when it has none. */
 export function hostOf(address: string | undefined): string | undefined {
@@ -28,9 +34,17 @@ export function hostOf(address: string | undefined): string | undefined {
   }
 }
 
-/** A usable address to poll: http or https, no credentials; anything else an answer says is not followed. */
+/**
+ * Bytes of an address vigil dials: a DNS name (253), its scheme, port and a path prefix fit with room
+ * to spare. A longer one is no node's: it would be a megabyte label value and log line at every poll.
+ */
+export const MAX_ADDRESS_BYTES = 512;
+
+const tooLong = (address: string) => address.length > MAX_ADDRESS_BYTES || Buffer.byteLength(address) > MAX_ADDRESS_BYTES;
+
+/** A usable address to poll: http or https, no credentials, at most MAX_ADDRESS_BYTES; anything else an answer says is not followed. */
 export function pollable(address: string | undefined): string | undefined {
-  if (!address) return undefined;
+  if (!address || tooLong(address)) return undefined;
   try {
     const u = new URL(address);
     if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || !u.hostname) return undefined;

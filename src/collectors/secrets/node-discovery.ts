@@ -2,7 +2,8 @@ import type { PartOutcome } from '../../jobs/part.js';
 import type { UpstreamError } from '../../upstream/errors.js';
 import type { AutopilotView } from './raft-autopilot-answer.js';
 import type { Leader } from './leader.js';
-import { pollable, withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
+import { MAX_NODES, pollable, withoutTrailingSlash, type NodeAddressing } from './node-addresses.js';
+import { foldLabelValue } from '../../support/label-value.js';
 import type { HaView } from './ha-status.js';
 
 /**
@@ -13,9 +14,6 @@ import type { HaView } from './ha-status.js';
 export const DISCOVERY_SOURCES = ['ha_status', 'autopilot', 'configured', 'address_only'] as const;
 export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
 export type DiscoveryReason = '' | 'forbidden' | 'not_found' | 'unsupported' | 'error';
-
-/** Nodes polled per cluster at most: a bound on what one answer can make vigil poll. */
-export const MAX_NODES = 64;
 
 export interface Discovery {
   source: DiscoverySource;
@@ -133,5 +131,6 @@ export function activeNode(ha: HaView | undefined, leader: Leader | undefined, d
   if (!address) return undefined;
   const advertised = withoutTrailingSlash(address);
   const named = ha?.nodes.find((n) => n.api_address && withoutTrailingSlash(n.api_address) === advertised)?.node;
-  return named ?? discovered.find((d) => d === advertised) ?? advertised;
+  // A label value: an address no node could have is folded, not exported by the megabyte.
+  return named ?? discovered.find((d) => d === advertised) ?? foldLabelValue(advertised);
 }

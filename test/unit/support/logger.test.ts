@@ -23,6 +23,15 @@ describe('logs', () => {
     );
   });
 
+  it.each(['logfmt', 'json'] as const)('in %s: bounds each field of a line, however much upstream text a field carries', (format) => {
+    const { log, text } = capture(format);
+    const address = `https://${'a'.repeat(2_000_000)}:8200`;
+    log.warn({ part: `secrets/node-health ${address}`, node: { address }, nodes: [address], target: 'big' }, 'collection failed');
+    expect(text().length).toBeLessThan(8 * 1024);
+    expect(text()).toContain('target');
+    expect(text()).toContain('more characters');
+  });
+
   it('writes one JSON object per line in json format', () => {
     const { log, text } = capture('json');
     log.info({ target: 'east' }, 'hello');

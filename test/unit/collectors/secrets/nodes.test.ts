@@ -7,7 +7,7 @@ import { parseConfig } from '../../../../src/config/load.js';
 import type { PartOutcome } from '../../../../src/jobs/part.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { decodeAutopilotState, type AutopilotView } from '../../../../src/collectors/secrets/raft-autopilot-answer.js';
-import { haStatusResponse } from '../../../../src/collectors/secrets/ha-status.js';
+import { haStatusResponse, haView } from '../../../../src/collectors/secrets/ha-status.js';
 import { healthResponse, nodeRole } from '../../../../src/collectors/secrets/node-health.js';
 import { configProblems } from '../../../helpers/failures.js';
 
@@ -17,9 +17,7 @@ const asIs = nodeAddressing(CONFIGURED, undefined);
 const ha = (nodes: Array<Record<string, unknown>>, addressing = asIs): PartOutcome<HaView> => ({
   part: 'ha_status',
   group: new Map(),
-  value: {
-    nodes: haStatusResponse.parse({ Nodes: nodes }).nodes.map((n) => ({ ...n, node: addressing({ hostname: n.hostname, address: n.api_address }, 'api') })),
-  },
+  value: haView(haStatusResponse.parse({ Nodes: nodes }).nodes, addressing),
 });
 const autopilot = (servers: Record<string, Record<string, unknown>>): PartOutcome<AutopilotView> => ({
   part: 'raft_autopilot',
