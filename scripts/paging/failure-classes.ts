@@ -429,6 +429,13 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   },
   { id: 'agent-series-dropped', area: 'Cluster agents', failure: 'a gossip pool outgrows max_members', alert: 'VigilSeriesDropped', proof: 'promtool' },
   {
+    id: 'nodes-groups-dropped',
+    area: 'Cluster agents',
+    failure: 'a node listing names more pool, class and datacenter combinations than max_node_groups',
+    alert: 'VigilSeriesDropped',
+    proof: 'promtool',
+  },
+  {
     id: 'nodes-pool-down',
     area: 'Cluster agents',
     failure: "more than 30% of a node pool's eligible client nodes (3 or more) are down or disconnected",
