@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration, readableFile, schedule, targetFields } from '../../config-fields/fields.js';
+import { duration, keptAtMost, readableFile, schedule, targetFields } from '../../config-fields/fields.js';
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 import { REPLICATION_KINDS } from './replication-status.js';
 import { nodesField } from './node-target.js';
@@ -19,14 +19,14 @@ export const secretsTarget = z.strictObject({
    */
   replication_set: z.strictObject({ performance: z.string().min(1).optional(), dr: z.string().min(1).optional() }).optional(),
   /** Peers of each list of a replication status (secondaries, primaries) with series of their own. */
-  max_replication_peers: z.number().int().min(1).max(10_000).default(100),
+  max_replication_peers: keptAtMost(100, 10_000, 1),
   merkle_check: z
     .strictObject({
       dr_operation_token_file: readableFile,
       schedule: schedule('0 0 * * * *'),
       timeout: duration('60s'),
       /** Trees of the corruption report with series of their own. */
-      max_trees: z.number().int().min(1).max(10_000).default(100),
+      max_trees: keptAtMost(100, 10_000, 1),
     })
     .optional(),
   /** Every node of the cluster, polled at its own address (sys/health), with the cluster's HA and raft state. */
