@@ -188,6 +188,10 @@ export const nodesEndpoint = optional('nodes', {
     return tally.listing(await listNodes(get, c.target, tally));
   },
   families: nodesFamilies,
+  bounds: [
+    { items: 'nodes not ready or draining', key: 'max_nodes', dropped: 'scheduler_node_series_dropped' },
+    { items: 'combinations of datacenter, pool, class, eligibility and drain', key: 'max_node_groups', dropped: 'scheduler_node_group_series_dropped' },
+  ],
   needs: 'node:read',
   // Refused for want of node:read: the token is not meant to see the nodes, so the listing does not apply rather than fails.
   notApplicable: { test: (err) => err.status === 403, means: 'the token may not read nodes (403 without node:read)' },
