@@ -1349,7 +1349,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             expr: |||
               label_replace(increase(vigil_agent_member_series_dropped_total%(selBraces)s[15m]) > 0, "family", "vigil_agent_member_series_dropped_total", "", "")
               or
-              label_replace({%(selComma)s__name__=~"(secrets|scheduler|teams|vigil)_.*series_dropped"} > 0, "family", "$1", "__name__", "(.+)")
+              label_replace({%(selComma)s__name__=~"(secrets|scheduler|teams|vigil)_.*series_dropped|teams_untracked_teams"} > 0, "family", "$1", "__name__", "(.+)")
             ||| % keys,
             'for': forOf('VigilSeriesDropped', '15m'),
             labels: {
@@ -1357,7 +1357,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
             annotations: {
               summary: "An answer exceeds one of vigil's caps, so vigil leaves out series.",
-              description: 'Target {{ $labels.target }} exceeds the cap {{ $labels.family }} reports: {{ $value | humanize }} left out (members over the last 15 minutes, or nodes now), so the alerts on those series cannot see them.',
+              description: 'Target {{ $labels.target }} exceeds the cap {{ $labels.family }} reports: {{ $value | humanize }} left out (members over the last 15 minutes; the others now), so the alerts on those series cannot see them.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilseriesdropped',
             },
           },

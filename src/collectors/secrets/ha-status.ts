@@ -35,21 +35,21 @@ export type HaNode = z.output<typeof haNode>;
 
 /** The HA status's node list, each node named as vigil polls it: what the job discovers nodes from, and their echo and clock skew. */
 export interface HaView {
-  /** At most MAX_NODES, the active node first, their text folded to a label value's length. */
+  /** At most nodes.max_nodes, the active node first, their text folded to a label value's length. */
   nodes: Array<HaNode & { node: string | undefined }>;
-  /** Nodes the answer named beyond MAX_NODES: neither polled nor given series. */
+  /** Nodes the answer named beyond nodes.max_nodes: neither polled nor given series. */
   dropped: number;
   /** Nodes kept whose API address vigil does not dial (not http or https, credentials, longer than MAX_ADDRESS_BYTES). */
   refused: number;
 }
 
 /**
- * The answer's nodes as kept: the active one first, at most MAX_NODES (as many as are polled), each
+ * The answer's nodes as kept: the active one first, at most `max` (nodes.max_nodes: as many as are polled), each
  * named by the address vigil polls it at (from its text as sent, so an address too long is refused,
  * not cut to one that parses), then its text folded. One pass, constant work per node.
  */
-export function haView(nodes: readonly HaNode[], addressing: NodeAddressing): HaView {
-  const cap = new SeriesCap<HaNode>(MAX_NODES, (n) => n.active_node === true);
+export function haView(nodes: readonly HaNode[], addressing: NodeAddressing, max = MAX_NODES): HaView {
+  const cap = new SeriesCap<HaNode>(max, (n) => n.active_node === true);
   for (const n of nodes) cap.offer(n);
   let refused = 0;
   const kept = cap.kept().map((n) => {
@@ -78,7 +78,7 @@ export const haStatusUp = upFamily({
 export const haStatusFamilies: readonly Family<HaView>[] = [
   family<HaView>({
     name: 'secrets_node_series_dropped',
-    help: `Nodes the HA status named beyond the ${MAX_NODES} vigil polls per cluster (the active node kept first): no series of their own, not polled; ${FROM_HA}.`,
+    help: `Nodes the HA status named beyond the nodes.max_nodes (${MAX_NODES} by default) vigil polls per cluster (the active node kept first): no series of their own, not polled; ${FROM_HA}.`,
     type: 'gauge',
     section: 'secrets',
     labels: ['target'],
@@ -111,7 +111,7 @@ export const haStatusFamilies: readonly Family<HaView>[] = [
 ];
 
 /** What the call reads of its target's: how a node's advertised address becomes the one vigil polls. */
-type HaCall = SecretsAuth & { readonly addressing: NodeAddressing };
+type HaCall = SecretsAuth & { readonly addressing: NodeAddressing; readonly target: { readonly nodes: { readonly max_nodes: number } } };
 
 /** The nodes the active node has heard from, with their API addresses: where the node poll finds the nodes. */
 export const haStatusEndpoint = endpoint({
@@ -120,8 +120,9 @@ export const haStatusEndpoint = endpoint({
   path: '/v1/sys/ha-status',
   schema: haStatusResponse,
   send: (c: HaCall) => c.rooted(),
-  read: async (get, c: HaCall): Promise<HaView> => haView((await get()).value.nodes, c.addressing),
+  read: async (get, c: HaCall): Promise<HaView> => haView((await get()).value.nodes, c.addressing, c.target.nodes.max_nodes),
   needs: 'read on sys/ha-status (root namespace)',
+  bounds: [{ items: 'nodes (polled, and given series)', key: 'nodes.max_nodes', dropped: 'secrets_node_series_dropped' }],
   up: haStatusUp,
   families: haStatusFamilies,
   notApplicable: {

@@ -31,7 +31,7 @@ export function discoveryReason(o: PartOutcome | undefined): DiscoveryReason {
   return 'error';
 }
 
-const distinct = (list: Array<string | undefined>): string[] => [...new Set(list.filter((a): a is string => a !== undefined))].slice(0, MAX_NODES);
+const distinct = (list: Array<string | undefined>, max: number): string[] => [...new Set(list.filter((a): a is string => a !== undefined))].slice(0, max);
 
 export interface DiscoveryInput {
   /** The target's `nodes.addresses`, when it lists them. */
@@ -44,6 +44,8 @@ export interface DiscoveryInput {
   known: Map<string, string>;
   /** Nodes are addressed by the target's template: no address is learned from the answers. */
   templated?: boolean;
+  /** Nodes polled at most (nodes.max_nodes; MAX_NODES when not said). */
+  max?: number;
 }
 
 /** A raft (cluster) address as both answers can be compared by: `host:port`, without scheme or slash. */
@@ -90,12 +92,13 @@ function apiOfRaft(nodes: HaView['nodes']): ((address: string | undefined) => st
  * polled, and is seen down, until it leaves the raft cluster.
  */
 export function discover(i: DiscoveryInput): Discovery {
-  if (i.configured?.length) return { source: 'configured', reason: '', nodes: distinct(i.configured.map(withoutTrailingSlash)) };
+  const max = i.max ?? MAX_NODES;
+  if (i.configured?.length) return { source: 'configured', reason: '', nodes: distinct(i.configured.map(withoutTrailingSlash), max) };
   const haNodes = i.ha.value?.nodes ?? [];
   for (const n of haNodes) {
     const key = raftKey(n.cluster_address);
     if (key && n.node) {
-      if (!i.known.has(key) && i.known.size >= MAX_NODES * 4) i.known.clear();
+      if (!i.known.has(key) && i.known.size >= max * 4) i.known.clear();
       i.known.set(key, n.node);
     }
   }
@@ -104,9 +107,13 @@ export function discover(i: DiscoveryInput): Discovery {
   const fromRaft = servers.map(
     (s) => i.known.get(raftKey(s.address) ?? '') ?? learned?.(s.address) ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster'),
   );
-  const fromHa = distinct(haNodes.map((n) => n.node));
-  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft]) };
-  if (distinct(fromRaft).length) return { source: 'autopilot', reason: '', nodes: distinct(fromRaft) };
+  const fromHa = distinct(
+    haNodes.map((n) => n.node),
+    max,
+  );
+  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft], max) };
+  const raft = distinct(fromRaft, max);
+  if (raft.length) return { source: 'autopilot', reason: '', nodes: raft };
   return { source: 'address_only', reason: discoveryReason(i.ha), nodes: [withoutTrailingSlash(i.address)] };
 }
 

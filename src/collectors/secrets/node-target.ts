@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cronExpression, httpUrl, keptAtMost } from '../../config-fields/fields.js';
-import { fillTemplate, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
+import { fillTemplate, MAX_NODES, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
 
 const template = z.string().superRefine((t, ctx) => {
   const unknown = unknownVariables(t);
@@ -34,6 +34,8 @@ export const nodesField = z
     address_template: template.optional(),
     /** Raft servers of the autopilot state with series of their own (a cluster runs 3 to 7 voters, plus its non-voters). */
     max_raft_servers: keptAtMost(100, 10_000, 1),
+    /** Nodes polled per cluster, and of the HA status given series: the active node first. */
+    max_nodes: keptAtMost(MAX_NODES, 256, 1),
   })
   .refine((n) => !(n.addresses && n.address_template), {
     message: 'addresses and address_template exclude each other: list the nodes, or say how to reach the reported ones',

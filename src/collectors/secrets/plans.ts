@@ -74,6 +74,7 @@ const found = derive<T, C, Discovery>({
         autopilot: e.of(autopilot)[0]!,
         known: c.discovery.known,
         templated: t.nodes.address_template !== undefined,
+        max: t.nodes.max_nodes,
       }),
       c.discovery.last,
     );

@@ -176,7 +176,7 @@ describe('the nodes section of a secrets target', () => {
   const ok = 'secrets:\n  - name: a\n    address: https://vault.example:8200\n';
   it('polls the nodes by default, on the target schedule', () => {
     const t = parseConfig(ok, 'v', {}).secrets[0]!;
-    expect(t.nodes).toEqual({ enabled: true, max_raft_servers: 100 });
+    expect(t.nodes).toEqual({ enabled: true, max_raft_servers: 100, max_nodes: 64 });
   });
   it.each([
     [
