@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readableFile, size, targetFields } from '../../config-fields/fields.js';
+import { keptAtMost, readableFile, size, targetFields } from '../../config-fields/fields.js';
 import { TEAMS_MAX_PAGE_SIZE } from './pages.js';
 
 /** An organization of the team-management service; its token is required. */
@@ -12,7 +12,7 @@ export const teamsTarget = z.strictObject({
   /** Below the service's 30 per token, so vigil leaves room for other clients of the same token. */
   requests_per_second: z.number().positive().max(1000).default(25),
   /** Teams with their own series (users, info, inconsistency); further teams are only counted, never held. */
-  max_teams: z.number().int().min(0).default(10_000),
+  max_teams: keptAtMost(10_000, 1_000_000),
   /** Bound on one listing, against a server whose pagination never ends. */
   max_pages: z.number().int().min(1).default(1000),
   /** Bound on the bytes of one listing's pages together: max_pages pages of the service's ~270 kB. */
