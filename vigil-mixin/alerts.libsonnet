@@ -89,6 +89,10 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
       sel: c.vigilSelector,
       job: std.escapeStringJson(c.vigilJob),
+      // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
+      local own = std.stripChars(c.vigilSelector, ' '),
+      local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
+      up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
       clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
       cluster: c.clusterLabel,
       secretsRaftFailureToleranceExpected: std.toString(thresholdOf('secretsRaftFailureToleranceExpected', 1)),
@@ -1217,7 +1221,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
         rules: [
           {
             alert: 'VigilDown',
-            expr: 'up{job=%(job)s} == 0' % keys,
+            expr: 'up{%(up)s} == 0' % keys,
             'for': forOf('VigilDown', '2m'),
             labels: {
               severity: severityOf('VigilDown', 'critical'),
@@ -1230,7 +1234,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           },
           {
             alert: 'VigilAbsent',
-            expr: 'absent(up{job=%(job)s})' % keys,
+            expr: 'absent(up{%(up)s})' % keys,
             'for': forOf('VigilAbsent', '5m'),
             labels: {
               severity: severityOf('VigilAbsent', 'critical'),

@@ -3,7 +3,7 @@
   _config+:: {
     // Extra matchers on every series of vigil the rules read, e.g. 'job="vigil", env="prod"'.
     vigilSelector: '',
-    // The scrape job of vigil: the job of `up` in VigilDown and VigilAbsent.
+    // The scrape job of vigil: the job of `up` in VigilDown and VigilAbsent, with the selector's matchers (a `job` matcher of the selector replaces it).
     vigilJob: 'vigil',
     // A label that tells clusters or environments apart (e.g. 'cluster'): added to every `by` and `on`.
     clusterLabel: '',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
 import { mixinDashboards } from './dashboards.js';
+import { upMatchers } from './promql.js';
 import { fitExpr, RULES_SOURCE, ruleSourceFiles } from './rules.js';
 import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
 
@@ -36,6 +37,7 @@ function formatKeys(c: MixinConfig): Record<string, string> {
     selComma: c.selector === '' ? '' : `${c.selector}, `,
     sel: c.selector,
     job: JSON.stringify(c.job),
+    up: upMatchers(c.job, c.selector),
     clusterComma: c.clusterLabel === '' ? '' : `, ${c.clusterLabel}`,
     cluster: c.clusterLabel,
     ...Object.fromEntries(THRESHOLD_NAMES.map((n) => [n, String(c.thresholds[n] ?? THRESHOLDS[n].shipped)])),
@@ -50,6 +52,7 @@ export function exprTemplate(alert: string, expr: string): string {
     fitExpr(alert, expr, SENTINEL).replaceAll('%', '%%'),
   );
   return withKeys
+    .replaceAll(upMatchers(SENTINEL.job, s), '%(up)s')
     .replaceAll(`{${s}}`, '%(selBraces)s')
     .replaceAll(`${s}, `, '%(selComma)s')
     .replaceAll(s, '%(sel)s')
@@ -162,6 +165,10 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
       sel: c.vigilSelector,
       job: std.escapeStringJson(c.vigilJob),
+      // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
+      local own = std.stripChars(c.vigilSelector, ' '),
+      local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
+      up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
       clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
       cluster: c.clusterLabel,
 ${THRESHOLD_NAMES.map((n) => `      ${n}: std.toString(thresholdOf(${str(n)}, ${THRESHOLDS[n].shipped})),\n`).join('')}    },
@@ -188,7 +195,7 @@ function configLibsonnet(): string {
   _config+:: {
     // Extra matchers on every series of vigil the rules read, e.g. 'job="vigil", env="prod"'.
     vigilSelector: ${str(d.selector)},
-    // The scrape job of vigil: the job of \`up\` in VigilDown and VigilAbsent.
+    // The scrape job of vigil: the job of \`up\` in VigilDown and VigilAbsent, with the selector's matchers (a \`job\` matcher of the selector replaces it).
     vigilJob: ${str(d.job)},
     // A label that tells clusters or environments apart (e.g. 'cluster'): added to every \`by\` and \`on\`.
     clusterLabel: ${str(d.clusterLabel)},

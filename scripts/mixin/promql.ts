@@ -80,17 +80,37 @@ export function withGroupingLabel(expr: string, label: string): string {
   return apply(expr, edits);
 }
 
-/** Sets the value of every `job` matcher of `up` selectors: the scrape job the rules watch. */
-export function withUpJob(expr: string, job: string): string {
+/** Whether a selector (`job="vigil-prod", env="prod"`) has a matcher of its own on `job`. */
+export function namesJob(selector: string): boolean {
+  return selector.split(',').some((m) => {
+    const t = m.trim();
+    return t.startsWith('job') && /^[=!]/.test(t.slice(3).trim());
+  });
+}
+
+/**
+ * The matchers of Prometheus' `up` for vigil's scrapes: the job's, and the selector's with it (the
+ * selector's own `job` matcher, when it has one, in place of the job's). A selector that names the
+ * job alone, as every other mixin's does (`up{%(nodeExporterSelector)s}`), selects vigil's `up` too.
+ */
+export function upMatchers(job: string, selector: string): string {
+  const own = selector.trim();
+  if (namesJob(own)) return own;
+  return own === '' ? `job=${JSON.stringify(job)}` : `job=${JSON.stringify(job)}, ${own}`;
+}
+
+/** Sets the matchers of every `up` selector that has a `job` matcher: the scrape of vigil the rules watch (`upMatchers`). */
+export function withUpJob(expr: string, job: string, selector = ''): string {
   const edits: Edit[] = [];
   for (const sel of nodes(expr, 'VectorSelector')) {
     const id = sel.getChild('Identifier');
     if (!id || expr.slice(id.from, id.to) !== 'up') continue;
-    for (const matcher of sel.getChild('LabelMatchers')?.getChildren('UnquotedLabelMatcher') ?? []) {
-      const name = matcher.getChild('LabelName');
-      const value = matcher.getChild('StringLiteral');
-      if (name && value && expr.slice(name.from, name.to) === 'job') edits.push({ at: value.from, cut: value.to - value.from, text: JSON.stringify(job) });
-    }
+    const braces = sel.getChild('LabelMatchers');
+    const jobs = (braces?.getChildren('UnquotedLabelMatcher') ?? []).filter((m) => {
+      const name = m.getChild('LabelName');
+      return name !== null && expr.slice(name.from, name.to) === 'job';
+    });
+    if (braces && jobs.length) edits.push({ at: braces.from + 1, cut: braces.to - braces.from - 2, text: upMatchers(job, selector) });
   }
   return apply(expr, edits);
 }

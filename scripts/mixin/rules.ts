@@ -18,6 +18,7 @@ export function fitExpr(alert: string, expr: string, config: MixinConfig): strin
     withUpJob(
       withMatchers(withThresholds(alert, expr, config.thresholds), config.selector, (m) => m === 'up'),
       config.job,
+      config.selector,
     ),
     config.clusterLabel,
   );

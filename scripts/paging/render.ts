@@ -144,8 +144,8 @@ your clusters or environments apart, other \`for:\` and severities, or other thr
 
 \`\`\`yaml
 # my-labels.yml
-selector: 'env="prod"'        # added to every series of vigil the rules and dashboards read
-job: vigil-prod               # the scrape job: VigilDown, VigilAbsent
+selector: 'env="prod"'        # added to every series of vigil the rules and dashboards read, up{} of VigilDown and VigilAbsent too
+job: vigil-prod               # the scrape job of up{} in VigilDown, VigilAbsent (a job matcher in selector replaces it)
 cluster_label: cluster        # added to every by (...) and on (...); a dashboard variable
 for: { SecretsSealed: 3m }
 severity: { TeamsAccessInconsistent: critical }

@@ -80,7 +80,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       for (const r of rules) {
         expect(r.expr, r.alert).not.toMatch(/job="vigil"/);
         for (const s of selectors(r.expr)) {
-          if (s.metric === 'up') expect(s.matchers, r.alert).toBe('{job="vigil-prod"}');
+          if (s.metric === 'up') expect(s.matchers, r.alert).toBe(`{${mine.selector}}`);
           else expect(s.matchers, `${r.alert}: ${s.metric}`).toContain(mine.selector);
         }
         for (const m of r.expr.matchAll(/\b(by|on)\s*\(([^)]*)\)/g)) expect(m[2], `${r.alert}: ${m[0]}`).toContain('cluster');
@@ -95,6 +95,16 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
     it('gives what `npm run mixin -- --config` writes for the same config', () => {
       expect(rendered).toEqual({ groups: groupsOf(Object.values(generateRules(mine))) });
     });
+
+    it.each(['env="prod"', 'job="vigil-prod"', ' job = "vigil-prod" , env="prod"', 'cronjob="x"'])(
+      "selects vigil's own up as `npm run mixin` does with the selector %s alone: a dead vigil pages",
+      (selector) => {
+        const only = jsonnet(`((import 'mixin.libsonnet') + { _config+:: { vigilSelector: ${JSON.stringify(selector)} } }).prometheusAlerts`) as Groups;
+        const down = (g: Groups) => g.groups.flatMap((x) => x.rules).find((r) => r.alert === 'VigilDown')?.expr;
+        expect(down(only)).toBe(down({ groups: groupsOf(Object.values(generateRules({ ...DEFAULT_MIXIN, selector }))) }));
+        expect(down(only)).toContain(selector.includes('job = ') ? 'job = "vigil-prod"' : selector);
+      },
+    );
 
     it('passes promtool check rules', () => {
       const file = join(tempDir('vigil-jsonnet-'), 'vigil.rules.yml');

@@ -29,10 +29,17 @@ describe('PromQL edits of the mixin', () => {
     expect(withGroupingLabel('count by () (x) unless on (cluster) y', 'cluster')).toBe('count by (cluster) (x) unless on (cluster) y');
   });
 
-  it('sets the job of up selectors', () => {
-    expect(withUpJob('absent(up{job="vigil"}) or up{job="vigil", x="y"} == 0 or other{job="vigil"}', 'vigil-prod')).toBe(
-      'absent(up{job="vigil-prod"}) or up{job="vigil-prod", x="y"} == 0 or other{job="vigil"}',
+  it('sets the matchers of up selectors: the job, with the selector; the selector alone when it names the job', () => {
+    const expr = 'absent(up{job="vigil"}) or up{job="vigil"} == 0 or other{job="vigil"}';
+    expect(withUpJob(expr, 'vigil-prod')).toBe('absent(up{job="vigil-prod"}) or up{job="vigil-prod"} == 0 or other{job="vigil"}');
+    expect(withUpJob(expr, 'vigil-prod', 'env="prod"')).toBe(
+      'absent(up{job="vigil-prod", env="prod"}) or up{job="vigil-prod", env="prod"} == 0 or other{job="vigil"}',
     );
+    // As every other mixin's users write it: the selector's job selects vigil's own up, whatever the job key says.
+    expect(withUpJob(expr, 'vigil', 'job="vigil-prod", env="prod"')).toBe(
+      'absent(up{job="vigil-prod", env="prod"}) or up{job="vigil-prod", env="prod"} == 0 or other{job="vigil"}',
+    );
+    expect(withUpJob(expr, 'vigil', 'cronjob="x"')).toBe('absent(up{job="vigil", cronjob="x"}) or up{job="vigil", cronjob="x"} == 0 or other{job="vigil"}');
   });
 
   it('replaces the one number that has a threshold’s shipped value, and refuses an expression where it is not exactly once', () => {
@@ -115,7 +122,7 @@ describe('a user’s labels', () => {
   it('select only their vigils in every rule, keep clusters apart in every grouping, and take their for: and severity', () => {
     for (const r of rules) {
       for (const s of selectors(r.expr)) {
-        if (s.metric === 'up') expect(s.matchers, r.alert).toBe('{job="vigil-prod"}');
+        if (s.metric === 'up') expect(s.matchers, r.alert).toBe('{job="vigil-prod", env="prod"}');
         else expect(s.matchers, `${r.alert}: ${s.metric}`).toContain('env="prod"');
       }
       for (const m of r.expr.matchAll(/\b(by|on)\s*\(([^)]*)\)/g)) expect(m[2], `${r.alert}: ${m[0]}`).toContain('cluster');
