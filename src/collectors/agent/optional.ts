@@ -1,4 +1,5 @@
 import { upFamily } from '../../metrics/family.js';
+import { UpstreamError } from '../../upstream/errors.js';
 import { endpoint, type Endpoint } from '../endpoint.js';
 import type { AgentAuth } from './auth.js';
 
@@ -29,7 +30,7 @@ export function optional<S, P = S, V = P, const K extends string = string, C ext
   name: K,
   declared: Declared<C, S, P, V, K>,
 ): Endpoint<C, string, S, P, V, K> {
-  const { default: on, help, ...rest } = declared;
+  const { default: on, help, read, ...rest } = declared;
   return endpoint({
     id: `agent/${name}`,
     method: 'GET',
@@ -37,6 +38,23 @@ export function optional<S, P = S, V = P, const K extends string = string, C ext
     send: (c: C) => c.authorized(),
     up: agentEndpointUp,
     ...rest,
+    read: async (get, c, item, within) => {
+      try {
+        return read ? await read(get, c, item, within) : ((await get()).value as unknown as V);
+      } catch (e) {
+        throw ownTokenRefused(e);
+      }
+    },
     switch: { key: name, default: on, help },
   });
+}
+
+/**
+ * Since 1.10.1 a server answers a call with an expired (or deleted) ACL token with 500 "rpc error:
+ * ACL token expired" where older ones answered 403. It is vigil's own credential that is refused,
+ * never the agent's failure: read as the 403 it was (`http_4xx`, which pages no agent down).
+ */
+export function ownTokenRefused(e: unknown): unknown {
+  if (!(e instanceof UpstreamError) || e.status !== 500 || !/ACL token (expired|not found)/i.test(e.message)) return e;
+  return new UpstreamError('http_4xx', `${e.message} (vigil's own token is refused: replace token_file)`, 403);
 }

@@ -29,7 +29,10 @@ export type TokenLookup = z.output<typeof token>;
  * not tell the two apart, so neither is reported here; an expired token is caught by the rule on the
  * last expiry seen, a refused one by the endpoints that need it.
  */
-export const tokenLookupNotApplicable = (err: UpstreamError): boolean => err.status === 403;
+export const tokenLookupNotApplicable = (err: UpstreamError): boolean => err.status === 403 || drSecondary(err);
+
+/** A DR secondary answers every authenticated path, lookup-self included, 400 "path disabled in replication DR secondary mode": nothing to look up there. */
+const drSecondary = (err: UpstreamError): boolean => err.status === 400 && /path disabled/i.test(err.message);
 
 /** vigil's own token on a secrets service, from `auth/token/lookup-self`: when it expires, and whether a renewal can push that back. */
 
@@ -82,6 +85,7 @@ export const tokenLookupSelfEndpoint = endpoint({
   families: tokenExpiryFamilies,
   notApplicable: {
     test: tokenLookupNotApplicable,
-    means: "the service refuses the lookup (403: the token's policy lacks it, or the token is no longer valid)",
+    means:
+      'the service refuses the lookup (403: the token\'s policy lacks it, or the token is no longer valid), or the cluster is a DR secondary (400 "path disabled in replication DR secondary mode")',
   },
 });

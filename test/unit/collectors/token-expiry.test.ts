@@ -58,6 +58,41 @@ describe('an expired or unknown ACL token', () => {
     expect(outcomeOf(s.outcome)).toBe('down:http_4xx');
     expect(s.series.get('scheduler_agent_endpoint_up')).toBe(0);
   });
+
+  // Servers from 1.10.1 answer 500 where older ones answered 403: still vigil's token, never the agent down (SchedulerAgentDown reads http_5xx).
+  it.each([['agent/token'], ['agent/members']])('answered 500 "rpc error: ACL token expired" on %s is down with http_4xx, not http_5xx', async (endpoint) => {
+    const s = await server.scrape({ endpoint, status: 500, contentType: 'text/plain', text: 'rpc error: ACL token expired' });
+    expect(outcomeOf(s.outcome)).toBe('down:http_4xx');
+    expect(s.outcome.error?.message).toMatch(/vigil's own token is refused/);
+  });
+
+  it('on the node listing, reads as the 403 older servers answered: not applicable, never the agent down', async () => {
+    const expired = await server.scrape({ endpoint: 'agent/nodes', status: 500, contentType: 'text/plain', text: 'rpc error: ACL token expired' });
+    const refused = await server.scrape({ endpoint: 'agent/nodes', status: 403, contentType: 'text/plain', text: 'Permission denied' });
+    expect(outcomeOf(expired.outcome)).toBe(outcomeOf(refused.outcome));
+  });
+
+  it('an agent failing with another 500 is still down with http_5xx', async () => {
+    const s = await server.scrape({ endpoint: 'agent/token', status: 500, contentType: 'text/plain', text: 'rpc error: No cluster leader' });
+    expect(outcomeOf(s.outcome)).toBe('down:http_5xx');
+  });
+});
+
+describe('a secrets token looked up on a DR secondary', () => {
+  it('is not applicable: a DR secondary answers every authenticated path 400 "path disabled"', async () => {
+    const s = await server.scrape({
+      endpoint: 'secrets/token-lookup-self',
+      status: 400,
+      body: { errors: ['path disabled in replication DR secondary mode'] },
+    });
+    expect(outcomeOf(s.outcome)).toBe('not_applicable');
+    expect(s.series.size).toBe(0);
+  });
+
+  it('another 400 is still a failure', async () => {
+    const s = await server.scrape({ endpoint: 'secrets/token-lookup-self', status: 400, body: { errors: ['missing client token'] } });
+    expect(outcomeOf(s.outcome)).toBe('down:http_4xx');
+  });
 });
 
 describe('a target without a token_file', () => {
