@@ -11,7 +11,11 @@ export { readableFile };
 
 export const duration = (def: string) =>
   z
-    .string()
+    .string({
+      // YAML reads `timeout: 5` as a number: say which unit is missing, not only "expected string".
+      error: (iss) =>
+        typeof iss.input === 'number' ? `${iss.input} has no unit: a duration is written with one, e.g. "${iss.input}s" (or 500ms, 10m, 1h, 30d)` : undefined,
+    })
     .default(def)
     .transform((s, ctx) => {
       const ms = parseDuration(s);

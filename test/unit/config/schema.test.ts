@@ -118,6 +118,11 @@ describe('a malformed config names the key path and the problem', () => {
     ['a missing name', `secrets:\n  - address: http://x\n`, 'secrets[0].name: required'],
     ['a duplicate name', `secrets:\n  - name: a\n${ok}  - name: a\n${ok}`, 'secrets[1].name: duplicate target name "a" (also at index 0)'],
     ['a bad duration', `secrets:\n  - name: a\n${ok}    timeout: 5 seconds\n`, 'secrets[0].timeout: invalid duration "5 seconds"'],
+    [
+      'a duration without its unit',
+      `secrets:\n  - name: a\n${ok}    timeout: 5\n`,
+      'secrets[0].timeout: 5 has no unit: a duration is written with one, e.g. "5s"',
+    ],
     ['a bad cron', `secrets:\n  - name: a\n${ok}    schedule: "every minute"\n`, 'secrets[0].schedule: invalid cron expression "every minute"'],
     ['an unknown kind', `secrets:\n  - name: a\n${ok}    replication_kinds: [dr, perf]\n`, 'secrets[0].replication_kinds[1]:'],
     [
