@@ -91,8 +91,9 @@ function nodeFaults(secrets: SecretsSimulator): DemoFault[] {
       alerts: ['SecretsRaftFailureToleranceLost', 'SecretsRaftServerUnhealthy', 'SecretsNodeUnreachable'],
     },
     {
+      // Each move held for two of the demo's 5 s node polls: a change between two polls is not seen.
       what: `move the leadership of ${c} four times (it warns for the hour the changes are counted over)`,
-      inject: `for i in 1 2 3 4; do curl -XPOST ${sim}/leader -d '{}'; sleep 6; done`,
+      inject: `for i in 1 2 3 4; do curl -XPOST ${sim}/leader -d '{}'; sleep 11; done`,
       clear: `curl -XPOST ${sim}/leader -d '{"node":"node-1"}'`,
       alerts: ['SecretsLeadershipChurn'],
     },

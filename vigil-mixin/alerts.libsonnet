@@ -685,7 +685,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           },
           {
             alert: 'SecretsLeadershipChurn',
-            expr: 'max by (target%(clusterComma)s) (increase(secrets_active_node_changes_total%(selBraces)s[1h])) > %(secretsLeadershipChangesPerHour)s' % keys,
+            expr: 'max by (target%(clusterComma)s) (\n    (secrets_active_node_changes_total%(selBraces)s unless secrets_active_node_changes_total%(selBraces)s offset 1h)\n      and on (instance, job%(clusterComma)s) (time() - process_start_time_seconds%(selBraces)s < 3600)\n  or\n    increase(secrets_active_node_changes_total%(selBraces)s[1h])\n) > %(secretsLeadershipChangesPerHour)s' % keys,
             labels: {
               severity: severityOf('SecretsLeadershipChurn', 'warning'),
             },

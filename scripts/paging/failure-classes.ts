@@ -241,6 +241,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
     failure: 'the active node changes more than 3 times within an hour',
     alert: 'SecretsLeadershipChurn',
     proof: 'promtool',
+    note: 'and live (test/e2e/leadership-churn.test.ts), changes counted before the first scrape included',
   },
   {
     id: 'secrets-node-version-skew',
