@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../src/catalog.js';
@@ -10,7 +11,7 @@ import { alertRules } from '../../helpers/rules.js';
 import { renderEndpointDeclarationsTable, renderLayersTable, renderPlansTable } from '../../../scripts/architecture-tables.js';
 import { renderCorpusTable } from '../../../scripts/corpus-table.js';
 import { sectionOf } from '../../../scripts/doc-sections.js';
-import { renderPerformance } from '../../../scripts/readme-performance.js';
+import { PERFORMANCE_RESULTS, performanceResults, renderPerformance } from '../../../scripts/readme-performance.js';
 
 describe('docs/metrics.md', () => {
   it('is what the catalog generates (run `npm run docs` after changing a metric)', () => {
@@ -61,6 +62,23 @@ describe('README.md', () => {
   it('states the performance the committed bench results measured (run `npm run docs` after `npm run bench`)', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     expect(sectionOf(readme, 'performance', 'README.md')).toBe(renderPerformance());
+  });
+  it('states the Node.js versions package.json supports', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const { engines } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const sentence = /Supported Node\.js:[^]*?\n\n/.exec(readme)?.[0] ?? '';
+    expect(sentence).toContain(`\`${engines.node}\``);
+    // Each major the range admits is named as supported, from its lowest version.
+    for (const [, major, minor, patch] of engines.node.matchAll(/\^(\d+)\.(\d+)\.(\d+)/g)) {
+      expect(sentence).toContain(`**${major}**`);
+      if (minor !== '0' || patch !== '0') expect(sentence).toContain(`${major}.${minor}.${patch}`);
+    }
+  });
+  it('cites a bench run at a revision this repository holds, so the figures can be reproduced', () => {
+    const { revision } = performanceResults().machine;
+    expect(revision).toMatch(/^[0-9a-f]{7,40}$/);
+    const found = spawnSync('git', ['cat-file', '-e', `${revision}^{commit}`], { cwd: new URL('../../..', import.meta.url) });
+    expect(found.status, `bench/results/${PERFORMANCE_RESULTS}.json names ${revision}, which is not a commit of this repository`).toBe(0);
   });
 });
 
