@@ -4,13 +4,15 @@ import type { TeamsSimulator } from './teams/index.js';
 
 /**
  * The faults the demo offers, as the commands a user pastes: what each injects, how to clear it,
- * and the shipped alerts it raises (the demo says which page and about when).
+ * and the rows of the paging matrix it makes (simulators/alerting/failure-classes/), whose alerts
+ * the demo names with when each pages or reaches vigil's history.
  */
 export interface DemoFault {
   what: string;
   inject: string;
   clear?: string;
-  alerts: string[];
+  /** Every failure class the fault makes, the cause first: each raises its row's alert. */
+  classes: string[];
   /** The schedule of the target it hits, in seconds: the team service is listed less often. */
   pollSeconds?: number;
 }
@@ -30,43 +32,43 @@ function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
       what: 'disconnect the DR secondary',
       inject: `curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/disconnect -d '{}'`,
       clear: `curl -XPOST ${dp}/_sim/replication/dr/secondaries/dr-secondary/connect -d '{}'`,
-      alerts: ['SecretsReplicationSecondaryDisconnected'],
+      classes: ['secrets-disconnected'],
     },
     {
       what: 'let the performance secondary fall 5000 WAL entries behind',
       inject: `curl -XPOST ${pp}/_sim/replication/performance/wal/advance -d '{"by":5000,"secondaries_follow":false}'`,
       clear: `curl -XPOST ${pp}/_sim/replication/performance/wal/follow -d '{}'`,
-      alerts: ['SecretsReplicationWALLagHigh'],
+      classes: ['secrets-wal-lag'],
     },
     {
       what: 'hang the performance secondary (accepts, never answers)',
       inject: `curl -XPOST ${ps}/_sim/faults -d '{"hang":true}'`,
       clear: `curl -XDELETE ${ps}/_sim/faults`,
-      alerts: ['SecretsServiceDown'],
+      classes: ['secrets-hung'],
     },
     {
       what: 'seal the performance secondary',
       inject: `curl -XPOST ${ps}/_sim/seal -d '{"sealed":true}'`,
       clear: `curl -XPOST ${ps}/_sim/seal -d '{"sealed":false}'`,
-      alerts: ['SecretsSealed'],
+      classes: ['secrets-secondary-sealed'],
     },
     {
       what: 'corrupt a merkle tree of the DR primary',
       inject: `curl -XPOST ${dp}/_sim/replication/dr/merkle/corrupt -d '{"tree":"3","pages":{"17":[1,2]}}'`,
       clear: `curl -XDELETE ${dp}/_sim/replication/dr/merkle/corrupt`,
-      alerts: ['SecretsMerkleTreeCorrupted'],
+      classes: ['secrets-merkle'],
     },
     {
       what: 'promote the performance secondary beside its primary (split brain)',
       inject: `curl -XPOST ${ps}/v1/sys/replication/performance/secondary/promote -H 'x-secrets-token: ${psToken}'`,
       clear: `curl -XPOST ${ps}/v1/sys/replication/performance/primary/demote -H 'x-secrets-token: ${psToken}'`,
-      alerts: ['SecretsReplicationSplitBrain', 'SecretsReplicationSecondaryDisconnected'],
+      classes: ['secrets-split-brain', 'secrets-disconnected'],
     },
     {
       what: 'start a DR operation token attempt on the DR secondary',
       inject: `curl -XPOST ${ds}/_sim/dr-token-attempt`,
       clear: `curl -XDELETE ${ds}/_sim/dr-token-attempt`,
-      alerts: ['SecretsDROperationTokenAttemptOpen'],
+      classes: ['secrets-dr-token-attempt'],
     },
   ];
 }
@@ -83,30 +85,30 @@ function nodeFaults(secrets: SecretsSimulator): DemoFault[] {
     {
       what: `seal the standby node-2 of ${c} (a sealed voter also leaves the quorum one voter from its end)`,
       ...node('node-2', '{"sealed":true}', '{"sealed":false}'),
-      alerts: ['SecretsNodeSealed', 'SecretsRaftFailureToleranceLost'],
+      classes: ['secrets-node-sealed', 'secrets-raft-tolerance-lost', 'secrets-raft-server-unhealthy'],
     },
     {
       what: `kill the voter node-3 of ${c}`,
       ...node('node-3', '{"dead":true}', '{"dead":false}'),
-      alerts: ['SecretsRaftFailureToleranceLost', 'SecretsRaftServerUnhealthy', 'SecretsNodeUnreachable'],
+      classes: ['secrets-raft-tolerance-lost', 'secrets-raft-server-unhealthy', 'secrets-node-unreachable'],
     },
     {
       // Each move held for two of the demo's 5 s node polls: a change between two polls is not seen.
       what: `move the leadership of ${c} four times (it warns for the hour the changes are counted over)`,
       inject: `for i in 1 2 3 4; do curl -XPOST ${sim}/leader -d '{}'; sleep 11; done`,
       clear: `curl -XPOST ${sim}/leader -d '{"node":"node-1"}'`,
-      alerts: ['SecretsLeadershipChurn'],
+      classes: ['secrets-leadership-churn'],
     },
     {
       what: `bring the licence of ${c} within 3 days of its end`,
       inject: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":259200}'`,
       clear: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":31536000}'`,
-      alerts: ['SecretsLicenseExpiryCritical'],
+      classes: ['secrets-license-days'],
     },
     {
       what: `leave node-3 of ${c} behind in an upgrade`,
       ...node('node-3', '{"version":"1.16.9+ent"}', '{"version":"1.17.3+ent"}'),
-      alerts: ['SecretsNodeVersionSkew'],
+      classes: ['secrets-node-version-skew'],
     },
     ...sealFaults(node),
   ];
@@ -120,17 +122,17 @@ function sealFaults(node: (id: string, set: string, unset: string) => { inject: 
     {
       what: `leave the unseal of node-2 of ${DEMO_NODES_CLUSTER} stuck at 1 key share of 3 (a sealed voter: the quorum is one voter from its end)`,
       ...node('node-2', '{"unseal_progress":1}', '{"unseal_progress":0}'),
-      alerts: ['SecretsNodeSealed', 'SecretsRaftFailureToleranceLost'],
+      classes: ['secrets-node-sealed', 'secrets-raft-tolerance-lost', 'secrets-raft-server-unhealthy'],
     },
     {
       what: `fail the seal backend ${last} of node-3 of ${DEMO_NODES_CLUSTER} (Seal HA: its other seal still works)`,
       ...node('node-3', down([last]), down([])),
-      alerts: ['SecretsSealBackendUnhealthy'],
+      classes: ['secrets-seal-backend-unhealthy'],
     },
     {
       what: `fail every seal backend of node-2 of ${DEMO_NODES_CLUSTER} (${DEMO_SEAL_BACKENDS.join(' and ')}: a restart would leave it sealed)`,
       ...node('node-2', down(DEMO_SEAL_BACKENDS), down([])),
-      alerts: ['SecretsSealBackendsUnhealthy'],
+      classes: ['secrets-seal-backends-unhealthy'],
     },
   ];
 }
@@ -143,49 +145,55 @@ function agentFaults(agents: AgentSimulator): DemoFault[] {
       what: 'fail a gossip member',
       inject: `curl -XPOST ${server}/_sim/members/server-2.global -d '{"status":"failed"}'`,
       clear: `curl -XPOST ${server}/_sim/members/server-2.global -d '{"status":"alive"}'`,
-      alerts: ['SchedulerAgentMemberFailed'],
+      classes: ['agent-member-failed'],
     },
     {
       what: 'make the client agent unhealthy',
       inject: `curl -XPOST ${client}/_sim/health -d '{"client":{"ok":false,"message":"demo: unhealthy"}}'`,
       clear: `curl -XDELETE ${client}/_sim/health`,
-      alerts: ['SchedulerAgentUnhealthy'],
+      classes: ['agent-unhealthy'],
     },
     {
       what: 'hang the server agent',
       inject: `curl -XPOST ${server}/_sim/faults -d '{"hang":true}'`,
       clear: `curl -XDELETE ${server}/_sim/faults`,
-      alerts: ['SchedulerAgentDown'],
+      classes: ['agent-hung'],
     },
     {
       what: 'lose the raft leader',
       inject: `curl -XPOST ${server}/_sim/raft -d '{"state":"Candidate","last_contact":"15s"}'`,
       clear: `curl -XDELETE ${server}/_sim/raft`,
-      alerts: ['SchedulerAgentNoRaftLeader', 'SchedulerAgentUnhealthy'],
+      classes: ['agent-no-leader', 'agent-unhealthy'],
     },
     {
       what: "kill two of the region's six raft servers: no failure tolerated",
       inject: ['server-5', 'server-6'].map((n) => `curl -XPOST ${server}/_sim/autopilot/servers/${n}.global -d '{"killed":true}'`).join(' && '),
       clear: `curl -XDELETE ${server}/_sim/autopilot`,
-      alerts: ['SchedulerAgentAutopilotNoFailureTolerance', 'SchedulerAgentAutopilotServerUnhealthy'],
+      classes: ['agent-no-tolerance', 'agent-server-unhealthy'],
     },
     {
       what: 'let a raft voter trail the leader by 5000 log entries',
       inject: `curl -XPOST ${server}/_sim/autopilot/servers/server-2.global -d '{"lag":5000}'`,
       clear: `curl -XDELETE ${server}/_sim/autopilot`,
-      alerts: ['SchedulerAgentAutopilotServerUnhealthy'],
+      classes: ['agent-server-unhealthy'],
     },
     {
       what: 'flap the raft leader every 20 seconds',
       inject: `curl -XPOST ${server}/_sim/autopilot/flap -d '{"every_ms":20000}'`,
       clear: `curl -XPOST ${server}/_sim/autopilot/flap -d '{"every_ms":null}'`,
-      alerts: ['SchedulerAgentLeaderFlapping'],
+      classes: ['agent-leader-flapping'],
+    },
+    {
+      what: 'take the 3 client nodes of pool default down (the region lists 6, in pools default and batch)',
+      inject: `curl -XPOST ${server}/_sim/nodes/down -d '{"pool":"default","count":3}'`,
+      clear: `curl -XDELETE ${server}/_sim/nodes`,
+      classes: ['nodes-pool-down', 'nodes-down-long'],
     },
     {
       what: "fill the client host's disk",
       inject: `curl -XPOST ${client}/_sim/host/disk -d '{"mount":"/","used_mb":50000}'`,
       clear: `curl -XDELETE ${client}/_sim/host/disk`,
-      alerts: ['SchedulerAgentHostDiskAlmostFull'],
+      classes: ['agent-disk-full'],
     },
   ];
 }
@@ -196,7 +204,7 @@ function teamsFaults(teams: TeamsSimulator): DemoFault[] {
       what: 'hang the team-management service',
       inject: `curl -XPOST ${teams.url}/_sim/faults -d '{"hang":true}'`,
       clear: `curl -XDELETE ${teams.url}/_sim/faults`,
-      alerts: ['TeamsServiceDown'],
+      classes: ['teams-down'],
       pollSeconds: 30,
     },
   ];

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { aboutSeconds, FACTOR, INTERVAL_SECONDS, missingForAlerting, severityOf, startAlertingStack, type AlertingStack } from './alerting/stack.js';
 import { pageLine, type Page } from './alerting/pager.js';
 import { demoConfig } from './demo-config.js';
+import { alertsOf } from './alerting/failure-classes/index.js';
 import { demoFaults } from './demo-faults.js';
 import { AGENT_PROFILES, demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { checkProfile } from './common/profile.js';
@@ -124,7 +125,7 @@ if (missing.length === 0) {
 }
 
 const faultLines = demoFaults({ secrets, agents, teams, organization }).map((f) => {
-  const effects = f.alerts.map((a) => {
+  const effects = alertsOf(f.classes).map((a) => {
     const severity = severityOf(a);
     const where = !stack
       ? ''

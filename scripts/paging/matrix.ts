@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
 import { scheduleIntervalSeconds } from '../../src/config-fields/schedule.js';
-import { FAILURE_CLASSES, type FailureClass } from './failure-classes.js';
+import { FAILURE_CLASSES, type FailureClass } from '../../simulators/alerting/failure-classes/index.js';
 
 /**
  * The paging matrix computed from the shipped files: each failure class with its alert's severity

@@ -64,13 +64,14 @@ describe('the demo', () => {
     drPrimary = printed(/dr-primary\s+(http:\S+)/) ?? '';
     expect([vigil, pager, prometheus, dir, drPrimary].every((s) => s !== '')).toBe(true);
     expect(out).toMatch(/disconnect the DR secondary: SecretsReplicationSecondaryDisconnected \(critical\) pages in ~\d+ s/);
+    expect(out).toMatch(/take the 3 client nodes of pool default down [^:]*: SchedulerNodePoolDown \(critical\) pages in ~\d+ s; SchedulerNodeDownLong \(warning\)/);
     expect(processesUnder(dir).length).toBeGreaterThanOrEqual(3);
   });
 
   it('shows a cluster of three nodes, found from its one address, and says what each node fault pages', async () => {
     expect(out).toMatch(/the nodes of three-nodes .*\n {4}node-1\s+http:\S+\n {4}node-2\s+http:\S+\n {4}node-3\s+http:\S+\n/);
     expect(out).toMatch(
-      /seal the standby node-2 of three-nodes [^:]*: SecretsNodeSealed \(warning\) reaches vigil's history in ~\d+ s; SecretsRaftFailureToleranceLost \(critical\) pages in ~\d+ s/,
+      /seal the standby node-2 of three-nodes [^:]*: SecretsNodeSealed \(warning\) reaches vigil's history in ~\d+ s; SecretsRaftFailureToleranceLost \(critical\) pages in ~\d+ s; SecretsRaftServerUnhealthy \(warning\)/,
     );
     expect(out).toMatch(/kill the voter node-3 of three-nodes: SecretsRaftFailureToleranceLost \(critical\) pages/);
     expect(out).toMatch(/move the leadership of three-nodes [^:]*: SecretsLeadershipChurn \(warning\)/);

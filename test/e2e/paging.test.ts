@@ -2,7 +2,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixinDashboards } from '../../scripts/mixin/dashboards.js';
-import { FAILURE_CLASSES } from '../../scripts/paging/failure-classes.js';
+import { FAILURE_CLASSES } from '../../simulators/alerting/failure-classes/index.js';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startTeamsSimulator, type TeamsSimulator } from '../../simulators/teams/index.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../src/catalog.js';
 import { COLLECTORS } from '../../../src/collectors/index.js';
 import { renderMetricsDoc } from '../../../src/metrics/docs.js';
-import { FAILURE_CLASSES } from '../../../scripts/paging/failure-classes.js';
+import { FAILURE_CLASSES } from '../../../simulators/alerting/failure-classes/index.js';
 import { pagingMatrix } from '../../../scripts/paging/matrix.js';
 import { renderPagingDoc } from '../../../scripts/paging/render.js';
 import { alertRules } from '../../helpers/rules.js';

@@ -1,0 +1,75 @@
+import type { FailureClass } from './failure-class.js';
+
+/** The paging matrix's rows of the area "vigil and the alert path" (docs/paging.md). */
+export const VIGIL_CLASSES: readonly FailureClass[] = [
+  { id: 'vigil-killed', area: 'vigil and the alert path', failure: 'a vigil is killed or hangs', alert: 'VigilDown', proof: 'live' },
+  { id: 'vigil-absent', area: 'vigil and the alert path', failure: 'no vigil is left in the scrape job', alert: 'VigilAbsent', proof: 'promtool' },
+  {
+    id: 'vigil-shard-missing',
+    area: 'vigil and the alert path',
+    failure: 'a sharded replica is gone, so no vigil polls its shard of the targets',
+    alert: 'VigilShardMissing',
+    proof: 'promtool',
+    note: 'also paged live through the shipped routing by three sharded replicas in test/e2e/sharding.test.ts; VigilDown too while the replica is still a target',
+  },
+  {
+    id: 'vigil-shard-twice',
+    area: 'vigil and the alert path',
+    failure: 'two replicas are started on the same shard',
+    alert: 'VigilShardPolledTwice',
+    proof: 'promtool',
+  },
+  {
+    id: 'vigil-total-shards-disagree',
+    area: 'vigil and the alert path',
+    failure: 'replicas of one job are started with different --total-shards',
+    alert: 'VigilTotalShardsDisagree',
+    proof: 'promtool',
+    note: 'their splits do not line up: some targets are polled twice, others by none, while every shard number looks polled',
+  },
+  { id: 'vigil-store-down', area: 'vigil and the alert path', failure: "the alert sink's store is unusable", alert: 'VigilAlertStoreDown', proof: 'promtool' },
+  {
+    id: 'vigil-reload-failed',
+    area: 'vigil and the alert path',
+    failure: 'a reload finds a configuration that does not load',
+    alert: 'VigilConfigReloadFailed',
+    proof: 'promtool',
+  },
+  {
+    id: 'vigil-watchdog-missing',
+    area: 'vigil and the alert path',
+    failure: 'the Watchdog stops reaching vigil',
+    alert: 'VigilWatchdogMissing',
+    proof: 'promtool',
+    note: 'the external heartbeat receiver sees the whole path fail, vigil included',
+  },
+  {
+    id: 'vigil-collection-stale',
+    area: 'vigil and the alert path',
+    failure: 'a collection has not succeeded for three intervals',
+    alert: 'VigilCollectionStale',
+    proof: 'promtool',
+  },
+  {
+    id: 'vigil-collector-failing',
+    area: 'vigil and the alert path',
+    failure: 'a collector keeps failing, any reason',
+    alert: 'VigilCollectorFailing',
+    proof: 'promtool',
+  },
+  {
+    id: 'vigil-served-cert',
+    area: 'vigil and the alert path',
+    failure: 'the certificate vigil serves expires within 14 days',
+    alert: 'VigilServedCertificateExpiresSoon',
+    proof: 'promtool',
+  },
+  {
+    id: 'path-watchdog',
+    area: 'vigil and the alert path',
+    failure: 'Prometheus, Alertmanager or the path between them stops',
+    alert: 'Watchdog',
+    proof: 'live',
+    note: 'the heartbeat receiver pages when its posts stop',
+  },
+];
