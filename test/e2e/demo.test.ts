@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageSections, screenshotRecord } from '../../scripts/status-page-sections.js';
 import { freePort } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -64,7 +65,9 @@ describe('the demo', () => {
     drPrimary = printed(/dr-primary\s+(http:\S+)/) ?? '';
     expect([vigil, pager, prometheus, dir, drPrimary].every((s) => s !== '')).toBe(true);
     expect(out).toMatch(/disconnect the DR secondary: SecretsReplicationSecondaryDisconnected \(critical\) pages in ~\d+ s/);
-    expect(out).toMatch(/take the 3 client nodes of pool default down [^:]*: SchedulerNodePoolDown \(critical\) pages in ~\d+ s; SchedulerNodeDownLong \(warning\)/);
+    expect(out).toMatch(
+      /take the 3 client nodes of pool default down [^:]*: SchedulerNodePoolDown \(critical\) pages in ~\d+ s; SchedulerNodeDownLong \(warning\)/,
+    );
     expect(processesUnder(dir).length).toBeGreaterThanOrEqual(3);
   });
 
@@ -84,6 +87,21 @@ describe('the demo', () => {
     );
     expect(discovered).toBe('3');
   }, 70_000);
+
+  it('shows the sections the README’s screenshot of it shows (else take it again: scripts/ui-screenshot.ts)', async () => {
+    const { sections } = screenshotRecord();
+    let shown: string[] = [];
+    await waitFor(
+      'the page’s sections to be the screenshot’s',
+      async () => {
+        shown = pageSections(await (await fetch(`${vigil}/`)).text());
+        return shown.join() === sections.join() ? true : undefined;
+      },
+      40_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}: the page shows ${shown.join(', ')}; docs/images/status-page.png shows ${sections.join(', ')}`);
+    });
+  }, 50_000);
 
   it('pages a disconnected secondary at the stand-in pager, keeps it in vigil’s history with a working link to Prometheus, and resolves it', async () => {
     const command = /curl -XPOST (\S+\/_sim\/replication\/dr\/secondaries\/dr-secondary\/disconnect)/.exec(out)?.[1];

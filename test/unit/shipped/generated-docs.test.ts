@@ -11,6 +11,7 @@ import { alertRules } from '../../helpers/rules.js';
 import { renderEndpointDeclarationsTable, renderLayersTable, renderPlansTable } from '../../../scripts/architecture-tables.js';
 import { renderCorpusTable } from '../../../scripts/corpus-table.js';
 import { sectionOf } from '../../../scripts/doc-sections.js';
+import { PAGE_CODE, screenshotRecord } from '../../../scripts/status-page-sections.js';
 import { PERFORMANCE_RESULTS, performanceResults, renderPerformance } from '../../../scripts/readme-performance.js';
 
 describe('docs/metrics.md', () => {
@@ -73,6 +74,16 @@ describe('README.md', () => {
       expect(sentence).toContain(`**${major}**`);
       if (minor !== '0' || patch !== '0') expect(sentence).toContain(`${major}.${minor}.${patch}`);
     }
+  });
+  it('shows a screenshot of the status page taken after the page last changed, at a revision of this repository', () => {
+    const record = screenshotRecord();
+    const root = new URL('../../..', import.meta.url);
+    expect(spawnSync('git', ['cat-file', '-e', `${record.revision}^{commit}`], { cwd: root }).status, `${record.revision} is no commit here`).toBe(0);
+    const changed = spawnSync('git', ['log', '-1', '--format=%cI', '--', ...PAGE_CODE], { cwd: root, encoding: 'utf8' }).stdout.trim();
+    expect(
+      Date.parse(record.date) >= Date.parse(changed),
+      `docs/images/status-page.png was taken ${record.date}, before the page's code changed (${changed}): run \`npm run build && node --import tsx scripts/ui-screenshot.ts\``,
+    ).toBe(true);
   });
   it('cites a bench run at a revision this repository holds, so the figures can be reproduced', () => {
     const { revision } = performanceResults().machine;
