@@ -73,7 +73,11 @@ const CAPPED = 'at most max_raft_servers servers, the leader and the unhealthy o
  */
 export function boundServers(h: AutopilotHealth, max: number): AutopilotHealth & { readonly dropped: number } {
   if (!h.Servers) return { ...h, dropped: 0 };
-  const { kept, dropped } = capped(h.Servers.list, max, (s) => s.Leader === true || s.Healthy !== true);
+  const list = h.Servers.list;
+  // Offered first, the leader is kept however many unhealthy servers come before it in the answer.
+  const leaders = list.length > max ? list.filter((s) => s.Leader === true) : [];
+  const offered = leaders.length ? [...leaders, ...list.filter((s) => s.Leader !== true)] : list;
+  const { kept, dropped } = capped(offered, max, (s) => s.Leader === true || s.Healthy !== true);
   return { ...h, Servers: { ...h.Servers, list: [...kept] }, dropped };
 }
 

@@ -86,6 +86,14 @@ describe('GET /v1/operator/autopilot/health', () => {
     expect(s.get(one('voters'))).toBe(150);
   });
 
+  it('keeps the leader when more servers are unhealthy than max_raft_servers, listed after them', () => {
+    const many = Array.from({ length: 20 }, (_, i) => server(`u${i}`, { Healthy: false, Leader: i === 19 }));
+    const s = renderSamples(autopilotFamilies, boundServers(parse({ Healthy: false, FailureTolerance: 0, Servers: many }), 5), { target: 's1' });
+    expect(seriesOf(s, 'scheduler_agent_autopilot_server_healthy').size).toBe(5);
+    expect(s.get(one('server_leader', { server: 'u19' }))).toBe(1);
+    expect(s.get(one('server_series_dropped'))).toBe(15);
+  });
+
   it('names the leader from the answer, else from the one server that leads', () => {
     expect(leaderOf(parse({ Leader: 'x', Servers: [] }))).toBe('x');
     expect(leaderOf(parse(three))).toBe('id-a');
