@@ -69,38 +69,40 @@ export const READ_NAMES: ReadonlySet<string> = new Set(Object.values(READS));
 /** The snapshot's samples of the families read, by family name. */
 export type Families = Map<string, Sample[]>;
 
-export const of = (f: Families, name: string, match: Record<string, string> = {}): Sample[] =>
-  (f.get(name) ?? []).filter((s) => Object.entries(match).every(([k, v]) => s.labels[k] === v));
+const byTarget = new WeakMap<Families, Map<string, Map<string, Sample[]>>>();
+
+/**
+ * A family's samples of one target, indexed once per snapshot and family: filtered from the whole
+ * family, each target would scan the series of every other, and the page's cost would grow with
+ * their square.
+ */
+function ofOneTarget(f: Families, name: string, target: string): Sample[] {
+  let families = byTarget.get(f);
+  if (!families) byTarget.set(f, (families = new Map()));
+  let index = families.get(name);
+  if (!index) {
+    families.set(name, (index = new Map()));
+    for (const s of f.get(name) ?? []) {
+      const t = s.labels.target ?? '';
+      const list = index.get(t);
+      if (list) list.push(s);
+      else index.set(t, [s]);
+    }
+  }
+  return index.get(target) ?? [];
+}
+
+export function of(f: Families, name: string, match: Record<string, string> = {}): Sample[] {
+  const { target, ...rest } = match;
+  const samples = target === undefined ? (f.get(name) ?? []) : ofOneTarget(f, name, target);
+  const wanted = Object.entries(rest);
+  return wanted.length ? samples.filter((s) => wanted.every(([k, v]) => s.labels[k] === v)) : [...samples];
+}
 export const one = (f: Families, name: string, match: Record<string, string>): number | undefined => of(f, name, match)[0]?.value;
 export const flag = (v: number | undefined): boolean | null => (v === undefined ? null : v === 1);
 export const targetsOf = (f: Families, name: string): string[] => [...new Set(of(f, name).map((s) => s.labels.target ?? ''))];
 export const sum = (samples: readonly Sample[]): number => samples.reduce((n, s) => n + s.value, 0);
 
-const splits = new WeakMap<Families, Map<string, Map<string, Families>>>();
-
-/**
- * The families `names` of one target, split by target once per snapshot (and set of names):
- * looked up in the whole snapshot, each target would scan the series of every other, and the
- * page's cost would grow with their square.
- */
-export function ofTarget(f: Families, names: readonly string[], target: string): Families {
-  let bySet = splits.get(f);
-  if (!bySet) splits.set(f, (bySet = new Map()));
-  const key = names.join(',');
-  let split = bySet.get(key);
-  if (!split) {
-    split = new Map();
-    for (const name of names) {
-      for (const s of f.get(name) ?? []) {
-        const t = s.labels.target ?? '';
-        let g = split.get(t);
-        if (!g) split.set(t, (g = new Map()));
-        const list = g.get(name);
-        if (list) list.push(s);
-        else g.set(name, [s]);
-      }
-    }
-    bySet.set(key, split);
-  }
-  return split.get(target) ?? new Map();
-}
+/** The families `names` of one target, from the same index as `of`. */
+export const ofTarget = (f: Families, names: readonly string[], target: string): Families =>
+  new Map(names.map((name) => [name, ofOneTarget(f, name, target)]));
