@@ -18,7 +18,8 @@ function agentLines(a: number): string[] {
   const counts = ['ready', 'down', 'disconnected'].flatMap((status) =>
     [0, 1, 2, 3].flatMap((p) =>
       ['dc1', 'dc2'].map(
-        (dc) => `scheduler_nodes{${t},datacenter="${dc}",node_pool="p${p}",node_class="",status="${status}",eligibility="eligible",drain="false"} ${status === 'ready' ? 9 : p === 0 ? 1 : 0}`,
+        (dc) =>
+          `scheduler_nodes{${t},datacenter="${dc}",node_pool="p${p}",node_class="",status="${status}",eligibility="eligible",drain="false"} ${status === 'ready' ? 9 : p === 0 ? 1 : 0}`,
       ),
     ),
   );
@@ -40,7 +41,13 @@ function clusterLines(c: number): string[] {
     const k = `${t},node="https://c${c}n${n}:8200"`;
     return [`secrets_node_up{${k}} 1`, `secrets_node_sealed{${k}} ${n === 3 ? 1 : 0}`, `secrets_node_initialized{${k}} 1`];
   });
-  return [`secrets_replication_up{${t},kind="dr"} 1`, `secrets_sealed{${t}} 0`, ...nodes, `secrets_raft_failure_tolerance{${t}} 0`, `secrets_raft_voters{${t}} 3`];
+  return [
+    `secrets_replication_up{${t},kind="dr"} 1`,
+    `secrets_sealed{${t}} 0`,
+    ...nodes,
+    `secrets_raft_failure_tolerance{${t}} 0`,
+    `secrets_raft_voters{${t}} 3`,
+  ];
 }
 
 const snapshot = (agents: number) =>

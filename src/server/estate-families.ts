@@ -104,5 +104,4 @@ export const targetsOf = (f: Families, name: string): string[] => [...new Set(of
 export const sum = (samples: readonly Sample[]): number => samples.reduce((n, s) => n + s.value, 0);
 
 /** The families `names` of one target, from the same index as `of`. */
-export const ofTarget = (f: Families, names: readonly string[], target: string): Families =>
-  new Map(names.map((name) => [name, ofOneTarget(f, name, target)]));
+export const ofTarget = (f: Families, names: readonly string[], target: string): Families => new Map(names.map((name) => [name, ofOneTarget(f, name, target)]));
