@@ -1,5 +1,5 @@
 import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
-import type { AgentFleet } from './estate-model.js';
+import type { AgentFleet, AgentView } from './estate-model.js';
 import { poolName } from './pool-name.js';
 
 /**
@@ -35,10 +35,54 @@ export function agentFleet(f: Families, target: string): AgentFleet {
   return { autopilot, pools: pools(f, target) };
 }
 
-/** What is wrong with the region: a quorum that cannot lose another server, and each pool with nodes down. */
-export function fleetProblems(fleet: AgentFleet): string[] {
-  const problems: string[] = [];
-  if (fleet.autopilot?.failureTolerance === 0) problems.push('autopilot failure tolerance 0: one more server lost stops the region');
-  for (const p of fleet.pools) if (p.down > 0) problems.push(`pool ${poolName(p.pool)}: ${p.down} client node${p.down > 1 ? 's' : ''} down`);
+interface RegionProblem {
+  line: string;
+  same: string;
+  exact: string | null;
+}
+
+/**
+ * What is wrong with the region: a quorum that cannot lose another server, and each pool with nodes
+ * down; each with `same`, what makes another agent's line the same problem once its region is
+ * known, and `exact`, what must match too when it is not.
+ */
+export function fleetProblems(fleet: AgentFleet): RegionProblem[] {
+  const problems: RegionProblem[] = [];
+  if (fleet.autopilot?.failureTolerance === 0)
+    problems.push({ line: 'autopilot failure tolerance 0: one more server lost stops the region', same: 'autopilot', exact: null });
+  for (const p of fleet.pools)
+    if (p.down > 0)
+      problems.push({
+        line: `pool ${poolName(p.pool)}: ${p.down} client node${p.down > 1 ? 's' : ''} down`,
+        same: `pool ${p.pool}`,
+        exact: `${p.ready} ${p.down} ${p.disconnected}`,
+      });
   return problems;
+}
+
+/**
+ * Every agent of a region reports the region's quorum and pools: a problem of the region is one
+ * line, the first agent's (by target), with the others that report it under it. Where vigil knows
+ * no region for the agents (no scheduler_agent_info), only a pool with the very same counts is
+ * taken for the same, the best guess that the agents list one cluster's nodes.
+ */
+export function oneLinePerRegion(agents: AgentView[]): AgentView[] {
+  const first = new Map<string, { agent: AgentView; line: string }>();
+  for (const a of [...agents].sort((x, y) => x.target.localeCompare(y.target))) {
+    for (const p of fleetProblems(a.fleet)) {
+      const key = a.region !== null ? `${a.region}\0${p.same}` : p.exact !== null ? `\0${p.same}\0${p.exact}` : null;
+      if (key === null) continue;
+      const seen = first.get(key);
+      if (!seen) {
+        first.set(key, { agent: a, line: p.line });
+        continue;
+      }
+      a.problems = a.problems.filter((x) => x !== p.line);
+      const under = seen.agent.consequences.find((c) => c.cause === seen.line);
+      const also = `also reported by agent ${a.target}`;
+      if (under) under.lines.push(also);
+      else seen.agent.consequences.push({ cause: seen.line, lines: [also] });
+    }
+  }
+  return agents;
 }

@@ -22,8 +22,13 @@ export interface SecretsCluster {
   nodes: ClusterNodes | null;
   /** Whole days until vigil's own token on it expires (negative once expired); null when no expiry is reported. */
   tokenDaysLeft: number | null;
+  /** One line per cause (the consequences it explains are under it, in `consequences`, not here). */
   problems: string[];
+  consequences: Consequences;
 }
+
+/** Per problem line, the problems it explains: shown under it, and not counted again. */
+export type Consequences = Array<{ cause: string; lines: string[] }>;
 
 /** One node of a secrets cluster, from its own sys/health answer. */
 export interface SecretsNode {
@@ -58,6 +63,8 @@ export interface AgentView {
   target: string;
   up: boolean;
   name: string | null;
+  /** The agent's own region (scheduler_agent_info); null when vigil does not report it. */
+  region: string | null;
   server: boolean | null;
   health: Array<{ role: string; ok: boolean }>;
   members: Record<string, number>;
@@ -67,7 +74,9 @@ export interface AgentView {
   fleet: AgentFleet;
   /** Whole days until vigil's own ACL token on it expires (negative once expired); null when no expiry is reported. */
   tokenDaysLeft: number | null;
+  /** One line per cause: a pool down that an agent of the same region reports first is that agent's line, with this one's name under it. */
   problems: string[];
+  consequences: Consequences;
 }
 
 /** The agent's region as autopilot and the client node listing report it. */

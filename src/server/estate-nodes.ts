@@ -1,5 +1,6 @@
 import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
 import type { ClusterNodes, SecretsNode } from './estate-model.js';
+import type { Found, ProblemKind } from './problem-causes.js';
 
 /**
  * A secrets cluster's nodes as the status page shows them, from the node families: each node's
@@ -51,19 +52,22 @@ export function clusterNodes(f: Families, target: string): ClusterNodes | null {
   };
 }
 
-const named = (what: string, addresses: string[]) => (addresses.length ? [`node${addresses.length > 1 ? 's' : ''} ${addresses.join(', ')} ${what}`] : []);
+const named = (kind: ProblemKind, what: string, addresses: string[]): Found[] =>
+  addresses.length ? [{ kind, line: `node${addresses.length > 1 ? 's' : ''} ${addresses.join(', ')} ${what}` }] : [];
 
 /**
- * What is wrong with the nodes, one line per cause. A sealed cluster's sealed nodes, and an
- * unreachable cluster's unreachable nodes, are that one problem the cluster card already names.
+ * What is wrong with the nodes, each with its kind (problem-causes.ts folds them by cause). A
+ * sealed cluster's sealed nodes, and an unreachable cluster's unreachable nodes, are that one
+ * problem the cluster card already names.
  */
-export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clusterUnreadable: boolean): string[] {
-  const problems: string[] = [];
+export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clusterUnreadable: boolean): Found[] {
+  const problems: Found[] = [];
   const down = n.nodes.filter((x) => !x.up);
   const wholeClusterDown = clusterUnreadable && down.length === n.nodes.length;
   if (!clusterSealed)
     problems.push(
       ...named(
+        'node-sealed',
         'sealed',
         n.nodes.filter((x) => x.up && x.sealed).map((x) => x.address),
       ),
@@ -71,11 +75,12 @@ export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clu
   if (!wholeClusterDown)
     problems.push(
       ...named(
+        'node-unreachable',
         'unreachable',
         down.map((x) => x.address),
       ),
     );
-  if (n.raft?.failureTolerance === 0) problems.push('raft failure tolerance 0: one more voter lost stops the cluster');
-  if (n.raft?.healthy === false) problems.push('raft autopilot unhealthy');
+  if (n.raft?.failureTolerance === 0) problems.push({ kind: 'raft-tolerance-lost', line: 'raft failure tolerance 0: one more voter lost stops the cluster' });
+  if (n.raft?.healthy === false) problems.push({ kind: 'raft-autopilot-unhealthy', line: 'raft autopilot unhealthy' });
   return problems;
 }

@@ -1,10 +1,11 @@
 import type { TargetView } from '../engine/collection-engine.js';
 import { READS as R, READ_NAMES, flag, of, one, sum, targetsOf, type Families } from './estate-families.js';
 import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster, ShardView } from './estate-model.js';
-import { agentFleet, fleetProblems } from './estate-fleet.js';
+import { agentFleet, fleetProblems, oneLinePerRegion } from './estate-fleet.js';
 import { clusterNodes, nodeProblems } from './estate-nodes.js';
 import { tokenDaysLeft } from './estate-token.js';
 import { parseExposition } from './exposition.js';
+import { foldByCause, type Found } from './problem-causes.js';
 
 /**
  * The estate as the status page shows it, derived from the collectors' snapshot (what /metrics
@@ -47,17 +48,18 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   const attemptUp = one(f, R.attemptUp, t);
   const merkleUp = one(f, R.merkleCheckUp, t);
   const sealed = flag(one(f, R.sealed, t));
-  const problems: string[] = [];
+  const found: Found[] = [];
   // One line per cause: a sealed cluster's unreadable statuses are what sealing does, not more problems.
   const unreadable = of(f, R.replicationUp, t)
     .filter((k) => k.value !== 1)
     .map((k) => k.labels.kind ?? '');
-  if (sealed) problems.push(unreadable.length ? `sealed (so its ${unreadable.join(' and ')} replication status cannot be read)` : 'sealed');
-  else if (unreadable.length) problems.push(`${unreadable.join(' and ')} replication status unreadable`);
+  const line = (text: string) => found.push({ line: text });
+  if (sealed) line(unreadable.length ? `sealed (so its ${unreadable.join(' and ')} replication status cannot be read)` : 'sealed');
+  else if (unreadable.length) line(`${unreadable.join(' and ')} replication status unreadable`);
   for (const k of kinds) {
-    if (k.merkleCorrupted) problems.push(`${k.kind} merkle tree corrupted`);
-    for (const s of k.secondaries) if (!s.connected) problems.push(`${k.kind} secondary ${s.id} disconnected`);
-    if (k.primary && !k.primary.connected) problems.push(`${k.kind} primary ${k.primary.address} not connected`);
+    if (k.merkleCorrupted) line(`${k.kind} merkle tree corrupted`);
+    for (const s of k.secondaries) if (!s.connected) line(`${k.kind} secondary ${s.id} disconnected`);
+    if (k.primary && !k.primary.connected) line(`${k.kind} primary ${k.primary.address} not connected`);
   }
   const merkleCheck =
     merkleUp === undefined
@@ -67,11 +69,11 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
           corruptedRoot: one(f, R.merkleCorruptedRoot, t) === 1,
           corruptedTrees: sum(of(f, R.merkleCorruptedTrees, t)),
         };
-  if (merkleCheck && (merkleCheck.corruptedRoot || merkleCheck.corruptedTrees > 0)) problems.push('merkle check found corruption');
+  if (merkleCheck && (merkleCheck.corruptedRoot || merkleCheck.corruptedTrees > 0)) line('merkle check found corruption');
   const nodes = clusterNodes(f, target);
-  if (nodes) problems.push(...nodeProblems(nodes, sealed, unreadable.length > 0));
+  if (nodes) found.push(...nodeProblems(nodes, sealed, unreadable.length > 0));
   const started = one(f, R.attemptStarted, t) === 1;
-  if (started) problems.push('DR operation token attempt in progress');
+  if (started) line('DR operation token attempt in progress');
   return {
     target,
     sealed,
@@ -80,7 +82,7 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     merkleCheck,
     nodes,
     tokenDaysLeft: tokenDaysLeft(f, R.secretsTokenExpiry, target, nowS),
-    problems,
+    ...foldByCause(found),
   };
 }
 
@@ -102,11 +104,12 @@ function agent(f: Families, target: string, nowS: number): AgentView {
   if (knownServers === 0) problems.push('knows no servers');
   if (raftLeader === false) problems.push('no raft leader');
   const fleet = agentFleet(f, target);
-  problems.push(...fleetProblems(fleet));
+  problems.push(...fleetProblems(fleet).map((p) => p.line));
   return {
     target,
     up,
     name: info?.labels.name ?? null,
+    region: info?.labels.region ?? null,
     server: info ? info.labels.server === 'true' : null,
     health,
     members,
@@ -116,6 +119,7 @@ function agent(f: Families, target: string, nowS: number): AgentView {
     fleet,
     tokenDaysLeft: tokenDaysLeft(f, R.agentTokenExpiry, target, nowS),
     problems,
+    consequences: [],
   };
 }
 
@@ -148,13 +152,8 @@ function shardOf(f: Families): ShardView | null {
 export function buildEstate(snapshotText: string, targets: readonly TargetView[], now: number): Estate {
   const f = parseExposition(snapshotText, READ_NAMES);
   const nowS = now / 1000;
-  const secrets = problemsFirst(
-    targetsOf(f, R.sealed)
-      .concat(targetsOf(f, R.replicationUp))
-      .filter((t, i, a) => a.indexOf(t) === i)
-      .map((t) => secretsCluster(f, t, nowS)),
-  );
-  const agents = problemsFirst(targetsOf(f, R.agentUp).map((t) => agent(f, t, nowS)));
+  const secrets = problemsFirst([...new Set([...targetsOf(f, R.sealed), ...targetsOf(f, R.replicationUp)])].map((t) => secretsCluster(f, t, nowS)));
+  const agents = problemsFirst(oneLinePerRegion(targetsOf(f, R.agentUp).map((t) => agent(f, t, nowS))));
   const orgs = problemsFirst(organizations(f));
   const sets = replicationSets(f);
   const lastSeen = one(f, R.watchdogLastSeen, {});

@@ -1,4 +1,4 @@
-import type { AgentView, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
+import type { AgentView, Consequences, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
 import { autopilotSummary, poolsTable } from './agent-fleet-view.js';
 import { nodesSummary, nodesTable } from './secrets-nodes-view.js';
@@ -144,14 +144,21 @@ function folded(items: string[], cls: string): string {
 /** Problems a thing shows in the summary; the rest are counted, with a link to where they are listed. */
 export const SUMMARY_PER_THING = 3;
 
+/** A cluster, agent or organization as the problem summary lists it. */
+type Thing = { target: string; problems: string[]; consequences?: Consequences };
+
 /** What a thing's collections report down: shown under its first problem, as that problem's consequence. */
 const downOf = (e: Estate, target: string) =>
   e.targets.filter((t) => t.up === false && t.target === target).map((t) => `${t.collector} collection down${t.lastError ? ` (${t.lastError.reason})` : ''}`);
 
-function firstProblems(target: string, problems: string[], anchor: string, consequences: string[] = []): string[] {
+/** A problem line's consequences, as a nested list under it (none, nothing). */
+const consequenceList = (lines: string[]) => (lines.length ? `<ul class="consequences">${lines.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : '');
+
+function firstProblems(x: Thing, anchor: string, down: string[]): string[] {
+  const { target, problems } = x;
   const shown = problems.length > SUMMARY_PER_THING + 1 ? problems.slice(0, SUMMARY_PER_THING) : problems;
-  const under = consequences.length ? `<ul class="consequences">${consequences.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : '';
-  const rows = shown.map((p, i) => `<li><strong>${esc(target)}</strong>: ${esc(p)}${i === 0 ? under : ''}</li>`);
+  const under = (p: string, i: number) => [...(x.consequences?.find((c) => c.cause === p)?.lines ?? []), ...(i === 0 ? down : [])];
+  const rows = shown.map((p, i) => `<li><strong>${esc(target)}</strong>: ${esc(p)}${consequenceList(under(p, i))}</li>`);
   const rest = problems.length - shown.length;
   return rest ? [...rows, `<li><strong>${esc(target)}</strong>: <a href="#${anchor}">${rest} more</a></li>`] : rows;
 }
@@ -165,7 +172,7 @@ export function renderEstate(e: Estate, clock: Clock): string {
     ...e.secrets.map((x) => ({ ...x, at: 'secrets' })),
     ...e.agents.map((x) => ({ ...x, at: 'agents' })),
     ...e.organizations.map((x) => ({ ...x, at: 'orgs' })),
-  ].flatMap((x) => firstProblems(x.target, x.problems, x.at, downOf(e, x.target)));
+  ].flatMap((x) => firstProblems(x, x.at, downOf(e, x.target)));
   const explained = new Set([...e.secrets, ...e.agents, ...e.organizations].filter((x) => x.problems.length > 0).map((x) => x.target));
   const split = e.replicationSets
     .filter((s) => s.primaries > 1)

@@ -54,12 +54,10 @@ describe('the nodes of a secrets cluster', () => {
     expect(e.secrets.find((c) => c.target === 'plain')!.nodes).toBeNull();
   });
 
-  it('names a sealed standby, an unreachable node, lost tolerance and unhealthy autopilot as problems, once each', () => {
-    expect(c1.problems).toEqual([
-      'node https://n2:8200 sealed',
-      `node https://${EVIL} unreachable`,
-      'raft failure tolerance 0: one more voter lost stops the cluster',
-      'raft autopilot unhealthy',
+  it('names a sealed standby and an unreachable node as problems, the lost tolerance and unhealthy autopilot under the first', () => {
+    expect(c1.problems).toEqual(['node https://n2:8200 sealed', `node https://${EVIL} unreachable`]);
+    expect(c1.consequences).toEqual([
+      { cause: 'node https://n2:8200 sealed', lines: ['raft failure tolerance 0: one more voter lost stops the cluster', 'raft autopilot unhealthy'] },
     ]);
     // A sealed cluster's sealed node is the one problem its card already names.
     expect(e.secrets.find((c) => c.target === 'sealed')!.problems).toEqual(['sealed (so its dr replication status cannot be read)']);
