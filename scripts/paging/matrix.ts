@@ -147,7 +147,7 @@ export interface MatrixRow extends FailureClass {
 }
 
 /** Alerts an inhibit rule's matchers can name: every alert of the rules whose labels satisfy them. */
-const named = (rules: Rule[], matchers: string[]) =>
+export const named = (rules: Rule[], matchers: string[]) =>
   rules
     .filter((r) => matchers.filter((m) => /^\s*(alertname|severity)\b/.test(m)).every((m) => matches(m, { alertname: r.alert, severity: r.severity })))
     .map((r) => r.alert);

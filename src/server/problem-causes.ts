@@ -3,7 +3,7 @@ import type { Consequences } from './estate-model.js';
 /**
  * Which problem explains which: the one table the estate page folds its problem lines by (one line
  * per cause, its consequences under it) and Alertmanager's inhibit_rules must agree with
- * (test/unit/server/problem-causes.test.ts reads both). Each cause names the alerts that page for
+ * (test/unit/shipped/inhibit-causes.test.ts reads both). Each cause names the alerts that page for
  * it; each consequence the alerts that page for it and what Alertmanager does with them while the
  * cause fires: inhibits them when they are no more severe than the cause (deploy/alertmanager's
  * inhibit_rules, `equal` on the labels given), or keeps paging them when they are more severe, as
@@ -30,8 +30,11 @@ export type ProblemKind =
 export interface Consequence {
   kind: ProblemKind;
   alerts: readonly string[];
-  /** 'inhibited': no more severe than the cause; 'pages': more severe, so Alertmanager keeps paging it. */
-  alertmanager: 'inhibited' | 'pages';
+  /**
+   * 'inhibited': no more severe than the cause; 'pages': more severe, so Alertmanager keeps paging
+   * it; 'no alert': only the page names it.
+   */
+  alertmanager: 'inhibited' | 'pages' | 'no alert';
 }
 
 export interface Cause {
@@ -47,10 +50,15 @@ const nodesOfCluster: Consequence[] = [
   { kind: 'node-unreachable', alerts: ['SecretsNodeUnreachable'], alertmanager: 'inhibited' },
   { kind: 'node-sealed', alerts: ['SecretsNodeSealed'], alertmanager: 'inhibited' },
 ];
-/** What one voter lost (sealed or gone) does to a raft cluster: the tolerance it had, and autopilot's health. */
+/**
+ * What one voter lost (sealed or gone) does to a raft cluster: the tolerance it had, which pages as
+ * a critical whatever warns of the node, and autopilot's health, which no alert pages for the
+ * cluster as a whole. SecretsRaftServerUnhealthy, autopilot's word on each server, is not the page's
+ * line: it names which server, and warns beside the node's warning by design (docs/paging.md).
+ */
 const quorumOfCluster: Consequence[] = [
   { kind: 'raft-tolerance-lost', alerts: ['SecretsRaftFailureToleranceLost'], alertmanager: 'pages' },
-  { kind: 'raft-autopilot-unhealthy', alerts: ['SecretsRaftServerUnhealthy'], alertmanager: 'inhibited' },
+  { kind: 'raft-autopilot-unhealthy', alerts: [], alertmanager: 'no alert' },
 ];
 
 export const CAUSES: readonly Cause[] = [
