@@ -179,6 +179,11 @@ describe('the estate view’s nodes', () => {
       .locator('#live [role="alert"] li', { hasText: `node ${pp.nodes.get('node-2')!} sealed` })
       .first()
       .waitFor({ timeout: FAULT_SHOWN_MS });
+    // One line per cause: the failure tolerance the sealed voter costs is under it, not a line of its own.
+    await page
+      .locator('#live [role="alert"] > ul > li', { hasText: `node ${pp.nodes.get('node-2')!} sealed` })
+      .locator('.consequences li', { hasText: 'raft failure tolerance 0' })
+      .waitFor({ timeout: FAULT_SHOWN_MS });
     const card = page.locator('#live li.card', { has: page.locator('h3', { hasText: /^perf-primary$/ }) });
     expect(await card.locator('.nodes-summary').innerText()).toMatch(/active node .* · 3 voters · failure tolerance \d/);
     const injected = await page.evaluate(() => {
