@@ -109,7 +109,7 @@ function agent(f: Families, target: string, nowS: number): AgentView {
     target,
     up,
     name: info?.labels.name ?? null,
-    region: info?.labels.region ?? null,
+    region: info?.labels.region || null,
     server: info ? info.labels.server === 'true' : null,
     health,
     members,
