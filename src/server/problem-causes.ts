@@ -10,7 +10,12 @@ import type { Consequences } from './estate-model.js';
  * no warning may silence a critical; the page folds them under the cause either way.
  */
 
-/** A problem the page names (or, where `page` is false, only the alerts name). */
+/**
+ * A problem by what it is. The page folds the nodes' kinds with foldByCause; what a sealed or
+ * unreachable cluster explains it folds where it finds it (nodeProblems leaves those nodes out, the
+ * summary lists a collection down under its target's first problem); the seal backends and the
+ * licence only the alerts name.
+ */
 export type ProblemKind =
   | 'cluster-unreachable'
   | 'cluster-sealed'
