@@ -12,6 +12,7 @@ export const READS = {
   primaryConnected: 'secrets_replication_primary_connected',
   primaryHeartbeat: 'secrets_replication_primary_last_heartbeat_timestamp_seconds',
   walLag: 'secrets_replication_wal_lag_entries',
+  secondaryTargetInfo: 'secrets_replication_secondary_target_info',
   setPrimaries: 'secrets_replication_set_primaries',
   setMemberInfo: 'secrets_replication_set_member_info',
   sealed: 'secrets_sealed',

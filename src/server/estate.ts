@@ -5,7 +5,8 @@ import { agentFleet, fleetProblems, oneLinePerRegion } from './estate-fleet.js';
 import { clusterNodes, nodeProblems } from './estate-nodes.js';
 import { tokenDaysLeft } from './estate-token.js';
 import { parseExposition } from './exposition.js';
-import { foldByCause, type Found } from './problem-causes.js';
+import { oneLinePerLink } from './estate-links.js';
+import { foldByCause, primaryLine, secondaryLine, type Found } from './problem-causes.js';
 
 /**
  * The estate as the status page shows it, derived from the collectors' snapshot (what /metrics
@@ -58,8 +59,8 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   else if (unreadable.length) line(`${unreadable.join(' and ')} replication status unreadable`);
   for (const k of kinds) {
     if (k.merkleCorrupted) line(`${k.kind} merkle tree corrupted`);
-    for (const s of k.secondaries) if (!s.connected) line(`${k.kind} secondary ${s.id} disconnected`);
-    if (k.primary && !k.primary.connected) line(`${k.kind} primary ${k.primary.address} not connected`);
+    for (const s of k.secondaries) if (!s.connected) line(secondaryLine(k.kind, s.id));
+    if (k.primary && !k.primary.connected) line(primaryLine(k.kind, k.primary.address));
   }
   const merkleCheck =
     merkleUp === undefined
@@ -152,7 +153,12 @@ function shardOf(f: Families): ShardView | null {
 export function buildEstate(snapshotText: string, targets: readonly TargetView[], now: number): Estate {
   const f = parseExposition(snapshotText, READ_NAMES);
   const nowS = now / 1000;
-  const secrets = problemsFirst([...new Set([...targetsOf(f, R.sealed), ...targetsOf(f, R.replicationUp)])].map((t) => secretsCluster(f, t, nowS)));
+  const secrets = problemsFirst(
+    oneLinePerLink(
+      f,
+      [...new Set([...targetsOf(f, R.sealed), ...targetsOf(f, R.replicationUp)])].map((t) => secretsCluster(f, t, nowS)),
+    ),
+  );
   const agents = problemsFirst(oneLinePerRegion(targetsOf(f, R.agentUp).map((t) => agent(f, t, nowS))));
   const orgs = problemsFirst(organizations(f));
   const sets = replicationSets(f);

@@ -27,6 +27,8 @@ export type ProblemKind =
   | 'teams-unreadable'
   | 'collection-down'
   | 'pool-down'
+  | 'secondary-disconnected'
+  | 'primary-not-connected'
   | 'seal-backends-unhealthy'
   | 'seal-backend-unhealthy'
   | 'licence-expiring-critical'
@@ -77,6 +79,14 @@ export const CAUSES: readonly Cause[] = [
   // agents' region). SchedulerNodeDownLong carries no region, so no rule can tie a node to the pool
   // of its own region: it is not inhibited, and stays out of this table.
   { kind: 'pool-down', alerts: ['SchedulerNodePoolDown'], equal: ['region', 'node_pool'], explains: [] },
+  // One link between a primary and its secondary, both polled: the primary's alert names it, and
+  // the secondary's view of its primary has no alert of its own (estate-links.ts folds it).
+  {
+    kind: 'secondary-disconnected',
+    alerts: ['SecretsReplicationSecondaryDisconnected'],
+    equal: ['target', 'kind'],
+    explains: [{ kind: 'primary-not-connected', alerts: [], alertmanager: 'no alert' }],
+  },
   // Alerts the page does not show; here because their inhibit rules must be in this table too.
   {
     kind: 'seal-backends-unhealthy',
@@ -91,6 +101,10 @@ export const CAUSES: readonly Cause[] = [
     explains: [{ kind: 'licence-expiring', alerts: ['SecretsLicenseExpiringSoon'], alertmanager: 'inhibited' }],
   },
 ];
+
+/** The line of a primary whose secondary is disconnected, and of a secondary whose primary is not connected. */
+export const secondaryLine = (kind: string, id: string) => `${kind} secondary ${id} disconnected`;
+export const primaryLine = (kind: string, address: string) => `${kind} primary ${address} not connected`;
 
 /** A problem as found, before folding: its kind (none for one no cause explains nor is) and its line. */
 export interface Found {
