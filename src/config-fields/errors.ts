@@ -1,4 +1,4 @@
-import type { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 
 /** A config that cannot be used; the message names the key path and the problem, never a secret. */
@@ -26,10 +26,30 @@ export function describeIssue(issue: z.core.$ZodIssue): string[] {
 }
 
 /** The document's value; what YAML cannot resolve (an alias to no anchor, too many aliases) is a ConfigError. */
-export function yamlValue(doc: ReturnType<typeof parseDocument>, source: string): unknown {
+function yamlValue(doc: ReturnType<typeof parseDocument>, source: string): unknown {
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
     throw new ConfigError([`${source}: YAML: ${(e as Error).message.split('\n')[0]}`]);
   }
+}
+
+/**
+ * A YAML file's top-level mapping. A syntax error reads as one line: the parser's message and
+ * where it is (its pretty form ends in a colon before a code excerpt that a log line cannot hold).
+ */
+export function yamlMapping(text: string, source: string): object {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
+  if (doc.errors.length) {
+    throw new ConfigError(
+      doc.errors.map((e) => {
+        const { line, col } = lines.linePos(e.pos[0]);
+        return `${source}: YAML: ${e.message.split('\n')[0]} (line ${line}, column ${col})`;
+      }),
+    );
+  }
+  const raw: unknown = yamlValue(doc, source) ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  return raw;
 }

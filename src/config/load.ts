@@ -1,17 +1,11 @@
 import { MAX_CONFIG_FILE_BYTES, fileProblem, readBoundedFile } from '../config-fields/bounded-file.js';
-import { parseDocument } from 'yaml';
 import { EnvExpansionError, expandEnv, hideExpanded } from '../config-fields/env-expand.js';
 import { configSchema, type Config } from './schema.js';
-import { ConfigError, describeIssue, yamlValue } from '../config-fields/errors.js';
+import { ConfigError, describeIssue, yamlMapping } from '../config-fields/errors.js';
 
 /** Parses and validates config text; `source` names the file in messages. */
 export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): Config {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length) {
-    throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
-  }
-  let raw: unknown = yamlValue(doc, source) ?? {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  let raw: unknown = yamlMapping(text, source);
   const used = new Map<string, string>();
   try {
     raw = expandEnv(raw, env, '', used);
@@ -31,7 +25,8 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
   try {
     text = (await readBoundedFile(path, MAX_CONFIG_FILE_BYTES)).toString('utf8');
   } catch (e) {
-    throw new ConfigError([`${path}: cannot read config file (${fileProblem(e)})`]);
+    // Named as every other file the config names is: the key (here the flag) that names it, then the path.
+    throw new ConfigError([`--config.file: cannot read file "${path}" (${fileProblem(e)})`]);
   }
   return parseConfig(text, path, env);
 }

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, describeIssue, yamlValue } from '../config-fields/errors.js';
+import { ConfigError, describeIssue, yamlMapping } from '../config-fields/errors.js';
 import { parseDuration } from '../config-fields/units.js';
 import type { RateLimitSettings } from './rate-limit.js';
 
@@ -174,10 +173,7 @@ export const NO_WEB_CONFIG: WebConfig = { headers: {}, users: new Map() };
 
 /** Parses web config text; relative file paths are taken from `dir` (the file's directory), as exporter-toolkit does. */
 export function parseWebConfig(text: string, source: string, dir: string): WebConfig {
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length) throw new ConfigError(doc.errors.map((e) => `${source}: YAML: ${e.message.split('\n')[0]}`));
-  const raw: unknown = yamlValue(doc, source) ?? {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError([`${source}: the top level must be a mapping`]);
+  const raw = yamlMapping(text, source);
   const res = webConfigSchema.safeParse(raw, { reportInput: true });
   if (!res.success) throw new ConfigError(res.error.issues.flatMap(describeIssue).map((p) => `${source}: ${p}`));
   const c = res.data;

@@ -62,10 +62,10 @@ describe('vigil command', () => {
     expect(r.stderr).toMatch(/tls_server_config\.(cert|key)_file: cannot read \/nonexistent\/(cert|key)\.pem \(ENOENT\)/);
   });
 
-  it('a missing config file exits 1 naming it', () => {
+  it('a missing config file exits 1 naming the flag and the file, as a missing token file names its key', () => {
     const r = runVigil(['--config.file=/nonexistent/vigil.yml']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('/nonexistent/vigil.yml: cannot read config file (ENOENT)');
+    expect(r.stderr).toBe('vigil: invalid configuration /nonexistent/vigil.yml:\n  --config.file: cannot read file "/nonexistent/vigil.yml" (ENOENT)\n');
   });
 });
 

@@ -66,6 +66,17 @@ describe('--config.check', () => {
     expect(r.stderr).toContain(`secrets[0].token_file: cannot read file "${join(dir, 'missing')}" (ENOENT)`);
   });
 
+  it('a missing or unreadable config file: exit 1 in the same format, the flag naming the file', () => {
+    for (const [file, problem] of [
+      [join(dir, 'missing.yml'), 'ENOENT'],
+      [join(dir, 'a-directory'), 'not a regular file'],
+    ]) {
+      const r = runVigil([`--config.file=${file}`, '--config.check']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`vigil: invalid configuration ${file}:\n  --config.file: cannot read file "${file}" (${problem})\n`);
+    }
+  });
+
   it('the web config: its certificate files are read as at start', () => {
     const web = tempFile('web.yml', `tls_server_config: { cert_file: ${join(dir, 'a-directory')}, key_file: ${readToken} }\n`);
     const r = check('{}\n', `--web.config.file=${web}`);

@@ -57,7 +57,7 @@ describe('the files vigil reads', () => {
   it('a FIFO as the config file is a config error', async () => {
     const e = await loadConfig(fifo).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);
-    expect((e as ConfigError).problems).toEqual([`${fifo}: cannot read config file (not a regular file)`]);
+    expect((e as ConfigError).problems).toEqual([`--config.file: cannot read file "${fifo}" (not a regular file)`]);
   });
 
   it('a FIFO or /dev/zero as a token file fails the read, naming the file', async () => {

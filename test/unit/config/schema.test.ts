@@ -154,6 +154,21 @@ describe('a malformed config names the key path and the problem', () => {
     expect(configProblems('secrets: [\n')[0]).toMatch(/^vigil\.yml: YAML: /);
   });
 
+  it.each([
+    [
+      'a flow sequence never closed',
+      'secrets:\n  - name: a\n    address: [\n',
+      'vigil.yml: YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (line 4, column 1)',
+    ],
+    [
+      'a mapping in a compact mapping',
+      'web:\n  listen_address: a: b\n',
+      'vigil.yml: YAML: Nested mappings are not allowed in compact mappings (line 2, column 19)',
+    ],
+  ])("a YAML syntax error is one line, the parser's message and where, no dangling colon: %s", (_what, yaml, expected) => {
+    expect(configProblems(yaml)).toEqual([expected]);
+  });
+
   it('rejects duplicate keys rather than silently taking one', () => {
     expect(configProblems('secrets: []\nsecrets: []\n')[0]).toMatch(/YAML/);
   });
@@ -164,7 +179,7 @@ describe('a malformed config names the key path and the problem', () => {
   });
 
   it('names an unreadable config file', async () => {
-    await expect(loadConfig(join(dir, 'missing.yml'))).rejects.toThrow(/missing\.yml: cannot read config file \(ENOENT\)/);
+    await expect(loadConfig(join(dir, 'missing.yml'))).rejects.toThrow(`--config.file: cannot read file "${join(dir, 'missing.yml')}" (ENOENT)`);
   });
 });
 
