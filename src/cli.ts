@@ -50,7 +50,8 @@ flags:
                                 per target and exit: 0 when all is fine, 1 otherwise
   --config.check.probe          with --config.check: also poll every endpoint of every target once
                                 and say per endpoint ok, not applicable, refused (with the permission
-                                it needs), unreachable, TLS failure or unreadable answer
+                                it needs), unreachable, TLS failure or unreadable answer; it starts
+                                no merkle check (nothing that acts on an upstream is called)
   --web.listen-address=ADDR     HOST:PORT to serve /metrics, /healthz, /readyz and the API on;
                                 overrides web.listen_address of the config [default: 0.0.0.0:9810]
   --web.config.file=PATH        TLS, basic auth and response headers, in the Prometheus

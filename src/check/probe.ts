@@ -1,7 +1,7 @@
 import type { Collector } from '../collectors/collector.js';
 import type { AnyEndpoint } from '../collectors/endpoint.js';
 import { COLLECTORS, collectorStates, type TargetKind } from '../collectors/index.js';
-import type { StepOutcome } from '../collectors/plan.js';
+import { planEndpoints, type StepOutcome } from '../collectors/plan.js';
 import { collectionOffloadPool } from '../collectors/decoding.js';
 import type { Config } from '../config/schema.js';
 import { jobContext } from '../jobs/context.js';
@@ -12,7 +12,8 @@ import type { CheckLine } from './config-check.js';
 /**
  * `--config.check.probe`: runs every job of the config once, as the daemon builds it, and says per
  * endpoint what an operator must fix before deploying. The answers go nowhere; an error's message
- * never carries a token (UpstreamError's rule).
+ * never carries a token (UpstreamError's rule). A check acts on nothing: a job that calls an
+ * endpoint which acts on the upstream (starts a merkle check) is not run, and its report says so.
  */
 
 /** How long one job may take: the longest a target's timeouts and retries allow, bounded. */
@@ -49,11 +50,19 @@ export async function probeTargets(config: Config): Promise<Array<CheckLine & { 
     const jobs = (COLLECTORS as readonly Collector[]).flatMap((c) =>
       c.jobs(config[c.kind as TargetKind], ctx, states.get(c.kind as TargetKind)).map((job) => ({ c, job })),
     );
-    const runs = await Promise.all(jobs.map(async ({ c, job }) => ({ c, job, outcomes: await job.run(AbortSignal.timeout(JOB_TIMEOUT_MS)) })));
+    const runs = await Promise.all(
+      jobs.map(async ({ c, job }) => {
+        const plan = c.plans.find((p) => p.job === job.collector);
+        const acting = plan ? planEndpoints(plan).filter((e) => e.acts) : [];
+        if (acting.length) return { c, job, outcomes: [], held: acting.map((e) => `${e.id}: not called by the probe (it would ${e.acts})`) };
+        return { c, job, outcomes: await job.run(AbortSignal.timeout(JOB_TIMEOUT_MS)), held: [] };
+      }),
+    );
     return (COLLECTORS as readonly Collector[]).flatMap((c) =>
       (config[c.kind as TargetKind] as ReadonlyArray<{ name: string }>).map((t) => {
-        const outcomes: StepOutcome[] = runs.filter((r) => r.c === c && r.job.target === t.name).flatMap((r) => r.outcomes);
-        const endpoints = outcomes.flatMap((o) => partLine(c.kind, o) ?? []);
+        const mine = runs.filter((r) => r.c === c && r.job.target === t.name);
+        const outcomes: StepOutcome[] = mine.flatMap((r) => r.outcomes);
+        const endpoints = [...outcomes.flatMap((o) => partLine(c.kind, o) ?? []), ...mine.flatMap((r) => r.held)];
         const problems = outcomes.flatMap((o) => (o.error ? (partLine(c.kind, o) ?? []) : []));
         return { subject: `${c.kind} ${t.name}`, problems, endpoints };
       }),

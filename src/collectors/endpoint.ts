@@ -115,6 +115,11 @@ export interface Endpoint<C = never, I = never, S = unknown, P = S, V = P, K ext
   readonly notApplicable?: { readonly test: (err: UpstreamError) => boolean; readonly means: string };
   /** The permission or policy the upstream's API says the call needs: `--config.check.probe` names it when the call is refused. */
   readonly needs?: string;
+  /**
+   * What a call does to the upstream beyond reading it, as `it would ...` ends (`start a merkle
+   * check on the cluster`): `--config.check.probe` runs no job that calls it, and says so.
+   */
+  readonly acts?: string;
   readonly switch?: EndpointSwitch<K>;
   /** What vigil keeps of each dimension the answer can grow in (servers, peers, nodes...). */
   readonly bounds?: readonly EndpointBound[];

@@ -13,6 +13,7 @@ import { secretsCollector } from '../../src/collectors/secrets/collector.js';
 import { drOperationTokenAttemptEndpoint } from '../../src/collectors/secrets/dr-operation-token-attempt.js';
 import type { Plan } from '../../src/collectors/plan.js';
 import { calledBy } from '../helpers/plans.js';
+import { startRecordingProxy } from '../helpers/recording-proxy.js';
 
 /** `vigil --config.check` as an operator runs it before deploying, on good and broken setups. */
 const SECRET = 'hunter2-agent-read-token';
@@ -171,5 +172,23 @@ describe('--config.check.probe', () => {
     expect(r.status).toBe(1);
     expect(r.stdout + r.stderr).not.toContain('hunter2');
     expect(r.stdout + r.stderr).not.toContain(agents.readToken);
+  });
+
+  it('starts no merkle check: a check acts on nothing, and says which call it left out', async () => {
+    const secondary = secrets.cluster('dr-secondary');
+    const proxy = await startRecordingProxy(secondary.url);
+    try {
+      const opToken = tempFile('dr-op', secondary.drOperationToken());
+      const r = await probe(
+        `secrets:\n  - name: dr-secondary\n    address: "${proxy.url}"\n    token_file: ${tempFile('token', secondary.rootToken)}\n` +
+          `    merkle_check: { dr_operation_token_file: ${opToken} }\n`,
+      );
+      // The rest of the target was probed through the proxy, and nothing but reads reached the cluster.
+      expect(proxy.requests.some((q) => q.startsWith('GET /v1/sys/replication/dr/status'))).toBe(true);
+      expect(proxy.requests.filter((q) => !q.startsWith('GET '))).toEqual([]);
+      expect(r.stdout).toContain('  secrets/merkle-check: not called by the probe (it would start a merkle check on the cluster)\n');
+    } finally {
+      await proxy.close();
+    }
   });
 });

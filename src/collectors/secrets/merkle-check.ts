@@ -144,6 +144,7 @@ export const merkleCheckEndpoint = endpoint({
   }),
   read: async (get, c: MerkleCall) => boundTrees((await get()).value.data.merkle_corruption_report, c.target.merkle_check?.max_trees ?? 100),
   needs: 'the DR operation token (merkle_check.dr_operation_token_file)',
+  acts: 'start a merkle check on the cluster',
   up: merkleUp,
   bounds: [{ items: 'trees of the corruption report', key: 'merkle_check.max_trees', dropped: 'secrets_merkle_tree_series_dropped' }],
   families: merkleFamilies,
