@@ -4,16 +4,14 @@ import type { Logger } from 'pino';
 import { isLoopbackAddress } from '../config-fields/listen-address.js';
 import type { AlertSinkConfig } from '../config-fields/alert-sink.js';
 import type { SnapshotStore } from '../metrics/snapshot-store.js';
-import { capText } from '../support/cap-text.js';
 import { SinkAuth } from './auth.js';
 import { SinkExposure, type ExposedSink } from './exposure.js';
-import { IntakeBudget } from './intake-budget.js';
+import { SinkIntake } from './intake.js';
 import { GuardedStore, type StoreAvailability } from './store/guarded-store.js';
-import type { Payload } from './store/payload.js';
 import { Pruner } from './pruning.js';
-import { sinkRouter, startingRouter, WEBHOOK_PATH, type SinkCredentialDeps, type SinkRouteDeps } from './routes.js';
+import { startingRouter, WEBHOOK_PATH, type SinkRouteDeps } from './routes.js';
 import { storeKind, type StoreKind } from './store/open-store.js';
-import { notificationKey, type AlertStore, type RecordResult } from './store/alert-store.js';
+import type { AlertStore } from './store/alert-store.js';
 import { WatchdogMonitor } from './watchdog-monitor.js';
 
 export interface AlertSinkDeps {
@@ -79,13 +77,12 @@ export class AlertSinkService {
 
   private running?: Running;
   private startedAt = 0;
-  /** One budget across reloads, so a reload does not let twice the bound in. */
-  private readonly budget = new IntakeBudget(1, 0);
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly storeKind: (cfg: AlertSinkConfig['store']) => StoreKind;
   private availability: StoreAvailability = { available: true };
   private readonly exposure: SinkExposure;
+  private readonly intake: SinkIntake;
 
   constructor(private readonly deps: AlertSinkDeps) {
     this.log = deps.log.child({ component: 'alertsink' });
@@ -97,6 +94,14 @@ export class AlertSinkService {
       () => this.running,
       () => this.availability,
     );
+    this.intake = new SinkIntake({
+      log: this.log,
+      now: this.now,
+      exposure: this.exposure,
+      authenticated: deps.authenticated,
+      pages: deps.pages,
+      stored: (store) => this.stored(store),
+    });
   }
 
   /**
@@ -123,7 +128,7 @@ export class AlertSinkService {
   private open(cfg: AlertSinkConfig): void {
     const kind = this.storeKind(cfg.store);
     const auth = new SinkAuth(cfg);
-    const router = startingRouter(this.credentials(auth));
+    const router = startingRouter(this.intake.credentials(auth));
     const s = this.starting;
     // A reload while the same store opens: it goes on opening, for the newest config.
     if (s?.kind.identity === kind.identity) return void Object.assign(s, { cfg, auth, router });
@@ -208,7 +213,7 @@ export class AlertSinkService {
   private begin(cfg: AlertSinkConfig, store: GuardedStore, identity: string, monitor: WatchdogMonitor): Running {
     const auth = new SinkAuth(cfg);
     const pruner = new Pruner(store, cfg.store, { log: this.log, now: this.now, onPruned: () => this.running === r && this.exposure.changed(true) });
-    const router = this.router(cfg, auth, store, monitor);
+    const router = this.intake.router(cfg, auth, store, monitor);
     const r: Running = { cfg, store, identity, watchdog: monitor.watchdog, monitor, pruner, router, auth, timers: [monitor.timer(), pruner.timer()] };
     this.running = r;
     return r;
@@ -274,39 +279,11 @@ export class AlertSinkService {
     return this.exposure.flush();
   }
 
-  private router(cfg: AlertSinkConfig, auth: SinkAuth, store: AlertStore, monitor: WatchdogMonitor): Router {
-    this.budget.maxCount = cfg.max_in_flight;
-    this.budget.maxBytes = cfg.max_in_flight_size;
-    return sinkRouter({
-      ...this.credentials(auth),
-      budget: this.budget,
-      bodyLimit: cfg.body_limit,
-      limits: { maxDepth: cfg.limits.max_depth, maxAnswerBytes: cfg.limits.max_answer_size },
-      store,
-      receive: (payload, body, gone) => this.receive(store, monitor, payload, body, gone),
-      folded: (counts) => this.exposure.folded(counts),
-      pages: this.deps.pages,
-      health: () => monitor.health(),
-    });
-  }
-
-  private credentials(auth: SinkAuth): SinkCredentialDeps {
-    return { auth, authenticated: this.deps.authenticated ?? (() => false), log: this.log, refused: (reason) => this.exposure.refused(reason) };
-  }
-
-  private async receive(store: AlertStore, monitor: WatchdogMonitor, payload: Payload, body: string, gone: AbortSignal): Promise<RecordResult> {
-    const receivedAt = this.now();
-    const result = await store.record({ key: notificationKey(payload), receivedAt, payload, body }, gone);
-    monitor.received(payload, receivedAt);
-    this.log.debug(
-      { receiver: capText(payload.receiver, 128), status: payload.status, alerts: payload.alerts.length, id: result.id, duplicate: result.duplicate },
-      'notification received',
-    );
+  /** A notification was stored: if in the running sink's store, its Watchdog and series follow. */
+  private stored(store: AlertStore): void {
     const r = this.running;
-    if (r?.store === store) {
-      r.monitor.check();
-      this.exposure.changed(true);
-    }
-    return result;
+    if (r?.store !== store) return;
+    r.monitor.check();
+    this.exposure.changed(true);
   }
 }
