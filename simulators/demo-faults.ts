@@ -18,7 +18,7 @@ export interface DemoFault {
 }
 
 export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
-  return [...secretsFaults(u.secrets), ...nodeFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams)];
+  return [...secretsFaults(u.secrets), ...nodeFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams, u.organization)];
 }
 
 function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
@@ -198,13 +198,20 @@ function agentFaults(agents: AgentSimulator): DemoFault[] {
   ];
 }
 
-function teamsFaults(teams: TeamsSimulator): DemoFault[] {
+function teamsFaults(teams: TeamsSimulator, organization: string): DemoFault[] {
   return [
     {
       what: 'hang the team-management service',
       inject: `curl -XPOST ${teams.url}/_sim/faults -d '{"hang":true}'`,
       clear: `curl -XDELETE ${teams.url}/_sim/faults`,
       classes: ['teams-down'],
+      pollSeconds: 30,
+    },
+    {
+      what: 'drop every member of the owners team',
+      inject: `curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":0}'`,
+      clear: `curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":5}'`,
+      alerts: ['TeamsOwnersDropped'],
       pollSeconds: 30,
     },
   ];

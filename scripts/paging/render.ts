@@ -40,7 +40,8 @@ AlertmanagerConfig carries the same routing), and vigil's default schedules and 
   runs these files in a real Prometheus and Alertmanager with two vigils on the same targets and
   checks that each critical reaches a stand-in pager once per failure, stays active while vigil's
   own warnings fire, and resolves when the fault clears, while healthy and misconfigured targets
-  page nobody, and that a killed vigil pages; \`promtool\` rows are held by the unit tests of
+  page nobody, and that a killed vigil pages (a row whose note names another file is produced there,
+  through the same stack with one vigil); \`promtool\` rows are held by the unit tests of
   \`alerts/tests/\`, run for one vigil and for two.
 - **none**: a control, not a failure: an estate that is right though it could be taken for the
   named alert's condition. It pages nobody; a \`live\` control runs beside the faults of the live

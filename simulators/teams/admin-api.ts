@@ -67,10 +67,10 @@ async function organizations(ctx: SimulatorContext, method: string, req: http.In
   }
   if (method !== 'POST') return fail(res, 405, 'use GET or POST');
   const spec = organizationSpecSchema.safeParse(await readObject(req));
-  if (!spec.success) return fail(res, 400, `body must be {name, teams, seed?}: ${spec.error.message}`);
-  const { name, teams, seed } = spec.data;
+  if (!spec.success) return fail(res, 400, `body must be {name, teams, seed?, owners?}: ${spec.error.message}`);
+  const { name, teams } = spec.data;
   if (ctx.store.organization(name)) return fail(res, 409, `organization ${name} already exists`);
-  return sendJson(res, 201, { name, teams, owner_token: addOrganization(ctx.store, name, teams, seed) });
+  return sendJson(res, 201, { name, teams, owner_token: addOrganization(ctx.store, spec.data) });
 }
 
 /** For a simulator run as its own process, where a test cannot call memberToken() directly. */

@@ -1,8 +1,8 @@
 import type { Faults } from '../common/faults.js';
 import { noFaults } from '../common/faults.js';
-import { populateOrganization } from './generate.js';
+import { addOwnersTeam, populateOrganization } from './generate.js';
 import { RateLimiter } from './rate-limit.js';
-import type { TeamsScenario } from './scenario.js';
+import type { OrganizationSpec, TeamsScenario } from './scenario.js';
 import { TeamStore } from './store.js';
 import type { TeamsProfile } from './profiles.js';
 
@@ -28,15 +28,16 @@ export interface SimulatorContext {
 export const DEFAULT_RATE_PER_SECOND = 30;
 export const DEFAULT_MAX_PAGE_SIZE = 100;
 
-export function addOrganization(store: TeamStore, name: string, teams: number, seed = 1): string {
-  const org = store.addOrganization(name, seed);
-  populateOrganization(store, org, teams);
+export function addOrganization(store: TeamStore, spec: OrganizationSpec): string {
+  const org = store.addOrganization(spec.name, spec.seed ?? 1);
+  populateOrganization(store, org, spec.teams);
+  if (spec.owners !== undefined) addOwnersTeam(store, org, spec.owners);
   return org.ownerToken;
 }
 
 export function createContext(scenario: TeamsScenario, profile: TeamsProfile = 'current'): SimulatorContext {
   const store = new TeamStore();
-  for (const spec of scenario.organizations) addOrganization(store, spec.name, spec.teams, spec.seed);
+  for (const spec of scenario.organizations) addOrganization(store, spec);
   return {
     store,
     faults: noFaults(),

@@ -1,5 +1,5 @@
 import type { Organization, OrganizationAccess, User } from './model.js';
-import { ORGANIZATION_ACCESS_KEYS, noOrganizationAccess } from './model.js';
+import { ORGANIZATION_ACCESS_KEYS, OWNERS_TEAM, noOrganizationAccess } from './model.js';
 import { chance, randomInt, randomString, type Rng } from './random.js';
 import type { TeamStore } from './store.js';
 import { CONSISTENCY_RULES } from './validation.js';
@@ -60,4 +60,10 @@ export function populateOrganization(store: TeamStore, org: Organization, count:
       if (user) store.addMember(team, user);
     }
   }
+}
+
+/** The organization's owners team, of `users` users of its own: added last, so the generated teams stay as they were. */
+export function addOwnersTeam(store: TeamStore, org: Organization, users: number): void {
+  const team = store.insertTeam(org, { name: OWNERS_TEAM, visibility: 'secret', createdAt: new Date(FIRST_CREATED).toISOString() });
+  for (let i = 1; i <= users; i++) store.addMember(team, store.addUser(org, `owner-${i}`));
 }

@@ -67,3 +67,6 @@ export interface Organization {
 /** Who a bearer token speaks for. */
 export type Principal =
   { readonly kind: 'owner'; readonly organization: string } | { readonly kind: 'member'; readonly organization: string; readonly userId: string };
+
+/** The name the service gives the team whose members own the organization: their tokens act as an owner. */
+export const OWNERS_TEAM = 'owners';

@@ -6,6 +6,11 @@ export interface OrganizationSpec {
   teams: number;
   /** Same seed, same ids, tokens and teams. */
   seed?: number;
+  /**
+   * Users of its owners team (`owners`, secret, after the generated teams), whose token acts as an
+   * owner, as the service's every organization has one; absent: no owners team.
+   */
+  owners?: number;
 }
 
 export interface TeamsScenario {
@@ -24,6 +29,7 @@ export const organizationSpecSchema = z.object({
   name: z.string().regex(ORGANIZATION_NAME, 'letters, numbers, - and _ only'),
   teams: z.number().int().min(0).max(MAX_TEAMS_PER_ORGANIZATION),
   seed: z.number().int().optional(),
+  owners: z.number().int().min(0).max(1000).optional(),
 });
 
 const scenarioSchema = z
@@ -42,5 +48,5 @@ export function parseScenario(input: unknown): TeamsScenario {
 }
 
 export function demoTeamsScenario(): TeamsScenario {
-  return { organizations: [{ name: 'acme', teams: 300, seed: 42 }] };
+  return { organizations: [{ name: 'acme', teams: 300, seed: 42, owners: 5 }] };
 }

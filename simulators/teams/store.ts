@@ -1,6 +1,6 @@
 import { hashString, randomString, seededRng, type Rng } from './random.js';
 import type { Organization, OrganizationAccess, Principal, Team, User, Visibility } from './model.js';
-import { noOrganizationAccess } from './model.js';
+import { OWNERS_TEAM, noOrganizationAccess } from './model.js';
 
 /** Everything a team is made of, apart from what the store assigns (id, organization, members). */
 export interface NewTeam {
@@ -151,7 +151,8 @@ export class TeamStore {
     }
     if (!user.token) {
       user.token = newToken(org.rng);
-      this.principals.set(user.token, { kind: 'member', organization: org.name, userId: user.id });
+      const owner = team.name.toLowerCase() === OWNERS_TEAM;
+      this.principals.set(user.token, owner ? { kind: 'owner', organization: org.name } : { kind: 'member', organization: org.name, userId: user.id });
     }
     return user.token;
   }

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixinDashboards } from '../../scripts/mixin/dashboards.js';
@@ -15,6 +14,7 @@ import { startSwitchableProxy, type SwitchableProxy } from '../helpers/switchabl
 import { freePort, startAlertmanager, startPrometheus, type Service } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { notified, standIn } from '../helpers/stand-in-receiver.js';
 
 /**
  * The shipped alerting as users deploy it, end to end: alerts/*.rules.yml (every `for:` divided
@@ -53,31 +53,6 @@ let alertmanager: Service;
 const DROP_ORG_TEAMS = 10;
 const rulesDir = tempDir('vigil-e2e-rules-');
 
-interface Posted {
-  at: number;
-  receiver: string;
-  status: string;
-  groupKey: string;
-  alerts: Array<{ status: string; labels: Record<string, string> }>;
-}
-
-/** A webhook receiver that keeps what it is sent: the pager, the heartbeat. */
-function standIn(): { server: http.Server; posts: Posted[]; url: () => string } {
-  const posts: Posted[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      try {
-        posts.push({ at: Date.now(), ...(JSON.parse(body) as Omit<Posted, 'at'>) });
-      } catch {
-        // Not a notification: nothing to keep.
-      }
-      res.end();
-    });
-  });
-  return { server, posts, url: () => `http://127.0.0.1:${(server.address() as { port: number }).port}/` };
-}
 const pager = standIn();
 const heartbeat = standIn();
 
@@ -220,10 +195,7 @@ afterAll(async () => {
 }, 60_000);
 
 /** A page: a notification to the pager about an alert with these labels, in this status. */
-const paged = (alertname: string, labels: Record<string, string>, status = 'firing') =>
-  pager.posts.some((p) =>
-    p.alerts.some((a) => a.status === status && a.labels.alertname === alertname && Object.entries(labels).every(([k, v]) => a.labels[k] === v)),
-  );
+const paged = (alertname: string, labels: Record<string, string>, status = 'firing') => notified(pager.posts, alertname, labels, status);
 
 async function stackState(): Promise<string> {
   const get = (url: string) =>
@@ -541,7 +513,11 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     const live = FAILURE_CLASSES.filter((f) => f.proof === 'live').map((f) => f.id);
     // a-denied is configured with a token without the policy from the start.
     // secrets-proxy-sets is configured from the start; it must page nobody.
-    const covered = new Set([...FAULTS.flatMap((f) => f.classes), 'agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog']);
+    // teams-owners-dropped is produced by test/e2e/paging-owners.test.ts.
+    const covered = new Set([
+      ...FAULTS.flatMap((f) => f.classes),
+      ...['agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog', 'teams-owners-dropped'],
+    ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
   });
 

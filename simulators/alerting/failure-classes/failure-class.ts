@@ -3,7 +3,7 @@
  * alert's severity, `for:`, routes and inhibitions are read from the shipped files when the doc is
  * generated; `proof` says which test holds the row true: `live` rows are produced in
  * test/e2e/paging.test.ts by a simulator fault, through a real Prometheus and Alertmanager running
- * the shipped files with two vigils; `promtool` rows by the unit tests of alerts/tests/ (a clock
+ * the shipped files with two vigils (or, as the note says, in a file of its own beside it); `promtool` rows by the unit tests of alerts/tests/ (a clock
  * a live run cannot wait for, or a condition no simulator makes).
  */
 export interface FailureClass {
