@@ -16,7 +16,11 @@ interface Token {
 }
 
 /** What `/v1/acl/token/self` answers: the token as the real agent shows it, or its error text. */
-export type TokenSelf = { status: 200; body: Record<string, unknown> } | { status: 400 | 403 | 404; text: string };
+export type TokenSelf = { status: 200; body: Record<string, unknown> } | { status: 400 | 403 | 404 | 500; text: string };
+
+/** How an expired token is answered: 403 as before 1.10.1, or as servers from 1.10.1 do, 500 with the resolver's error unmapped. */
+export type ExpiredStatus = 403 | 500;
+const EXPIRED_RPC = { status: 500, text: 'rpc error: ACL token expired' } as const;
 
 /**
  * The cluster-wide ACL system every agent of one simulator shares. With ACLs off every request is
@@ -27,6 +31,7 @@ export class Acl {
   readonly readToken: string = randomUUID();
   readonly managementToken: string = randomUUID();
   private readonly tokens = new Map<string, Token>();
+  private expiredStatus: ExpiredStatus = 403;
 
   constructor(spec?: AclSpec) {
     this.enabled = spec?.enabled ?? false;
@@ -58,11 +63,19 @@ export class Acl {
    * Sets when the read token (the one vigil is given) expires: in `seconds` (negative: already
    * expired), or never (undefined); and, with `createdAgo`, how long ago it was made.
    */
-  expireReadToken(seconds: number | undefined, createdAgo?: number): { expires_at: string | null } {
+  expireReadToken(seconds: number | undefined, createdAgo?: number, expiredStatus: ExpiredStatus = 403): { expires_at: string | null } {
     const token = this.tokens.get(this.readToken) as Token;
+    this.expiredStatus = expiredStatus;
     token.expiresAt = seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000);
     if (createdAgo !== undefined) token.createTime = new Date(Date.now() - createdAgo * 1000);
     return { expires_at: token.expiresAt?.toISOString() ?? null };
+  }
+
+  /** The answer to a call with an expired token where it is not the 403 of a refused policy: from 1.10.1, a 500. */
+  expiredAnswer(req: http.IncomingMessage): typeof EXPIRED_RPC | undefined {
+    if (!this.enabled || this.expiredStatus !== 500) return undefined;
+    const token = this.tokenOf(req);
+    return token && expired(token) ? EXPIRED_RPC : undefined;
   }
 
   /** `GET /v1/acl/token/self`, as ACL.ResolveToken answers it (any valid token reads itself). */
@@ -70,7 +83,7 @@ export class Acl {
     if (!this.enabled) return { status: 400, text: 'ACL support disabled' };
     const token = this.tokenOf(req);
     if (!token) return { status: 403, text: 'ACL token not found' };
-    if (expired(token)) return { status: 403, text: 'ACL token expired' };
+    if (expired(token)) return this.expiredStatus === 500 ? EXPIRED_RPC : { status: 403, text: 'ACL token expired' };
     const secret = [...this.tokens].find(([, t]) => t === token)?.[0];
     return {
       status: 200,

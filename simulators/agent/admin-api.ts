@@ -49,9 +49,10 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *                                       region, or makes it trail the leader by N log entries
  *   POST /_sim/autopilot/flap           {"every_ms": N|null} moves leadership every N ms (null stops)
  *   DELETE /_sim/autopilot              drops the region's autopilot faults
- *   POST /_sim/acl/read-token           {"expires_in_seconds": N, "created_seconds_ago"?: M} the read token expires
- *                                       in N seconds (N <= 0: expired, refused everywhere with 403), made M seconds
- *                                       ago; DELETE: it never expires again
+ *   POST /_sim/acl/read-token           {"expires_in_seconds": N, "created_seconds_ago"?: M, "expired_status"?: 403|500}
+ *                                       the read token expires in N seconds (N <= 0: expired, refused everywhere with
+ *                                       403, or with 500 "rpc error: ACL token expired" as servers from 1.10.1 do),
+ *                                       made M seconds ago; DELETE: it never expires again
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -217,7 +218,9 @@ function expireReadToken(acl: Acl, body: Body): Reply {
   const ago = body.created_seconds_ago;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return fail(400, 'expires_in_seconds must be a number');
   if (ago !== undefined && (typeof ago !== 'number' || !Number.isFinite(ago) || ago < 0)) return fail(400, 'created_seconds_ago must be a number >= 0');
-  return { status: 200, body: acl.expireReadToken(seconds, ago) };
+  const status = body.expired_status ?? 403;
+  if (status !== 403 && status !== 500) return fail(400, 'expired_status must be 403 or 500');
+  return { status: 200, body: acl.expireReadToken(seconds, ago, status) };
 }
 
 function setAllocations(agent: AgentModel, body: Body): Reply {

@@ -135,6 +135,8 @@ export function handleApi(ctx: ApiContext, req: http.IncomingMessage, res: http.
   if (needs && !(needs.mode === 'server' ? ctx.agent.isServer : ctx.agent.isClient)) {
     return sendText(res, needs.status, needs.message);
   }
+  const expired = endpoint.acl ? ctx.acl.expiredAnswer(req) : undefined;
+  if (expired) return sendText(res, expired.status, expired.text);
   if (endpoint.acl && !ctx.acl.allows(req, endpoint.acl)) return sendText(res, 403, PERMISSION_DENIED);
   endpoint.answer(ctx, query, res);
 }

@@ -47,6 +47,17 @@ describe('GET /v1/acl/token/self', () => {
     expect((await self(sim.readToken, '/v1/agent/self')).status).toBe(200);
   });
 
+  it('answers an expired token as servers from 1.10.1 do: 500 "rpc error: ACL token expired", here and on every endpoint', async () => {
+    await admin(sim, 's1', 'acl/read-token', { expires_in_seconds: -1, expired_status: 500 });
+    for (const path of ['/v1/acl/token/self', '/v1/agent/self', '/v1/agent/members']) {
+      const res = await self(sim.readToken, path);
+      expect([path, res.status, await res.text()]).toEqual([path, 500, 'rpc error: ACL token expired']);
+    }
+    // The health needs no token: the agent itself is well.
+    expect((await self(sim.readToken, '/v1/agent/health')).status).toBe(200);
+    expect((await admin(sim, 's1', 'acl/read-token', { expires_in_seconds: -1, expired_status: 502 })).status).toBe(400);
+  });
+
   it('answers 403 "ACL token not found" for a token the cluster does not know', async () => {
     const res = await self('no-such-token');
     expect([res.status, await res.text()]).toEqual([403, 'ACL token not found']);

@@ -23,10 +23,10 @@ export const AGENT_CLASSES: readonly FailureClass[] = [
   {
     id: 'agent-token-expired',
     area: 'Cluster agents',
-    failure: 'vigil\'s ACL token has expired (403 "ACL token expired")',
+    failure: 'vigil\'s ACL token has expired (403 "ACL token expired"; from 1.10.1, 500 "rpc error: ACL token expired")',
     alert: 'VigilSchedulerTokenExpired',
-    proof: 'promtool',
-    note: "vigil's operator's: with VigilCollectorFailing for each agent",
+    proof: 'live',
+    note: "vigil's operator's: with VigilCollectorFailing for each agent, never SchedulerAgentDown; live in test/e2e/paging-expired-token.test.ts",
   },
   { id: 'agent-unhealthy', area: 'Cluster agents', failure: 'an agent reports itself unhealthy', alert: 'SchedulerAgentUnhealthy', proof: 'live' },
   { id: 'agent-member-failed', area: 'Cluster agents', failure: 'a gossip member fails', alert: 'SchedulerAgentMemberFailed', proof: 'live' },
