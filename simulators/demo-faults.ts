@@ -211,7 +211,7 @@ function teamsFaults(teams: TeamsSimulator, organization: string): DemoFault[] {
       what: 'drop every member of the owners team',
       inject: `curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":0}'`,
       clear: `curl -XPOST ${teams.url}/_sim/team-users -d '{"organization":"${organization}","team":"owners","count":5}'`,
-      alerts: ['TeamsOwnersDropped'],
+      classes: ['teams-owners-dropped'],
       pollSeconds: 30,
     },
   ];
