@@ -142,7 +142,7 @@ export function createCluster(name: string, nodeCount = 3, sealBackends: readonl
   return {
     name,
     id: randomUUID(),
-    nodes: createNodes(name, nodeCount),
+    nodes: createNodes(nodeCount),
     sealBackends,
     url: '',
     clusterAddr: '',

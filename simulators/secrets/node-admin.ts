@@ -26,7 +26,6 @@ function nodesView(cluster: ClusterModel): Record<string, unknown> {
     seal_backends: cluster.sealBackends,
     nodes: set.nodes.map((n) => ({
       id: n.id,
-      hostname: n.hostname,
       role: roleOf(set, n),
       sealed: n.sealed,
       dead: n.dead,

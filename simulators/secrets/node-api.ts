@@ -75,7 +75,7 @@ export function haStatusReply(cluster: ClusterModel, now: Date): Reply {
   const active = activeNode(cluster.nodes, cluster.sealed);
   if (!active) throw noActiveNode();
   const nodes = cluster.nodes.nodes.filter(serving).map((n) => ({
-    hostname: n.hostname,
+    hostname: n.id,
     api_address: n.url,
     cluster_address: `https://${nodeClusterAddress(n)}`,
     active_node: n === active,
@@ -109,8 +109,8 @@ function serverView(cluster: ClusterModel, n: SimNode, now: Date): Json {
   const leader = activeNode(cluster.nodes, cluster.sealed) === n;
   const down = !serving(n);
   return {
-    id: n.hostname,
-    name: n.hostname,
+    id: n.id,
+    name: n.id,
     address: nodeClusterAddress(n),
     node_status: n.dead ? 'failed' : 'alive',
     last_contact: leader ? '0s' : down ? '47.311s' : n.lagEntries > 0 ? '2.5s' : '412.7ms',
@@ -137,9 +137,9 @@ export function autopilotReply(cluster: ClusterModel, now: Date): Reply {
     healthy: members.every(healthyVoter),
     failure_tolerance: tolerance,
     optimistic_failure_tolerance: tolerance,
-    leader: active.hostname,
-    voters: members.map((n) => n.hostname),
-    servers: Object.fromEntries(members.map((n) => [n.hostname, serverView(cluster, n, now)])),
+    leader: active.id,
+    voters: members.map((n) => n.id),
+    servers: Object.fromEntries(members.map((n) => [n.id, serverView(cluster, n, now)])),
     upgrade_info: null,
   };
   return ok(envelope(cluster, { data }));

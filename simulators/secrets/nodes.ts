@@ -7,8 +7,8 @@
 export type StandbyKind = 'standby' | 'performance_standby';
 
 export interface SimNode {
+  /** Its name, as the cluster reports it: its raft node ID and its hostname alike (`node-2`), what the demo's faults name it by. */
   readonly id: string;
-  readonly hostname: string;
   /** What the node is while another one is active. */
   readonly standbyKind: StandbyKind;
   /** Its API address, known once its listener is bound. */
@@ -45,10 +45,9 @@ export const SIM_BUILD_DATE = '2024-08-06T14:28:45Z';
 /** Entries a server may trail the leader by before autopilot calls it unhealthy (max_trailing_logs). */
 export const MAX_TRAILING_LOGS = 1000;
 
-export function createNodes(cluster: string, count: number, now = new Date()): NodeSet {
+export function createNodes(count: number, now = new Date()): NodeSet {
   const nodes = Array.from({ length: count }, (_, i): SimNode => ({
     id: `node-${i + 1}`,
-    hostname: `${cluster}-node-${i + 1}`,
     standbyKind: i % 2 === 1 ? 'standby' : 'performance_standby',
     url: '',
     sealed: false,

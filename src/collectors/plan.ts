@@ -50,7 +50,8 @@ export interface CallStep<T = never, C = never> extends StepBase<T, C> {
   readonly each?: {
     readonly says: string;
     readonly items: (target: T, earlier: Earlier, call: C) => readonly string[];
-    readonly labels: (item: string) => Labels;
+    /** The item's labels; they may read the run's earlier answers (a node's name, found with the nodes). */
+    readonly labels: (item: string, earlier: Earlier) => Labels;
   };
   /** Where the request goes when not the target's address (a node's own), and what the docs say of it. */
   readonly via?: { readonly says: string; readonly client: (call: C, item: string) => UpstreamClient };

@@ -119,7 +119,7 @@ async function called(s: CallStep, run: Run, earlier: Earlier, steps: readonly A
   try {
     return await Promise.all(
       items.map(async (item) => {
-        const context = { ...run.t.context, ...(item === undefined ? {} : s.each?.labels(item)), ...e.labels };
+        const context = { ...run.t.context, ...(item === undefined ? {} : s.each?.labels(item, earlier)), ...e.labels };
         const o = await collectPart({
           part: partName(s as AnyStep, item),
           context,

@@ -67,11 +67,11 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_node_requests_total',
-    help: "Requests to each node of this target's cluster at the node's own address (sys/health of the node poll), by node; a node that leaves the cluster takes its series along.",
+    help: "Requests to each node of this target's cluster at the node's own address (the node poll's sys/health, seal status and seal backends), by that API address (`address`, as the secrets_node_* series have it); a node that leaves the cluster takes its series along.",
     type: 'counter',
     section: 'vigil',
-    labels: ['target', 'node'],
-    samples: (s) => [...s.nodeRequests].map(([node, value]) => ({ labels: { node }, value })),
+    labels: ['target', 'address'],
+    samples: (s) => [...s.nodeRequests].map(([address, value]) => ({ labels: { address }, value })),
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_rate_limited_total',

@@ -200,7 +200,7 @@ export class CorpusServer {
       const context = {
         target: 't',
         organization: ORGANIZATION,
-        ...(outcome.item === undefined ? {} : { kind: outcome.item, node: outcome.item }),
+        ...(outcome.item === undefined ? {} : { kind: outcome.item, node: outcome.item, address: outcome.item }),
         ...outcome.endpoint?.labels,
       };
       return { outcome, text, series: withoutContext(parseExposition(text), context) };

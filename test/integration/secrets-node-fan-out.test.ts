@@ -37,7 +37,7 @@ describe('the node poll of a cluster wider than 10 nodes', () => {
     await new Promise((r) => setImmediate(r));
     const m = await d.metrics();
     expect(m.get(series('secrets_nodes_discovered', { target: 'wide' }))).toBe(NODES);
-    for (const url of sim.cluster('wide').nodes.values()) expect(m.get(series('secrets_node_up', { target: 'wide', node: url }))).toBe(1);
+    for (const [id, url] of sim.cluster('wide').nodes) expect(m.get(series('secrets_node_up', { target: 'wide', node: id, address: url }))).toBe(1);
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
   }, 60_000);
 });

@@ -29,9 +29,11 @@ const admin = async (path: string, body: unknown = {}, cluster = 'raft') => {
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 };
 const url = (id: string) => sim.cluster('raft').nodes.get(id)!;
-const node = (name: string, id: string, extra: Record<string, string> = {}) => series(`secrets_${name}`, { target: 'raft', node: url(id), ...extra });
-const server = (name: string, id: string, extra: Record<string, string> = {}) =>
-  series(`secrets_raft_${name}`, { target: 'raft', server: `raft-${id}`, ...extra });
+/** A node's series: by its name as the cluster reports it (its raft node ID), with the API address it is polled at. */
+const node = (name: string, id: string, extra: Record<string, string> = {}) =>
+  series(`secrets_${name}`, { target: 'raft', node: id, address: url(id), ...extra });
+/** A raft server's series: by the same name as the node's own. */
+const server = (name: string, id: string, extra: Record<string, string> = {}) => series(`secrets_raft_${name}`, { target: 'raft', server: id, ...extra });
 const cluster = (name: string, extra: Record<string, string> = {}) => series(`secrets_${name}`, { target: 'raft', ...extra });
 const info = (id: string, version = '1.17.3+ent', name = 'vault-cluster-raft') => node('node_info', id, { version, cluster_name: name });
 
@@ -133,7 +135,7 @@ describe('a cluster of three nodes behind one address', () => {
     const before = await vigil.metrics();
     await vigil.collect();
     const after = await vigil.metrics();
-    const requests = (m: Map<string, number>, id: string) => m.get(series('vigil_upstream_node_requests_total', { target: 'raft', node: url(id) })) ?? NaN;
+    const requests = (m: Map<string, number>, id: string) => m.get(series('vigil_upstream_node_requests_total', { target: 'raft', address: url(id) })) ?? NaN;
     // Each node that answers is asked once for each endpoint its node poll calls at a node's own address.
     const raft = secretsCollector.target.parse({ name: 'raft', address: sim.cluster('raft').url, replication_kinds: ['dr'] });
     const atEachNode = stepsFor(nodesPlan as Plan, raft).filter((s) => s.kind === 'call' && s.via).length;
@@ -184,7 +186,7 @@ describe('each node fault changes exactly its series', () => {
       node('license_expiry_timestamp_seconds', 'node-3'),
       node('node_clock_skew_seconds', 'node-3'),
       // A node that does not answer its health is asked nothing else: its seal's series go with it.
-      ...[...before.keys()].filter((k) => k.includes(`node="${url('node-3')}"`) && sealFamilies.some((f) => k.startsWith(`${f}{`))),
+      ...[...before.keys()].filter((k) => k.includes(`address="${url('node-3')}"`) && sealFamilies.some((f) => k.startsWith(`${f}{`))),
     ];
     expect(changed(before, after)).toEqual([node('node_up', 'node-3'), ...gone, ...voterLost('node-3')].sort());
   });
@@ -236,7 +238,7 @@ describe('each node fault changes exactly its series', () => {
     const after = await nodeSeries();
     expect(after.get(cluster('nodes_discovered'))).toBe(2);
     expect(after.get(cluster('raft_voters'))).toBe(2);
-    const gone = [...before.keys()].filter((k) => k.includes(url('node-3')) || k.includes('server="raft-node-3"'));
+    const gone = [...before.keys()].filter((k) => k.includes(url('node-3')) || k.includes('server="node-3"'));
     expect(gone.length).toBeGreaterThan(10);
     expect(changed(before, after)).toEqual(
       [...gone, cluster('nodes_discovered'), cluster('raft_voters'), cluster('raft_failure_tolerance'), cluster('raft_optimistic_failure_tolerance')].sort(),
@@ -270,8 +272,8 @@ describe('a standby sealed before vigil first looked', () => {
     const m = await vigil.metrics();
     const sealed = sim.cluster('presealed').nodes.get('node-2')!;
     expect(m.get(series('secrets_nodes_discovered', { target: 'presealed' }))).toBe(3);
-    expect(m.get(series('secrets_node_up', { target: 'presealed', node: sealed }))).toBe(1);
-    expect(m.get(series('secrets_node_sealed', { target: 'presealed', node: sealed }))).toBe(1);
+    expect(m.get(series('secrets_node_up', { target: 'presealed', node: 'node-2', address: sealed }))).toBe(1);
+    expect(m.get(series('secrets_node_sealed', { target: 'presealed', node: 'node-2', address: sealed }))).toBe(1);
   });
 });
 
@@ -282,8 +284,8 @@ describe('where the node list cannot be read', () => {
   it('a token that may not read the HA status or autopilot: the configured address only, reason forbidden, no raft series', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_node_discovery_info', { target: 'no-token', source: 'address_only', reason: 'forbidden' }))).toBe(1);
-    expect(m.get(series('secrets_node_up', { target: 'no-token', node: sim.cluster('five').url }))).toBe(1);
-    expect(m.get(series('secrets_node_role', { target: 'no-token', node: sim.cluster('five').url, role: 'active' }))).toBe(1);
+    expect(m.get(series('secrets_node_up', { target: 'no-token', node: sim.cluster('five').url, address: sim.cluster('five').url }))).toBe(1);
+    expect(m.get(series('secrets_node_role', { target: 'no-token', node: sim.cluster('five').url, address: sim.cluster('five').url, role: 'active' }))).toBe(1);
     expect(of(m, 'no-token').filter((k) => k.startsWith('secrets_raft_') || k.startsWith('secrets_ha_status_'))).toEqual([]);
   });
 
@@ -292,14 +294,18 @@ describe('where the node list cannot be read', () => {
     expect(m.get(series('secrets_node_discovery_info', { target: 'old', source: 'address_only', reason: 'not_found' }))).toBe(1);
     expect(m.get(series('secrets_nodes_discovered', { target: 'old' }))).toBe(1);
     expect(of(m, 'old').filter((k) => k.startsWith('secrets_raft_') || k.startsWith('secrets_ha_status_'))).toEqual([]);
-    expect(m.has(series('secrets_license_expiry_timestamp_seconds', { target: 'old', node: old.cluster('old').url }))).toBe(false);
+    expect(m.has(series('secrets_license_expiry_timestamp_seconds', { target: 'old', node: old.cluster('old').url, address: old.cluster('old').url }))).toBe(
+      false,
+    );
     expect(m.get(series('vigil_collector_up', { collector: 'secrets_nodes', target: 'old' }))).toBe(1);
   });
 
   it('a DR secondary, which disables the HA status and autopilot (400): its address only, reason unsupported, and no failure', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_node_discovery_info', { target: 'drsec', source: 'address_only', reason: 'unsupported' }))).toBe(1);
-    expect(m.get(series('secrets_node_role', { target: 'drsec', node: sim.cluster('drsec').url, role: 'dr_secondary' }))).toBe(1);
+    expect(
+      m.get(series('secrets_node_role', { target: 'drsec', node: sim.cluster('drsec').url, address: sim.cluster('drsec').url, role: 'dr_secondary' })),
+    ).toBe(1);
     expect(m.get(series('vigil_collector_up', { collector: 'secrets_nodes', target: 'drsec' }))).toBe(1);
   });
 
@@ -307,6 +313,6 @@ describe('where the node list cannot be read', () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_node_discovery_info', { target: 'listed', source: 'configured', reason: '' }))).toBe(1);
     expect(m.get(series('secrets_nodes_discovered', { target: 'listed' }))).toBe(2);
-    expect(m.has(series('secrets_node_up', { target: 'listed', node: url('node-3') }))).toBe(false);
+    expect(m.has(series('secrets_node_up', { target: 'listed', node: 'node-3', address: url('node-3') }))).toBe(false);
   });
 });

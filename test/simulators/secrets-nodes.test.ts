@@ -109,11 +109,11 @@ describe('the HA status, the leader and autopilot', () => {
   });
 
   it('autopilot: three healthy voters tolerate one loss; a dead or lagging voter takes it', async () => {
-    expect(await autopilot()).toMatchObject({ healthy: true, failure_tolerance: 1, voters: ['dr-primary-node-1', 'dr-primary-node-2', 'dr-primary-node-3'] });
+    expect(await autopilot()).toMatchObject({ healthy: true, failure_tolerance: 1, voters: ['node-1', 'node-2', 'node-3'] });
     await admin('nodes/node-2', { dead: true });
     const dead = await autopilot();
     expect(dead).toMatchObject({ healthy: false, failure_tolerance: 0 });
-    expect((dead.servers as Record<string, Obj>)['dr-primary-node-2']).toMatchObject({ healthy: false, node_status: 'failed', status: 'voter' });
+    expect((dead.servers as Record<string, Obj>)['node-2']).toMatchObject({ healthy: false, node_status: 'failed', status: 'voter' });
     await admin('nodes/node-2', { dead: false, lag_entries: 5000 });
     expect(await autopilot()).toMatchObject({ healthy: false, failure_tolerance: 0 });
   });

@@ -8,6 +8,7 @@ import { attemptClock, type AttemptView, type OperationTokenAttempt } from './dr
 import { nodeAddressing, type NodeAddressing } from './node-addresses.js';
 import { NodeClients } from './node-clients.js';
 import type { Discovery } from './node-discovery.js';
+import { NodeNames } from './node-names.js';
 import { primaryChangeCounter, type PrimaryChanges } from './primary-changes.js';
 import type { ReplicationStatus } from './replication-status.js';
 import type { SecretsTarget } from './target.js';
@@ -32,8 +33,8 @@ export interface SecretsCall extends SecretsAuth {
   readonly attemptClock: (a: OperationTokenAttempt) => AttemptView;
   readonly countChanges: (statuses: ReadonlyMap<string, ReplicationStatus>) => PrimaryChanges;
   readonly addressing: NodeAddressing;
-  /** Raft address to node, as earlier HA statuses paired them; the last nodes found. */
-  readonly discovery: { readonly known: Map<string, string>; last?: Discovery };
+  /** Raft address to node, as earlier HA statuses paired them; the last nodes found; the names the nodes were last given. */
+  readonly discovery: { readonly known: Map<string, string>; last?: Discovery; readonly names: NodeNames };
   readonly activeNodes: ActiveNodeChanges;
 }
 
@@ -51,7 +52,7 @@ export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: Ac
     attemptClock: attemptClock(),
     countChanges: primaryChangeCounter(),
     addressing: nodeAddressing(t.address, t.nodes.address_template),
-    discovery: { known: new Map() },
+    discovery: { known: new Map(), names: new NodeNames() },
     activeNodes,
   };
   return () => {

@@ -1,9 +1,16 @@
 import { family, single, type Family } from '../../metrics/family.js';
+import { FROM_HA, type HaNode, type HaView } from './ha-status.js';
 import type { Discovery } from './node-discovery.js';
+import { nodeLabels } from './node-names.js';
 
-/** What one cluster's node poll derives across its answers: the nodes found, the active one, its changes. */
+/** What one cluster's node poll derives across its answers: the nodes found and their names, the active one, its changes. */
 export interface ClusterNodes {
   discovery: Discovery;
+  /** API address to the node's name (node-names.ts). */
+  names: ReadonlyMap<string, string>;
+  /** The HA status's nodes, when it was read: their echo and clock skew. */
+  ha: HaView | undefined;
+  /** The active node's API address. */
   active: string | undefined;
   /** Changes of the active node seen across polls, kept across reloads. */
   changes: number;
@@ -31,11 +38,11 @@ export const discoveryFamilies: readonly Family<ClusterNodes>[] = [
 export const activeNodeFamilies: readonly Family<ClusterNodes>[] = [
   family<ClusterNodes>({
     name: 'secrets_active_node_info',
-    help: 'The node the cluster reports active (sys/ha-status active_node, else sys/leader leader_address), value 1; no series while none is.',
+    help: "The node the cluster reports active (sys/ha-status active_node, else sys/leader leader_address), by its name and API address as the node's own series have them, value 1; no series while none is.",
     type: 'gauge',
     section: 'secrets',
-    labels: ['target', 'node'],
-    samples: (c) => (c.active === undefined ? [] : [{ labels: { node: c.active }, value: 1 }]),
+    labels: ['target', 'node', 'address'],
+    samples: (c) => (c.active === undefined ? [] : [{ labels: labelsOf(c, c.active), value: 1 }]),
   }),
   family<ClusterNodes>({
     name: 'secrets_active_node_changes_total',
@@ -44,6 +51,41 @@ export const activeNodeFamilies: readonly Family<ClusterNodes>[] = [
     section: 'secrets',
     labels: ['target'],
     samples: single((c) => c.changes),
+  }),
+];
+
+/**
+ * A node's labels: its name (node-names.ts) and its API address. A node the HA status names that
+ * vigil does not poll (a listed cluster's other nodes) goes by its hostname, as the rule has it.
+ */
+function labelsOf(c: ClusterNodes, address: string): { node: string; address: string } {
+  const name = c.names.get(address) ?? c.ha?.nodes.find((n) => n.node === address)?.hostname;
+  return name === undefined ? nodeLabels(c.names, address) : { node: name, address };
+}
+
+const perHaNode = (value: (n: HaNode) => number | undefined) => (c: ClusterNodes) =>
+  (c.ha?.nodes ?? []).flatMap((n) => {
+    const x = value(n);
+    return n.node === undefined || x === undefined ? [] : [{ labels: { node: c.names.get(n.node) ?? n.hostname ?? n.node, address: n.node }, value: x }];
+  });
+
+/** What the HA status says of each node it names, under the node's name (node-names.ts): read with the run's other answers. */
+export const haNodeFamilies: readonly Family<ClusterNodes>[] = [
+  family<ClusterNodes>({
+    name: 'secrets_node_clock_skew_seconds',
+    help: `How far the node's clock is off the active node's (clock_skew_ms, 1.16+), in seconds; ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target', 'node', 'address'],
+    samples: perHaNode((n) => (n.clock_skew_ms === undefined ? undefined : n.clock_skew_ms / 1000)),
+  }),
+  family<ClusterNodes>({
+    name: 'secrets_node_last_echo_timestamp_seconds',
+    help: `When the active node last heard the node's echo, as Unix time (none for the active node itself); ${FROM_HA}.`,
+    type: 'gauge',
+    section: 'secrets',
+    labels: ['target', 'node', 'address'],
+    samples: perHaNode((n) => n.last_echo),
   }),
 ];
 

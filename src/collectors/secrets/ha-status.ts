@@ -61,12 +61,7 @@ export function haView(nodes: readonly HaNode[], addressing: NodeAddressing, max
   return { nodes: kept, dropped: cap.dropped, refused };
 }
 
-const FROM_HA = "from sys/ha-status as the cluster's configured address answers it; absent when not reported";
-const perNode = (value: (n: HaNode) => number | undefined) => (v: HaView) =>
-  v.nodes.flatMap((n) => {
-    const x = value(n);
-    return n.node === undefined || x === undefined ? [] : [{ labels: { node: n.node }, value: x }];
-  });
+export const FROM_HA = "from sys/ha-status as the cluster's configured address answers it; absent when not reported";
 
 export const haStatusUp = upFamily({
   name: 'secrets_ha_status_up',
@@ -91,22 +86,6 @@ export const haStatusFamilies: readonly Family<HaView>[] = [
     section: 'secrets',
     labels: ['target'],
     samples: single((v) => v.refused),
-  }),
-  family<HaView>({
-    name: 'secrets_node_clock_skew_seconds',
-    help: `How far the node's clock is off the active node's (clock_skew_ms, 1.16+), in seconds; ${FROM_HA}.`,
-    type: 'gauge',
-    section: 'secrets',
-    labels: ['target', 'node'],
-    samples: perNode((n) => (n.clock_skew_ms === undefined ? undefined : n.clock_skew_ms / 1000)),
-  }),
-  family<HaView>({
-    name: 'secrets_node_last_echo_timestamp_seconds',
-    help: `When the active node last heard the node's echo, as Unix time (none for the active node itself); ${FROM_HA}.`,
-    type: 'gauge',
-    section: 'secrets',
-    labels: ['target', 'node'],
-    samples: perNode((n) => n.last_echo),
   }),
 ];
 

@@ -19,6 +19,8 @@ export interface Discovery {
   source: DiscoverySource;
   reason: DiscoveryReason;
   nodes: string[];
+  /** API address to raft server id, for the nodes polled for a raft server autopilot lists: how their name is found. */
+  raftIds?: ReadonlyMap<string, string>;
 }
 
 /** Why an answer gave no node list, in the fixed words of `secrets_node_discovery_info`. */
@@ -102,18 +104,21 @@ export function discover(i: DiscoveryInput): Discovery {
       i.known.set(key, n.node);
     }
   }
-  const servers = Object.values(i.autopilot.value?.servers ?? {});
+  const servers = Object.entries(i.autopilot.value?.servers ?? {});
   const learned = i.templated ? undefined : apiOfRaft(haNodes);
-  const fromRaft = servers.map(
-    (s) => i.known.get(raftKey(s.address) ?? '') ?? learned?.(s.address) ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster'),
-  );
+  const raftIds = new Map<string, string>();
+  const fromRaft = servers.map(([id, s]) => {
+    const at = i.known.get(raftKey(s.address) ?? '') ?? learned?.(s.address) ?? i.addressing({ hostname: s.name ?? s.id, address: s.address }, 'cluster');
+    if (at !== undefined && !raftIds.has(at)) raftIds.set(at, id);
+    return at;
+  });
   const fromHa = distinct(
     haNodes.map((n) => n.node),
     max,
   );
-  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft], max) };
+  if (fromHa.length) return { source: 'ha_status', reason: '', nodes: distinct([...fromHa, ...fromRaft], max), raftIds };
   const raft = distinct(fromRaft, max);
-  if (raft.length) return { source: 'autopilot', reason: '', nodes: raft };
+  if (raft.length) return { source: 'autopilot', reason: '', nodes: raft, raftIds };
   return { source: 'address_only', reason: discoveryReason(i.ha), nodes: [withoutTrailingSlash(i.address)] };
 }
 

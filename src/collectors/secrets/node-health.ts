@@ -82,12 +82,12 @@ export function nodeRole(h: NodeHealth): NodeRole | undefined {
 
 /** One node's `sys/health` answer, polled at the node's own address: pure mapping to samples. */
 
-const NODE = ['target', 'node'] as const;
+const NODE = ['target', 'node', 'address'] as const;
 const FROM_HEALTH = "from the node's own sys/health answer";
 
 export const nodeUp = upFamily({
   name: 'secrets_node_up',
-  help: "1 when the node answered sys/health with one of its documented status codes (200, 429, 472, 473, 474, 501, 503, 530) and a readable body, else 0. `node` is the node's API address as vigil polls it.",
+  help: "1 when the node answered sys/health with one of its documented status codes (200, 429, 472, 473, 474, 501, 503, 530) and a readable body, else 0. `node` is the node's name as the cluster reports it (its raft node ID, else its HA hostname, else its address), `address` the API address vigil polls it at.",
   section: 'secrets',
   labels: [...NODE],
 });

@@ -1,13 +1,14 @@
 import { scheduleIntervalSeconds } from '../../config-fields/schedule.js';
 import { call, derive, type Earlier, type Plan } from '../plan.js';
 import type { SecretsCall } from './call.js';
-import { activeNodeFamilies, discoveryFamilies, type ClusterNodes } from './cluster-nodes.js';
+import { activeNodeFamilies, discoveryFamilies, haNodeFamilies, type ClusterNodes } from './cluster-nodes.js';
 import { drOperationTokenAttemptEndpoint } from './dr-operation-token-attempt.js';
 import { haStatusEndpoint } from './ha-status.js';
 import { leaderEndpoint } from './leader.js';
 import { merkleCheckEndpoint } from './merkle-check.js';
 import { activeNode, discover, orLast, type Discovery } from './node-discovery.js';
 import { nodeHealthEndpoint } from './node-health.js';
+import { nodeLabels } from './node-names.js';
 import { primaryChangesFamily } from './primary-changes.js';
 import { raftAutopilotStateEndpoint } from './raft-autopilot-state.js';
 import { sealBackendStatusEndpoint } from './seal-backend-status.js';
@@ -59,8 +60,11 @@ export const merklePlan: Plan<T, C> = {
 const ha = call(haStatusEndpoint);
 const autopilot = call(raftAutopilotStateEndpoint);
 const leader = call(leaderEndpoint);
-/** The nodes to poll: listed, else found in the HA status and autopilot (the last ones found while an error hides them). */
-const found = derive<T, C, Discovery>({
+/** The nodes found, each with its name. */
+type NodesFound = Discovery & { readonly names: ReadonlyMap<string, string> };
+
+/** The nodes to poll: listed, else found in the HA status and autopilot (the last ones found while an error hides them), and their names. */
+const found = derive<T, C, NodesFound>({
   name: 'nodes_found',
   after: [ha, autopilot],
   families: [],
@@ -80,15 +84,20 @@ const found = derive<T, C, Discovery>({
     );
     c.discovery.last = d;
     c.nodes.keepOnly(d.nodes);
-    return d;
+    const names = c.discovery.names.name({ nodes: d.nodes, ha: e.of(ha)[0]?.value, autopilot: e.of(autopilot)[0]?.value, raftIds: d.raftIds });
+    return { ...d, names };
   },
 });
+
+const namesOf = (e: Earlier) => e.of(found)[0]?.value?.names;
+/** A node's part is labelled by its name and its API address. */
+const byNode = (address: string, e: Earlier) => nodeLabels(namesOf(e), address);
 
 const atNode = { says: "at the node's own address", client: (c: C, node: string) => c.nodes.client(node) };
 
 /** Each node's health, at the node's own address: a node that does not answer is the node's failure, which its `_up` reports. */
 const health = call(nodeHealthEndpoint, {
-  each: { says: 'once per node found', items: (_t: T, e: Earlier) => e.of(found)[0]?.value?.nodes ?? [], labels: (node) => ({ node }) },
+  each: { says: 'once per node found', items: (_t: T, e: Earlier) => e.of(found)[0]?.value?.nodes ?? [], labels: byNode },
   after: [found],
   via: atNode,
   reportedByUp: true,
@@ -99,7 +108,7 @@ export const perAnsweringNode = {
   each: {
     says: 'once per node found that answered `secrets/node-health`',
     items: (_t: T, e: Earlier) => e.of(health).flatMap((o) => (o.error || o.item === undefined ? [] : [o.item])),
-    labels: (node: string) => ({ node }),
+    labels: byNode,
   },
   after: [health],
   via: atNode,
@@ -126,11 +135,12 @@ export const nodesPlan: Plan<T, C> = {
     derive<T, C, ClusterNodes>({
       name: 'cluster_nodes',
       after: [found, leader],
-      families: [...discoveryFamilies, ...activeNodeFamilies],
+      families: [...discoveryFamilies, ...activeNodeFamilies, ...haNodeFamilies],
       value: (t, e, c) => {
-        const discovery = e.of(found)[0]!.value!;
-        const active = activeNode(e.of(ha)[0]?.value, e.of(leader)[0]?.value, discovery.nodes);
-        return { discovery, active, changes: c.activeNodes.see(t.name, active) };
+        const { names, ...discovery } = e.of(found)[0]!.value!;
+        const haView = e.of(ha)[0]?.value;
+        const active = activeNode(haView, e.of(leader)[0]?.value, discovery.nodes);
+        return { discovery, names, ha: haView, active, changes: c.activeNodes.see(t.name, active) };
       },
     }),
   ],

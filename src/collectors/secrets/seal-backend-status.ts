@@ -35,7 +35,7 @@ const backends = lenient(z.array(z.unknown())).transform((list) =>
 export const sealBackendStatusResponse = z.object({ healthy: lenient(boolish), unhealthy_since: since, backends });
 export type SealBackendStatus = z.output<typeof sealBackendStatusResponse>;
 
-const NODE = ['target', 'node'] as const;
+const NODE = ['target', 'node', 'address'] as const;
 const FROM = "from the node's own sys/seal-backend-status answer";
 
 export const sealBackendsUp = upFamily({

@@ -25,12 +25,12 @@ export const sealStatusResponse = z.object({
 });
 export type SealStatus = z.output<typeof sealStatusResponse>;
 
-const NODE = ['target', 'node'] as const;
+const NODE = ['target', 'node', 'address'] as const;
 const FROM = "from the node's own sys/seal-status answer";
 
 export const sealStatusUp = upFamily({
   name: 'secrets_node_seal_status_up',
-  help: "1 when the node answered sys/seal-status at its own address and the answer parsed, else 0. `node` is the node's API address as vigil polls it.",
+  help: "1 when the node answered sys/seal-status at its own address and the answer parsed, else 0. `node` is the node's name as the cluster reports it (its raft node ID, else its HA hostname, else its address), `address` the API address vigil polls it at.",
   section: 'secrets',
   labels: [...NODE],
 });

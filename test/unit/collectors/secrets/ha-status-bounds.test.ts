@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { haNodeFamilies } from '../../../../src/collectors/secrets/cluster-nodes.js';
 import { haStatusFamilies, haStatusResponse, haView, type HaNode } from '../../../../src/collectors/secrets/ha-status.js';
 import { MAX_ADDRESS_BYTES, MAX_NODES, nodeAddressing, pollable, withoutTrailingSlash } from '../../../../src/collectors/secrets/node-addresses.js';
 import { activeNode, discover } from '../../../../src/collectors/secrets/node-discovery.js';
@@ -22,7 +23,18 @@ const haNodes = (n: number, active = n - 1): HaNode[] =>
       clock_skew_ms: 3,
     })),
   }).nodes;
-const textOf = (v: ReturnType<typeof haView>) => [...renderGroup(haStatusFamilies, v, { target: 'c' }).values()].map(linesText).join('');
+/** The answer's own series, and the ones the node poll derives from it for each node (named by its address here: no autopilot). */
+const textOf = (v: ReturnType<typeof haView>) =>
+  [
+    ...renderGroup(haStatusFamilies, v, { target: 'c' }).values(),
+    ...renderGroup(
+      haNodeFamilies,
+      { discovery: { source: 'ha_status', reason: '', nodes: [] }, names: new Map(), ha: v, active: undefined, changes: 0 },
+      { target: 'c' },
+    ).values(),
+  ]
+    .map(linesText)
+    .join('');
 const seriesOf = (v: ReturnType<typeof haView>) =>
   textOf(v)
     .split('\n')

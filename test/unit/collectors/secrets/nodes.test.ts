@@ -50,6 +50,7 @@ describe('which nodes are polled', () => {
       source: 'ha_status',
       reason: '',
       nodes: ['http://10.0.0.1:8200', 'http://10.0.0.2:8200', 'http://10.0.0.3:8200'],
+      raftIds: new Map(),
     });
   });
 
@@ -73,7 +74,16 @@ describe('which nodes are polled', () => {
 
   it('autopilot alone: each server at its host, with the scheme and port of the configured address', () => {
     const d = discover(input({ autopilot: autopilot({ raft1: SERVER(1), raft2: SERVER(2) }) }));
-    expect(d).toEqual({ source: 'autopilot', reason: '', nodes: ['https://10.0.0.1:8200', 'https://10.0.0.2:8200'] });
+    expect(d).toEqual({
+      source: 'autopilot',
+      reason: '',
+      nodes: ['https://10.0.0.1:8200', 'https://10.0.0.2:8200'],
+      // Each polled for the server it is: what names it (node-names.ts).
+      raftIds: new Map([
+        ['https://10.0.0.1:8200', 'raft1'],
+        ['https://10.0.0.2:8200', 'raft2'],
+      ]),
+    });
   });
 
   it.each([
