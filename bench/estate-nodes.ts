@@ -16,10 +16,13 @@ function snapshot(nodes: number): string {
     const t = `target="c${c}"`;
     lines.push(`secrets_replication_up{${t},kind="dr"} 1`, `secrets_replication_mode{${t},kind="dr",mode="primary"} 1`, `secrets_sealed{${t}} 0`);
     if (nodes === 0) continue;
-    lines.push(`secrets_node_discovery_info{${t},source="ha_status",reason=""} 1`, `secrets_active_node_info{${t},node="https://c${c}-n0:8200"} 1`);
+    lines.push(
+      `secrets_node_discovery_info{${t},source="ha_status",reason=""} 1`,
+      `secrets_active_node_info{${t},node="c${c}-n0",address="https://c${c}-n0:8200"} 1`,
+    );
     lines.push(`secrets_raft_voters{${t}} ${nodes}`, `secrets_raft_failure_tolerance{${t}} ${(nodes - 1) >> 1}`, `secrets_raft_autopilot_healthy{${t}} 1`);
     for (let n = 0; n < nodes; n++) {
-      const k = `${t},node="https://c${c}-n${n}:8200"`;
+      const k = `${t},node="c${c}-n${n}",address="https://c${c}-n${n}:8200"`;
       lines.push(`secrets_node_up{${k}} 1`, `secrets_node_sealed{${k}} 0`, `secrets_node_initialized{${k}} 1`);
       for (const role of ['active', 'standby', 'performance_standby', 'dr_secondary', 'removed'])
         lines.push(`secrets_node_role{${k},role="${role}"} ${n === 0 && role === 'active' ? 1 : 0}`);

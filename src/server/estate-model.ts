@@ -32,7 +32,9 @@ export type Consequences = Array<{ cause: string; lines: string[] }>;
 
 /** One node of a secrets cluster, from its own sys/health answer. */
 export interface SecretsNode {
-  /** The node's API address as vigil polls it. */
+  /** The node's name as the cluster reports it: its raft node ID, else its HA hostname, else its address (the series' `node`). */
+  name: string;
+  /** The node's API address as vigil polls it (the series' `address`). */
   address: string;
   up: boolean;
   /** active, standby, performance_standby, dr_secondary or removed; null while down, sealed or uninitialized. */
@@ -47,7 +49,8 @@ export interface ClusterNodes {
   /** ha_status, autopilot, configured or address_only; with why, when the list could not be read. */
   source: string | null;
   reason: string | null;
-  activeNode: string | null;
+  /** The node the cluster reports active, by the name and address its row in `nodes` has. */
+  activeNode: { name: string; address: string } | null;
   nodes: SecretsNode[];
   raft: { healthy: boolean | null; failureTolerance: number | null; optimisticFailureTolerance: number | null; voters: number | null } | null;
 }

@@ -8,9 +8,10 @@ import type { Found, ProblemKind } from './problem-causes.js';
  * voters, autopilot health) where the cluster reports one. Pure, like buildEstate.
  */
 
-function node(f: Families, target: string, address: string, up: boolean): SecretsNode {
-  const k = { target, node: address };
+function node(f: Families, target: string, name: string, address: string, up: boolean): SecretsNode {
+  const k = { target, node: name, address };
   return {
+    name,
     address,
     up,
     role: of(f, R.nodeRole, k).find((s) => s.value === 1)?.labels.role ?? null,
@@ -21,6 +22,10 @@ function node(f: Families, target: string, address: string, up: boolean): Secret
 }
 
 const orNull = (v: number | undefined) => v ?? null;
+
+/** The active node as its series names it: the same name and address as its row. */
+const activeOf = (l: Readonly<Record<string, string>> | undefined): ClusterNodes['activeNode'] =>
+  l?.node === undefined ? null : { name: l.node, address: l.address ?? l.node };
 
 const NODE_FAMILIES = [R.nodeUp, R.nodeInitialized, R.nodeSealed, R.nodeRole, R.nodeInfo];
 
@@ -46,14 +51,19 @@ export function clusterNodes(f: Families, target: string): ClusterNodes | null {
   return {
     source: discovery?.labels.source || null,
     reason: discovery?.labels.reason || null,
-    activeNode: of(f, R.activeNodeInfo, t).find((s) => s.value === 1)?.labels.node ?? null,
-    nodes: ups.map((s) => node(own, target, s.labels.node ?? '', s.value === 1)).sort((a, b) => a.address.localeCompare(b.address)),
+    activeNode: activeOf(of(f, R.activeNodeInfo, t).find((s) => s.value === 1)?.labels),
+    nodes: ups
+      .map((s) => node(own, target, s.labels.node ?? '', s.labels.address ?? '', s.value === 1))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.address.localeCompare(b.address)),
     raft,
   };
 }
 
-const named = (kind: ProblemKind, what: string, addresses: string[]): Found[] =>
-  addresses.length ? [{ kind, line: `node${addresses.length > 1 ? 's' : ''} ${addresses.join(', ')} ${what}` }] : [];
+/** A node as a problem line names it: its name, with its address beside it where the two differ. */
+export const nodeTitle = (n: { name: string; address: string }): string => (n.name === n.address ? n.address : `${n.name} (${n.address})`);
+
+const named = (kind: ProblemKind, what: string, nodes: string[]): Found[] =>
+  nodes.length ? [{ kind, line: `node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')} ${what}` }] : [];
 
 /**
  * What is wrong with the nodes, each with its kind (problem-causes.ts folds them by cause). A
@@ -64,22 +74,8 @@ export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clu
   const problems: Found[] = [];
   const down = n.nodes.filter((x) => !x.up);
   const wholeClusterDown = clusterUnreadable && down.length === n.nodes.length;
-  if (!clusterSealed)
-    problems.push(
-      ...named(
-        'node-sealed',
-        'sealed',
-        n.nodes.filter((x) => x.up && x.sealed).map((x) => x.address),
-      ),
-    );
-  if (!wholeClusterDown)
-    problems.push(
-      ...named(
-        'node-unreachable',
-        'unreachable',
-        down.map((x) => x.address),
-      ),
-    );
+  if (!clusterSealed) problems.push(...named('node-sealed', 'sealed', n.nodes.filter((x) => x.up && x.sealed).map(nodeTitle)));
+  if (!wholeClusterDown) problems.push(...named('node-unreachable', 'unreachable', down.map(nodeTitle)));
   if (n.raft?.failureTolerance === 0) problems.push({ kind: 'raft-tolerance-lost', line: 'raft failure tolerance 0: one more voter lost stops the cluster' });
   if (n.raft?.healthy === false) problems.push({ kind: 'raft-autopilot-unhealthy', line: 'raft autopilot unhealthy' });
   return problems;

@@ -41,13 +41,14 @@ describe('GET /api/v1/estate', () => {
   it('lists each node with its health, role, seal and version, and the cluster’s active node and quorum', async () => {
     const estate = (await (await fetch(`${vigil.url}/api/v1/estate`)).json()) as Estate;
     const raft = estate.secrets.find((c) => c.target === 'raft')!;
-    expect(raft.nodes).toMatchObject({ source: 'ha_status', reason: null, activeNode: url('node-1') });
+    // The active node by the name and address its row has: the raft node ID, and the API address vigil polls.
+    expect(raft.nodes).toMatchObject({ source: 'ha_status', reason: null, activeNode: { name: 'node-1', address: url('node-1') } });
     const byAddress = new Map(raft.nodes!.nodes.map((n) => [n.address, n]));
-    expect(byAddress.get(url('node-1'))).toMatchObject({ up: true, role: 'active', sealed: false, initialized: true });
+    expect(byAddress.get(url('node-1'))).toMatchObject({ name: 'node-1', up: true, role: 'active', sealed: false, initialized: true });
     expect(byAddress.get(url('node-2'))).toMatchObject({ up: true, role: null, sealed: true });
     expect(byAddress.get(url('node-3'))).toMatchObject({ up: true, sealed: false, version: HOSTILE });
     expect(raft.nodes!.raft).toMatchObject({ voters: 3, healthy: false });
-    expect(raft.problems).toContain(`node ${url('node-2')} sealed`);
+    expect(raft.problems).toContain(`node node-2 (${url('node-2')}) sealed`);
   });
 });
 
@@ -56,10 +57,11 @@ describe('GET /', () => {
     const res = await fetch(`${vigil.url}/`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toContain(`<code>${url('node-1')}</code> <span class="muted">(active)</span>`);
-    expect(text).toContain(`<tr class="row-bad"><th scope="row">raft</th><td><code>${url('node-2')}</code></td>`);
+    expect(text).toContain(`<code>node-1</code> <span class="muted">${url('node-1')}</span> <span class="muted">(active)</span>`);
+    expect(text).toContain(`active node <code>node-1</code> <span class="muted">${url('node-1')}</span>`);
+    expect(text).toContain(`<tr class="row-bad"><th scope="row">raft</th><td><code>node-2</code> <span class="muted">${url('node-2')}</span></td>`);
     expect(text).not.toContain('<img');
     expect(text).toContain('1.17.3&#60;img src=x onerror=&#34;alert(1)&#34;&#62;');
-    expect(text).toMatch(/<strong>raft<\/strong>: node http:\/\/127\.0\.0\.1:\d+ sealed/);
+    expect(text).toMatch(/<strong>raft<\/strong>: node node-2 \(http:\/\/127\.0\.0\.1:\d+\) sealed/);
   });
 });

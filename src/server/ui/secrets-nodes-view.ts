@@ -1,6 +1,10 @@
 import type { ClusterNodes, SecretsCluster, SecretsNode } from '../estate-model.js';
 import { badge, esc, table } from './html.js';
 
+/** A node by its name, with the API address vigil polls it at beside it where the two differ. */
+const nodeCell = (n: { name: string; address: string }): string =>
+  n.name === n.address ? `<code>${esc(n.address)}</code>` : `<code>${esc(n.name)}</code> <span class="muted">${esc(n.address)}</span>`;
+
 /** A secrets cluster's nodes on the estate page: a line of quorum badges on its card, a row per node. */
 
 const ROLE_NAMES: Record<string, string> = { performance_standby: 'performance standby', dr_secondary: 'DR secondary' };
@@ -10,7 +14,7 @@ export function nodesSummary(n: ClusterNodes | null): string {
   if (!n) return '';
   const raft = n.raft;
   const parts = [
-    n.activeNode === null ? badge('no active node reported', 'warn') : `active node <code>${esc(n.activeNode)}</code>`,
+    n.activeNode === null ? badge('no active node reported', 'warn') : `active node ${nodeCell(n.activeNode)}`,
     raft?.voters === null || raft?.voters === undefined ? '' : `${esc(raft.voters)} voters`,
     raft?.failureTolerance === null || raft?.failureTolerance === undefined
       ? ''
@@ -24,12 +28,12 @@ export function nodesSummary(n: ClusterNodes | null): string {
   return `<p class="nodes-summary">${parts.join(' · ')}</p>`;
 }
 
-function nodeRow(c: SecretsCluster, n: SecretsNode, active: string | null): string {
+function nodeRow(c: SecretsCluster, n: SecretsNode, active: ClusterNodes['activeNode']): string {
   const role = n.role === null ? '<span class="muted">—</span>' : esc(ROLE_NAMES[n.role] ?? n.role);
   const sealed = n.sealed === null ? '—' : n.sealed ? badge('sealed', 'bad') : badge('unsealed', 'ok');
   const bad = !n.up || n.sealed === true;
-  const mark = n.address === active ? ' <span class="muted">(active)</span>' : '';
-  return `<tr class="${bad ? 'row-bad' : ''}"><th scope="row">${esc(c.target)}</th><td><code>${esc(n.address)}</code>${mark}</td><td>${n.up ? badge('up', 'ok') : badge('unreachable', 'bad')}</td><td>${role}</td><td>${sealed}</td><td>${n.version === null ? '—' : esc(n.version)}</td></tr>`;
+  const mark = n.address === active?.address ? ' <span class="muted">(active)</span>' : '';
+  return `<tr class="${bad ? 'row-bad' : ''}"><th scope="row">${esc(c.target)}</th><td>${nodeCell(n)}${mark}</td><td>${n.up ? badge('up', 'ok') : badge('unreachable', 'bad')}</td><td>${role}</td><td>${sealed}</td><td>${n.version === null ? '—' : esc(n.version)}</td></tr>`;
 }
 
 /** Every cluster's nodes in one table; nothing when no cluster reports nodes. */

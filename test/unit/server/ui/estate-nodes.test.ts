@@ -11,18 +11,18 @@ const SNAPSHOT = `secrets_replication_up{target="c1",kind="dr"} 1
 secrets_sealed{target="c1"} 0
 secrets_nodes_discovered{target="c1"} 3
 secrets_node_discovery_info{target="c1",source="ha_status",reason=""} 1
-secrets_active_node_info{target="c1",node="https://n1:8200"} 1
-secrets_node_up{target="c1",node="https://n1:8200"} 1
-secrets_node_up{target="c1",node="https://n2:8200"} 1
-secrets_node_up{target="c1",node="https://${EVIL}"} 0
-secrets_node_sealed{target="c1",node="https://n1:8200"} 0
-secrets_node_sealed{target="c1",node="https://n2:8200"} 1
-secrets_node_initialized{target="c1",node="https://n1:8200"} 1
-secrets_node_initialized{target="c1",node="https://n2:8200"} 1
-secrets_node_role{target="c1",node="https://n1:8200",role="active"} 1
-secrets_node_role{target="c1",node="https://n1:8200",role="standby"} 0
-secrets_node_role{target="c1",node="https://n2:8200",role="active"} 0
-secrets_node_info{target="c1",node="https://n1:8200",version="1.17.2${EVIL}",cluster_name="c"} 1
+secrets_active_node_info{target="c1",node="vault-1",address="https://n1:8200"} 1
+secrets_node_up{target="c1",node="vault-1",address="https://n1:8200"} 1
+secrets_node_up{target="c1",node="vault-2",address="https://n2:8200"} 1
+secrets_node_up{target="c1",node="https://${EVIL}",address="https://${EVIL}"} 0
+secrets_node_sealed{target="c1",node="vault-1",address="https://n1:8200"} 0
+secrets_node_sealed{target="c1",node="vault-2",address="https://n2:8200"} 1
+secrets_node_initialized{target="c1",node="vault-1",address="https://n1:8200"} 1
+secrets_node_initialized{target="c1",node="vault-2",address="https://n2:8200"} 1
+secrets_node_role{target="c1",node="vault-1",address="https://n1:8200",role="active"} 1
+secrets_node_role{target="c1",node="vault-1",address="https://n1:8200",role="standby"} 0
+secrets_node_role{target="c1",node="vault-2",address="https://n2:8200",role="active"} 0
+secrets_node_info{target="c1",node="vault-1",address="https://n1:8200",version="1.17.2${EVIL}",cluster_name="c"} 1
 secrets_raft_autopilot_healthy{target="c1"} 0
 secrets_raft_failure_tolerance{target="c1"} 0
 secrets_raft_optimistic_failure_tolerance{target="c1"} 1
@@ -31,8 +31,8 @@ secrets_replication_up{target="plain",kind="dr"} 1
 secrets_sealed{target="plain"} 0
 secrets_replication_up{target="sealed",kind="dr"} 0
 secrets_sealed{target="sealed"} 1
-secrets_node_up{target="sealed",node="https://s1:8200"} 1
-secrets_node_sealed{target="sealed",node="https://s1:8200"} 1
+secrets_node_up{target="sealed",node="vault-s1",address="https://s1:8200"} 1
+secrets_node_sealed{target="sealed",node="vault-s1",address="https://s1:8200"} 1
 `;
 
 describe('the nodes of a secrets cluster', () => {
@@ -43,11 +43,11 @@ describe('the nodes of a secrets cluster', () => {
     expect(c1.nodes).toEqual({
       source: 'ha_status',
       reason: null,
-      activeNode: 'https://n1:8200',
+      activeNode: { name: 'vault-1', address: 'https://n1:8200' },
       nodes: [
-        { address: `https://${EVIL}`, up: false, role: null, sealed: null, initialized: null, version: null },
-        { address: 'https://n1:8200', up: true, role: 'active', sealed: false, initialized: true, version: `1.17.2${EVIL}` },
-        { address: 'https://n2:8200', up: true, role: null, sealed: true, initialized: true, version: null },
+        { name: `https://${EVIL}`, address: `https://${EVIL}`, up: false, role: null, sealed: null, initialized: null, version: null },
+        { name: 'vault-1', address: 'https://n1:8200', up: true, role: 'active', sealed: false, initialized: true, version: `1.17.2${EVIL}` },
+        { name: 'vault-2', address: 'https://n2:8200', up: true, role: null, sealed: true, initialized: true, version: null },
       ],
       raft: { healthy: false, failureTolerance: 0, optimisticFailureTolerance: 1, voters: 3 },
     });
@@ -55,9 +55,12 @@ describe('the nodes of a secrets cluster', () => {
   });
 
   it('names a sealed standby and an unreachable node as problems, the lost tolerance and unhealthy autopilot under the first', () => {
-    expect(c1.problems).toEqual(['node https://n2:8200 sealed', `node https://${EVIL} unreachable`]);
+    expect(c1.problems).toEqual(['node vault-2 (https://n2:8200) sealed', `node https://${EVIL} unreachable`]);
     expect(c1.consequences).toEqual([
-      { cause: 'node https://n2:8200 sealed', lines: ['raft failure tolerance 0: one more voter lost stops the cluster', 'raft autopilot unhealthy'] },
+      {
+        cause: 'node vault-2 (https://n2:8200) sealed',
+        lines: ['raft failure tolerance 0: one more voter lost stops the cluster', 'raft autopilot unhealthy'],
+      },
     ]);
     // A sealed cluster's sealed node is the one problem its card already names.
     expect(e.secrets.find((c) => c.target === 'sealed')!.problems).toEqual(['sealed (so its dr replication status cannot be read)']);
@@ -68,13 +71,16 @@ describe('the nodes of a secrets cluster', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
     expect(html).toContain(
-      '<tr class=""><th scope="row">c1</th><td><code>https://n1:8200</code> <span class="muted">(active)</span></td><td><span class="badge ok">up</span></td><td>active</td><td><span class="badge ok">unsealed</span></td><td>1.17.2&#60;img',
+      '<tr class=""><th scope="row">c1</th><td><code>vault-1</code> <span class="muted">https://n1:8200</span> <span class="muted">(active)</span></td><td><span class="badge ok">up</span></td><td>active</td><td><span class="badge ok">unsealed</span></td><td>1.17.2&#60;img',
     );
     expect(html).toContain(
-      '<tr class="row-bad"><th scope="row">c1</th><td><code>https://n2:8200</code></td><td><span class="badge ok">up</span></td><td><span class="muted">—</span></td><td><span class="badge bad">sealed</span></td>',
+      '<tr class="row-bad"><th scope="row">c1</th><td><code>vault-2</code> <span class="muted">https://n2:8200</span></td><td><span class="badge ok">up</span></td><td><span class="muted">—</span></td><td><span class="badge bad">sealed</span></td>',
     );
     expect(html).toContain('<span class="badge bad">unreachable</span>');
-    expect(html).toMatch(/active node <code>https:\/\/n1:8200<\/code> · 3 voters · <span class="badge bad">failure tolerance 0<\/span>/);
+    // The card names the active node as its row does: by name, its address beside it.
+    expect(html).toContain(
+      'active node <code>vault-1</code> <span class="muted">https://n1:8200</span> · 3 voters · <span class="badge bad">failure tolerance 0</span>',
+    );
     expect(html).toContain('<span class="badge bad">autopilot unhealthy</span>');
   });
 });
