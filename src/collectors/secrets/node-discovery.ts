@@ -134,9 +134,11 @@ export function orLast(d: Discovery, last: Discovery | undefined): Discovery {
 
 /**
  * The node the cluster reports active: the HA status's active node, else the leader's API address
- * (as the node polled at it is named, or as advertised when no polled node has it).
+ * (as the node polled at it is named, or as advertised when no polled node has it). A leader that
+ * answers the configured address `is_self` is the node polled there, when it is polled (the address
+ * alone, a DR secondary's): the active node is then that node's row, not an address nothing polls.
  */
-export function activeNode(ha: HaView | undefined, leader: Leader | undefined, discovered: readonly string[]): string | undefined {
+export function activeNode(ha: HaView | undefined, leader: Leader | undefined, discovered: readonly string[], configured?: string): string | undefined {
   const fromHa = ha?.nodes.find((n) => n.active_node === true);
   if (fromHa?.node) return fromHa.node;
   const address = leader?.ha_enabled === false ? undefined : leader?.leader_address;
@@ -144,5 +146,6 @@ export function activeNode(ha: HaView | undefined, leader: Leader | undefined, d
   const advertised = withoutTrailingSlash(address);
   const named = ha?.nodes.find((n) => n.api_address && withoutTrailingSlash(n.api_address) === advertised)?.node;
   // A label value: an address no node could have is folded, not exported by the megabyte.
-  return named ?? discovered.find((d) => d === advertised) ?? foldLabelValue(advertised);
+  const self = leader?.is_self === true && configured !== undefined ? discovered.find((d) => d === withoutTrailingSlash(configured)) : undefined;
+  return named ?? discovered.find((d) => d === advertised) ?? self ?? foldLabelValue(advertised);
 }

@@ -139,7 +139,7 @@ export const nodesPlan: Plan<T, C> = {
       value: (t, e, c) => {
         const { names, ...discovery } = e.of(found)[0]!.value!;
         const haView = e.of(ha)[0]?.value;
-        const active = activeNode(haView, e.of(leader)[0]?.value, discovery.nodes);
+        const active = activeNode(haView, e.of(leader)[0]?.value, discovery.nodes, t.address);
         return { discovery, names, ha: haView, active, changes: c.activeNodes.see(t.name, active) };
       },
     }),

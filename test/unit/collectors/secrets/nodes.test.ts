@@ -150,6 +150,23 @@ describe('the active node', () => {
     expect(activeNode(undefined, { ha_enabled: false, leader_address: undefined, is_self: undefined, leader_cluster_address: undefined }, [])).toBeUndefined();
   });
 
+  it('is the node polled at the configured address when the leader answering there says is_self: the row the node is shown in', () => {
+    const leader = {
+      ha_enabled: true,
+      leader_address: 'https://node-1.internal:8200/',
+      is_self: true,
+      leader_cluster_address: 'https://node-1.internal:8201/',
+    };
+    expect(activeNode(undefined, leader, ['https://vault.example:8200'], 'https://vault.example:8200/')).toBe('https://vault.example:8200');
+    // A polled node at the leader's address is that node; a leader that is not self names an address.
+    expect(activeNode(undefined, leader, ['https://vault.example:8200', 'https://node-1.internal:8200'], 'https://vault.example:8200')).toBe(
+      'https://node-1.internal:8200',
+    );
+    expect(activeNode(undefined, { ...leader, is_self: false }, ['https://vault.example:8200'], 'https://vault.example:8200')).toBe(
+      'https://node-1.internal:8200',
+    );
+  });
+
   it('changes are counted across polls; the first sighting and a poll that sees none are no change', () => {
     const c = new ActiveNodeChanges();
     expect(c.see('t', 'a')).toBe(0);
