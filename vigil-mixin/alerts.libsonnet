@@ -549,23 +549,23 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
         rules: [
           {
             alert: 'SecretsNodeSealed',
-            expr: 'max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1' % keys,
+            expr: 'max by (target, node, address%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1' % keys,
             'for': forOf('SecretsNodeSealed', '5m'),
             labels: {
               severity: severityOf('SecretsNodeSealed', 'warning'),
             },
             annotations: {
               summary: 'A node of a secrets cluster is sealed.',
-              description: 'Node {{ $labels.node }} of {{ $labels.target }} answers sealed: the cluster has one node fewer to fail over to.',
+              description: 'Node {{ $labels.node }} ({{ $labels.address }}) of {{ $labels.target }} answers sealed: the cluster has one node fewer to fail over to.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnodesealed',
             },
           },
           {
             alert: 'SecretsNodeUnreachable',
             expr: |||
-              max by (target, node%(clusterComma)s) (secrets_node_up%(selBraces)s) == 0
-              unless on (target, node%(clusterComma)s)
-              max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1
+              max by (target, node, address%(clusterComma)s) (secrets_node_up%(selBraces)s) == 0
+              unless on (target, node, address%(clusterComma)s)
+              max by (target, node, address%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 1
             ||| % keys,
             'for': forOf('SecretsNodeUnreachable', '10m'),
             labels: {
@@ -573,7 +573,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
             annotations: {
               summary: 'A node of a secrets cluster does not answer vigil.',
-              description: 'Node {{ $labels.node }} of {{ $labels.target }} has not answered sys/health: it is down, or vigil cannot reach the address it advertises.',
+              description: 'Node {{ $labels.node }} of {{ $labels.target }} has not answered sys/health at {{ $labels.address }}: it is down, or vigil cannot reach the address it advertises.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnodeunreachable',
             },
           },
@@ -581,11 +581,11 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             alert: 'SecretsNoActiveNode',
             expr: |||
               count by (target%(clusterComma)s) (
-                max by (target, node%(clusterComma)s) (secrets_node_up%(selBraces)s) == 1
-                and on (target, node%(clusterComma)s)
-                max by (target, node%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 0
-                and on (target, node%(clusterComma)s)
-                max by (target, node%(clusterComma)s) (secrets_node_initialized%(selBraces)s) == 1
+                max by (target, node, address%(clusterComma)s) (secrets_node_up%(selBraces)s) == 1
+                and on (target, node, address%(clusterComma)s)
+                max by (target, node, address%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 0
+                and on (target, node, address%(clusterComma)s)
+                max by (target, node, address%(clusterComma)s) (secrets_node_initialized%(selBraces)s) == 1
               )
               unless on (target%(clusterComma)s)
               max by (target%(clusterComma)s) (secrets_node_role{%(selComma)srole=~"active|dr_secondary"}) == 1
@@ -613,7 +613,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
             annotations: {
               summary: 'A seal backend of a secrets cluster is unhealthy.',
-              description: 'Seal backend {{ $labels.backend }} of {{ $labels.target }} has been unhealthy on {{ with printf "count(max by (node) (secrets_node_seal_backend_healthy{target=%q,backend=%q}) == 0)" $labels.target $labels.backend | query }}{{ . | first | value }}{{ end }} node(s) for 10 minutes: the seal has one backend fewer to unwrap its keys with.',
+              description: 'Seal backend {{ $labels.backend }} of {{ $labels.target }} has been unhealthy on {{ with printf "count(max by (node, address) (secrets_node_seal_backend_healthy{target=%q,backend=%q}) == 0)" $labels.target $labels.backend | query }}{{ . | first | value }}{{ end }} node(s) for 10 minutes: the seal has one backend fewer to unwrap its keys with.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretssealbackendunhealthy',
             },
           },
@@ -621,7 +621,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             alert: 'SecretsSealBackendsUnhealthy',
             expr: |||
               count by (target%(clusterComma)s) (
-                max by (target, node%(clusterComma)s) (secrets_node_seal_backend_healthy%(selBraces)s) == 0
+                max by (target, node, address%(clusterComma)s) (secrets_node_seal_backend_healthy%(selBraces)s) == 0
               )
               unless on (target%(clusterComma)s)
               max by (target%(clusterComma)s) (secrets_sealed%(selBraces)s) == 1
@@ -679,7 +679,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
             annotations: {
               summary: 'Raft autopilot reports a server of a secrets cluster unhealthy.',
-              description: 'Raft server {{ $labels.server }} of {{ $labels.target }} is unhealthy for autopilot (last contact {{ with printf "max(secrets_raft_server_last_contact_seconds{target=%q,server=%q})" $labels.target $labels.server | query }}{{ . | first | value | humanizeDuration }}{{ else }}unknown{{ end }} ago).',
+              description: 'Raft server {{ $labels.server }}{{ with printf "max by (address) (secrets_node_up{target=%q,node=%q})" $labels.target $labels.server | query }} ({{ . | first | label "address" }}){{ end }} of {{ $labels.target }} is unhealthy for autopilot (last contact {{ with printf "max(secrets_raft_server_last_contact_seconds{target=%q,server=%q})" $labels.target $labels.server | query }}{{ . | first | value | humanizeDuration }}{{ else }}unknown{{ end }} ago).',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsraftserverunhealthy',
             },
           },

@@ -1049,7 +1049,7 @@
             overrides: [],
           },
           title: 'Role per node',
-          description: 'What each node answers it is: active, standby, performance standby, DR secondary or removed (the state-set series that is 1).',
+          description: 'What each node answers it is: active, standby, performance standby, DR secondary or removed (the state-set series that is 1). `node` is the name the cluster reports (its raft node ID, as the raft panels name it), `address` the API address vigil polls.',
           datasource: {
             type: 'prometheus',
             uid: '${datasource}',
@@ -1171,7 +1171,7 @@
                 uid: '${datasource}',
               },
               refId: 'A',
-              legendFormat: '{{target}} {{node}} up',
+              legendFormat: '{{target}} {{node}} ({{address}}) up',
             },
             {
               expr: 'secrets_node_sealed{job=~"$job", instance=~"$instance", target=~"$target"}',
@@ -1180,7 +1180,7 @@
                 uid: '${datasource}',
               },
               refId: 'B',
-              legendFormat: '{{target}} {{node}} sealed',
+              legendFormat: '{{target}} {{node}} ({{address}}) sealed',
             },
             {
               expr: 'secrets_node_initialized{job=~"$job", instance=~"$instance", target=~"$target"}',
@@ -1189,7 +1189,7 @@
                 uid: '${datasource}',
               },
               refId: 'C',
-              legendFormat: '{{target}} {{node}} initialized',
+              legendFormat: '{{target}} {{node}} ({{address}}) initialized',
             },
           ],
         },
@@ -1443,7 +1443,7 @@
             overrides: [],
           },
           title: 'Active node',
-          description: 'The node each cluster reports active (HA status or sys/leader); a cluster without one is missing here.',
+          description: 'The node each cluster reports active (HA status or sys/leader), by its name and its API address; a cluster without one is missing here.',
           datasource: {
             type: 'prometheus',
             uid: '${datasource}',

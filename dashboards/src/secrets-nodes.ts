@@ -34,7 +34,8 @@ export function secretsNodesRow(d: VigilDashboard): VigilDashboard {
     })
     .table({
       title: 'Role per node',
-      description: 'What each node answers it is: active, standby, performance standby, DR secondary or removed (the state-set series that is 1).',
+      description:
+        'What each node answers it is: active, standby, performance standby, DR secondary or removed (the state-set series that is 1). `node` is the name the cluster reports (its raft node ID, as the raft panels name it), `address` the API address vigil polls.',
       unit: 'none',
       queries: [{ expr: `secrets_node_role{${T}} == 1` }],
     })
@@ -49,9 +50,9 @@ export function secretsNodesRow(d: VigilDashboard): VigilDashboard {
       description: '1 while a node answers sys/health (up), is sealed, is initialized; a sealed node still answers.',
       unit: 'bool',
       queries: [
-        { expr: `secrets_node_up{${T}}`, legend: '{{target}} {{node}} up' },
-        { expr: `secrets_node_sealed{${T}}`, legend: '{{target}} {{node}} sealed' },
-        { expr: `secrets_node_initialized{${T}}`, legend: '{{target}} {{node}} initialized' },
+        { expr: `secrets_node_up{${T}}`, legend: '{{target}} {{node}} ({{address}}) up' },
+        { expr: `secrets_node_sealed{${T}}`, legend: '{{target}} {{node}} ({{address}}) sealed' },
+        { expr: `secrets_node_initialized{${T}}`, legend: '{{target}} {{node}} ({{address}}) initialized' },
       ],
     })
     .timeseries({
@@ -87,11 +88,12 @@ export function secretsNodesRow(d: VigilDashboard): VigilDashboard {
       description: '1 while raft autopilot reports a server healthy; SecretsRaftServerUnhealthy warns after 5m at 0.',
       unit: 'bool',
       mayBeEmpty: true,
+      // `server` is the raft node ID: the name the node panels give the node.
       queries: [{ expr: `secrets_raft_server_healthy{${T}}`, legend: '{{target}} {{server}}' }],
     })
     .table({
       title: 'Active node',
-      description: 'The node each cluster reports active (HA status or sys/leader); a cluster without one is missing here.',
+      description: 'The node each cluster reports active (HA status or sys/leader), by its name and its API address; a cluster without one is missing here.',
       unit: 'none',
       queries: [{ expr: `secrets_active_node_info{${T}}` }],
     })

@@ -294,18 +294,19 @@ const FAULTS: Fault[] = [
     classes: ['secrets-node-sealed'],
     pages: [],
     alsoPages: [['SecretsRaftFailureToleranceLost', { target: 'n-sealed' }]],
-    warns: [['SecretsNodeSealed', { target: 'n-sealed' }]],
+    warns: [['SecretsNodeSealed', { target: 'n-sealed', node: 'node-2' }]],
     inject: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-2'), { sealed: true }),
     clear: () => post(sim(secretsUrl('n-sealed'), 'nodes/node-2'), { sealed: false }),
   },
   {
-    // A dead voter: the page says the cluster is at risk, the warnings which node and which server.
+    // A dead voter: the page says the cluster is at risk, the warnings which node and which server,
+    // by the one name the fault is injected with.
     // Never VigilCollectorFailing: the node's failure is not the node poll's.
     classes: ['secrets-raft-tolerance-lost', 'secrets-node-unreachable', 'secrets-raft-server-unhealthy'],
     pages: [['SecretsRaftFailureToleranceLost', { target: 'n-voter' }]],
     warns: [
-      ['SecretsNodeUnreachable', { target: 'n-voter' }],
-      ['SecretsRaftServerUnhealthy', { target: 'n-voter', server: 'n-voter-node-3' }],
+      ['SecretsNodeUnreachable', { target: 'n-voter', node: 'node-3' }],
+      ['SecretsRaftServerUnhealthy', { target: 'n-voter', server: 'node-3' }],
     ],
     inject: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: true }),
     clear: () => post(sim(secretsUrl('n-voter'), 'nodes/node-3'), { dead: false }),
