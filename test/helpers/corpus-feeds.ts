@@ -124,9 +124,8 @@ const OPEN = ['started', 'progress', 'pgp', 'first_seen_timestamp_seconds'].map(
 export const OBSERVED_BY_VIGIL = new Set([`${ATTEMPT}first_seen_timestamp_seconds`]);
 
 const SEAL_BACKEND = ['secrets_node_seal_backend_healthy', 'secrets_node_seal_backend_unhealthy_since_timestamp_seconds'];
-const HA_NODE = ['secrets_node_clock_skew_seconds', 'secrets_node_last_echo_timestamp_seconds'];
-/** What names a node the HA status lists: its series, and the active node's, which go by that name. */
-const HA_NAMED = [...HA_NODE, 'secrets_active_node_info'];
+/** What the HA status says of a node, and what goes by the name it gives the node: the active node's series. */
+const HA_NAMED = ['secrets_node_clock_skew_seconds', 'secrets_node_last_echo_timestamp_seconds', 'secrets_active_node_info'];
 const RAFT_SERVER = ['secrets_raft_server_healthy', 'secrets_raft_server_status', 'secrets_raft_server_last_contact_seconds', 'secrets_raft_server_index_lag'];
 /** Autopilot answers in snake_case, and in CamelCase before 1.9; inside `data` from the servers. */
 const autopilotFeeds = (key: (snake: string, camel: string) => string[]): Record<string, string[]> => ({
@@ -232,7 +231,7 @@ export const FEEDS: Record<string, Feeds> = {
   },
   'secrets/ha-status': {
     essential: ['Nodes', 'Nodes.*', 'nodes', 'nodes.*', 'data', 'data.nodes', 'data.nodes.*'],
-    // Read in the node poll's derived part (the answers' fixtures name it), as the active node is: each node's series go by its name.
+    // Read in the node poll's derived part (the answers' fixtures name it), each node's series by its name.
     feeds: {
       Nodes: HA_NAMED,
       'Nodes.*': HA_NAMED,
