@@ -1,7 +1,6 @@
 import { family, single, type Family } from '../../metrics/family.js';
 import { FROM_HA, type HaNode, type HaView } from './ha-status.js';
 import type { Discovery } from './node-discovery.js';
-import { nodeLabels } from './node-names.js';
 
 /** What one cluster's node poll derives across its answers: the nodes found and their names, the active one, its changes. */
 export interface ClusterNodes {
@@ -42,7 +41,7 @@ export const activeNodeFamilies: readonly Family<ClusterNodes>[] = [
     type: 'gauge',
     section: 'secrets',
     labels: ['target', 'node', 'address'],
-    samples: (c) => (c.active === undefined ? [] : [{ labels: labelsOf(c, c.active), value: 1 }]),
+    samples: (c) => (c.active === undefined ? [] : [{ labels: labelsOf(c, c.active, c.ha?.nodes.find((n) => n.node === c.active)?.hostname), value: 1 }]),
   }),
   family<ClusterNodes>({
     name: 'secrets_active_node_changes_total',
@@ -58,15 +57,15 @@ export const activeNodeFamilies: readonly Family<ClusterNodes>[] = [
  * A node's labels: its name (node-names.ts) and its API address. A node the HA status names that
  * vigil does not poll (a listed cluster's other nodes) goes by its hostname, as the rule has it.
  */
-function labelsOf(c: ClusterNodes, address: string): { node: string; address: string } {
-  const name = c.names.get(address) ?? c.ha?.nodes.find((n) => n.node === address)?.hostname;
-  return name === undefined ? nodeLabels(c.names, address) : { node: name, address };
-}
+const labelsOf = (c: ClusterNodes, address: string, hostname: string | undefined): { node: string; address: string } => ({
+  node: c.names.get(address) ?? hostname ?? address,
+  address,
+});
 
 const perHaNode = (value: (n: HaNode) => number | undefined) => (c: ClusterNodes) =>
   (c.ha?.nodes ?? []).flatMap((n) => {
     const x = value(n);
-    return n.node === undefined || x === undefined ? [] : [{ labels: { node: c.names.get(n.node) ?? n.hostname ?? n.node, address: n.node }, value: x }];
+    return n.node === undefined || x === undefined ? [] : [{ labels: labelsOf(c, n.node, n.hostname), value: x }];
   });
 
 /** What the HA status says of each node it names, under the node's name (node-names.ts): read with the run's other answers. */
