@@ -176,7 +176,7 @@ describe('the estate view’s nodes', () => {
     expect(await row('node-1').innerText()).toContain('(active)');
     expect(await row('node-1').innerText()).toContain('active');
     // One line per cause: the sealed standby, and under it the failure tolerance it costs.
-    const sealedLine = page.locator('#live [role="alert"] > ul > li', { hasText: `node ${pp.nodes.get('node-2')!} sealed` });
+    const sealedLine = page.locator('#live [role="alert"] > ul > li', { hasText: `node node-2 (${pp.nodes.get('node-2')!}) sealed` });
     await sealedLine.locator('.consequences li', { hasText: 'raft failure tolerance 0' }).waitFor({ timeout: FAULT_SHOWN_MS });
     const card = page.locator('#live li.card', { has: page.locator('h3', { hasText: /^perf-primary$/ }) });
     expect(await card.locator('.nodes-summary').innerText()).toMatch(/active node .* · 3 voters · failure tolerance \d/);

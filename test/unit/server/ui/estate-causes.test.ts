@@ -10,13 +10,13 @@ const NOW = Date.parse('2026-11-23T10:00:00Z');
 const cluster = (n3: 'sealed' | 'dead', tolerance: number, autopilotHealthy: number) => `secrets_replication_up{target="c1",kind="dr"} 1
 secrets_sealed{target="c1"} 0
 secrets_node_discovery_info{target="c1",source="autopilot",reason=""} 1
-secrets_active_node_info{target="c1",node="https://n1:8200"} 1
-secrets_node_up{target="c1",node="https://n1:8200"} 1
-secrets_node_up{target="c1",node="https://n2:8200"} 1
-secrets_node_up{target="c1",node="https://n3:8200"} ${n3 === 'dead' ? 0 : 1}
-secrets_node_sealed{target="c1",node="https://n1:8200"} 0
-secrets_node_sealed{target="c1",node="https://n2:8200"} 0
-${n3 === 'sealed' ? 'secrets_node_sealed{target="c1",node="https://n3:8200"} 1' : ''}
+secrets_active_node_info{target="c1",node="n1",address="https://n1:8200"} 1
+secrets_node_up{target="c1",node="n1",address="https://n1:8200"} 1
+secrets_node_up{target="c1",node="n2",address="https://n2:8200"} 1
+secrets_node_up{target="c1",node="n3",address="https://n3:8200"} ${n3 === 'dead' ? 0 : 1}
+secrets_node_sealed{target="c1",node="n1",address="https://n1:8200"} 0
+secrets_node_sealed{target="c1",node="n2",address="https://n2:8200"} 0
+${n3 === 'sealed' ? 'secrets_node_sealed{target="c1",node="n3",address="https://n3:8200"} 1' : ''}
 secrets_raft_autopilot_healthy{target="c1"} ${autopilotHealthy}
 secrets_raft_failure_tolerance{target="c1"} ${tolerance}
 secrets_raft_voters{target="c1"} 3
@@ -30,15 +30,15 @@ describe('a sealed standby of a raft cluster', () => {
 
   it('is one problem, with the lost tolerance and unhealthy autopilot under it', () => {
     expect(e.problems).toBe(1);
-    expect(e.secrets[0]!.problems).toEqual(['node https://n3:8200 sealed']);
-    expect(e.secrets[0]!.consequences).toEqual([{ cause: 'node https://n3:8200 sealed', lines: [TOLERANCE, 'raft autopilot unhealthy'] }]);
+    expect(e.secrets[0]!.problems).toEqual(['node n3 (https://n3:8200) sealed']);
+    expect(e.secrets[0]!.consequences).toEqual([{ cause: 'node n3 (https://n3:8200) sealed', lines: [TOLERANCE, 'raft autopilot unhealthy'] }]);
   });
 
   it('opens the page with one line, its consequences in a list under it', () => {
     const html = head(renderEstate(e, { now: NOW }));
     expect(html).toContain('<h2 id="problems">1 problem</h2>');
     expect(html).toContain(
-      `<li><strong>c1</strong>: node https://n3:8200 sealed<ul class="consequences"><li>${TOLERANCE}</li><li>raft autopilot unhealthy</li></ul></li>`,
+      `<li><strong>c1</strong>: node n3 (https://n3:8200) sealed<ul class="consequences"><li>${TOLERANCE}</li><li>raft autopilot unhealthy</li></ul></li>`,
     );
     expect(html.match(/<li><strong>c1<\/strong>/g)).toHaveLength(1);
   });
@@ -48,14 +48,14 @@ describe('a dead voter of a raft cluster', () => {
   it('is one problem, the node unreachable, with what it costs the quorum under it', () => {
     const e = buildEstate(cluster('dead', 0, 0), [], NOW);
     expect(e.problems).toBe(1);
-    expect(e.secrets[0]!.problems).toEqual(['node https://n3:8200 unreachable']);
+    expect(e.secrets[0]!.problems).toEqual(['node n3 (https://n3:8200) unreachable']);
     expect(e.secrets[0]!.consequences[0]!.lines).toEqual([TOLERANCE, 'raft autopilot unhealthy']);
   });
 });
 
 describe('a consequence whose cause is not there', () => {
   it('stays a problem of its own: tolerance 0 with every node up', () => {
-    const e = buildEstate(cluster('sealed', 0, 1).replace('secrets_node_sealed{target="c1",node="https://n3:8200"} 1', ''), [], NOW);
+    const e = buildEstate(cluster('sealed', 0, 1).replace('secrets_node_sealed{target="c1",node="n3",address="https://n3:8200"} 1', ''), [], NOW);
     expect(e.problems).toBe(1);
     expect(e.secrets[0]!.problems).toEqual([TOLERANCE]);
     expect(e.secrets[0]!.consequences).toEqual([]);
