@@ -20,6 +20,8 @@ export async function runCheck(config: Config, web: WebConfig | undefined, probe
   }
   if (probe && !filesOk) out.push('endpoints not probed: fix the files above first');
   const failing = files.filter((l) => l.problems.length || probed.find((p) => p.subject === l.subject)?.problems.length).length;
-  out.push(`${files.length} checked (${files.length - failing} ok, ${failing} with problems)${probe && filesOk ? ', every endpoint that only reads polled once' : ''}`);
+  out.push(
+    `${files.length} checked (${files.length - failing} ok, ${failing} with problems)${probe && filesOk ? ', every endpoint that only reads polled once' : ''}`,
+  );
   return { text: `${out.join('\n')}\n`, ok: failing === 0 };
 }
