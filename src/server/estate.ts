@@ -141,7 +141,13 @@ function replicationSets(f: Families): ReplicationSet[] {
   });
 }
 
-const problemsFirst = <T extends { problems: string[] }>(xs: T[]) => xs.sort((a, b) => b.problems.length - a.problems.length);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Things with problems first, then by name: a total order, so cards keep their places across
+ * refreshes whatever order the snapshot listed them in (Array.sort is stable, the snapshot's order is not).
+ */
+const problemsFirst = <T extends { target: string; problems: string[] }>(xs: T[], name: (x: T) => string = (x) => x.target) =>
+  xs.sort((a, b) => Number(b.problems.length > 0) - Number(a.problems.length > 0) || compare(name(a), name(b)));
 const targetRank = (t: TargetView) => (t.up === false ? 0 : t.up === null ? 1 : 2);
 
 function shardOf(f: Families): ShardView | null {
@@ -160,7 +166,7 @@ export function buildEstate(snapshotText: string, targets: readonly TargetView[]
     ),
   );
   const agents = problemsFirst(oneLinePerRegion(targetsOf(f, R.agentUp).map((t) => agent(f, t, nowS))));
-  const orgs = problemsFirst(organizations(f));
+  const orgs = problemsFirst(organizations(f), (o) => `${o.target}\u0000${o.organization}`);
   const sets = replicationSets(f);
   const lastSeen = one(f, R.watchdogLastSeen, {});
   const alertPath: AlertPathView = {
