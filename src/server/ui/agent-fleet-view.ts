@@ -1,17 +1,15 @@
 import type { AgentFleet, AgentView } from '../estate-model.js';
 import { poolName } from '../pool-name.js';
-import { badge, esc, table } from './html.js';
+import { badge, esc, table, toleranceBadge } from './html.js';
 
-/** An agent's region on the estate page: a line of autopilot badges on its card, a row per client node pool. */
+/** An agent's region on the estate page: a line of autopilot badges on its card, a row per region and client node pool. */
 
 /** The card's line: autopilot failure tolerance, health and voters. */
 export function autopilotSummary(fleet: AgentFleet): string {
   const a = fleet.autopilot;
   if (!a) return '';
   const parts = [
-    a.failureTolerance === null
-      ? ''
-      : badge(`failure tolerance ${a.failureTolerance}`, a.failureTolerance === 0 ? 'bad' : a.failureTolerance === 1 ? 'warn' : 'ok'),
+    a.failureTolerance === null ? '' : toleranceBadge(a.failureTolerance, a.voters),
     a.healthy === null ? '' : badge(a.healthy ? 'autopilot healthy' : 'autopilot unhealthy', a.healthy ? 'ok' : 'bad'),
     a.voters === null ? '' : `${esc(a.voters)} voters`,
   ].filter(Boolean);
@@ -20,12 +18,38 @@ export function autopilotSummary(fleet: AgentFleet): string {
 
 const count = (n: number, tone: 'bad' | 'warn') => (n > 0 ? badge(String(n), tone) : '0');
 
-function poolRow(a: AgentView, p: AgentFleet['pools'][number]): string {
-  return `<tr class="${p.down > 0 ? 'row-bad' : ''}"><th scope="row">${esc(a.target)}</th><td>${esc(poolName(p.pool))}</td><td>${esc(p.ready)}</td><td>${count(p.down, 'bad')}</td><td>${count(p.disconnected, 'warn')}</td></tr>`;
+type Pool = AgentFleet['pools'][number];
+interface RegionPool extends Pool {
+  region: string | null;
+  /** The agents that list this pool's nodes: each region's agents all list the same nodes. */
+  agents: string[];
 }
 
-/** Every agent's client nodes per pool in one table; nothing when no agent lists nodes. */
+/**
+ * One row per region and pool: every agent of a region lists the region's nodes, so the counts of
+ * the first agent (by target) stand for the region; an agent whose region is unknown is a region of its own.
+ * Sorted by region, then pool.
+ */
+function regionPools(agents: readonly AgentView[]): RegionPool[] {
+  const rows = new Map<string, RegionPool>();
+  for (const a of [...agents].sort((x, y) => x.target.localeCompare(y.target))) {
+    for (const p of a.fleet.pools) {
+      const key = JSON.stringify([a.region ?? `\u0000${a.target}`, p.pool]);
+      const row = rows.get(key);
+      if (row) row.agents.push(a.target);
+      else rows.set(key, { ...p, region: a.region, agents: [a.target] });
+    }
+  }
+  return [...rows.values()].sort((a, b) => (a.region ?? '').localeCompare(b.region ?? '') || a.pool.localeCompare(b.pool));
+}
+
+function poolRow(p: RegionPool): string {
+  const region = p.region === null ? `<span class="muted">unknown (${esc(p.agents[0])})</span>` : esc(p.region);
+  return `<tr class="${p.down > 0 ? 'row-bad' : ''}"><th scope="row">${region}</th><td>${esc(poolName(p.pool))}</td><td>${esc(p.ready)}</td><td>${count(p.down, 'bad')}</td><td>${count(p.disconnected, 'warn')}</td><td class="muted">${p.agents.map(esc).join(', ')}</td></tr>`;
+}
+
+/** The client nodes per region and pool in one table; nothing when no agent lists nodes. */
 export function poolsTable(agents: readonly AgentView[]): string {
-  const rows = agents.flatMap((a) => a.fleet.pools.map((p) => poolRow(a, p)));
-  return rows.length ? `<h3>Client nodes</h3>${table('Client nodes', ['agent', 'pool', 'ready', 'down', 'disconnected'], rows)}` : '';
+  const rows = regionPools(agents).map(poolRow);
+  return rows.length ? `<h3>Client nodes</h3>${table('Client nodes', ['region', 'pool', 'ready', 'down', 'disconnected', 'listed by'], rows)}` : '';
 }

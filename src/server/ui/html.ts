@@ -44,6 +44,26 @@ export type Tone = 'bad' | 'warn' | 'ok' | 'muted';
 
 export const badge = (text: string, tone: Tone) => `<span class="badge ${tone}">${esc(text)}</span>`;
 
+/**
+ * A raft quorum's failure tolerance: red at 0, amber below what its voters allow ((voters - 1) / 2,
+ * floored), and plain "ok" at it, so a healthy three-voter cluster's tolerance of 1 is not a warning.
+ */
+export function toleranceBadge(tolerance: number, voters: number | null): string {
+  const allowed = voters === null ? null : Math.floor((voters - 1) / 2);
+  return badge(`failure tolerance ${tolerance}`, tolerance <= 0 ? 'bad' : allowed !== null && tolerance < allowed ? 'warn' : 'ok');
+}
+
+/**
+ * A node's address with line break opportunities after `//` and before each `.` of its host, the
+ * host's last part kept with its `:port` (a narrow card never shows `node-1.example.com:82` / `00`).
+ */
+export function address(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^/]*)(.*)$/i.exec(url);
+  const [scheme = '', host = '', path = ''] = m ? m.slice(1) : ['', url, ''];
+  const parts = host.split(/(?=\.)/).map(esc);
+  return `<span class="addr">${scheme ? `${esc(scheme)}<wbr>` : ''}${parts.join('<wbr>')}${path ? `<wbr>${esc(path)}` : ''}</span>`;
+}
+
 export const section = (id: string, title: string, body: string, count?: string) =>
   `<section aria-labelledby="${id}"><h2 id="${id}">${esc(title)}${count ? ` <span class="count">${esc(count)}</span>` : ''}</h2>${body}</section>`;
 

@@ -1,9 +1,9 @@
 import type { ClusterNodes, SecretsCluster, SecretsNode } from '../estate-model.js';
-import { badge, esc, table } from './html.js';
+import { address, badge, esc, table, toleranceBadge } from './html.js';
 
 /** A node by its name, with the API address vigil polls it at beside it where the two differ. */
 const nodeCell = (n: { name: string; address: string }): string =>
-  n.name === n.address ? `<code>${esc(n.address)}</code>` : `<code>${esc(n.name)}</code> <span class="muted">${esc(n.address)}</span>`;
+  n.name === n.address ? `<code>${address(n.address)}</code>` : `<code>${esc(n.name)}</code> <span class="muted">${address(n.address)}</span>`;
 
 /** A secrets cluster's nodes on the estate page: a line of quorum badges on its card, a row per node. */
 
@@ -16,9 +16,7 @@ export function nodesSummary(n: ClusterNodes | null): string {
   const parts = [
     n.activeNode === null ? badge('no active node reported', 'warn') : `active node ${nodeCell(n.activeNode)}`,
     raft?.voters === null || raft?.voters === undefined ? '' : `${esc(raft.voters)} voters`,
-    raft?.failureTolerance === null || raft?.failureTolerance === undefined
-      ? ''
-      : badge(`failure tolerance ${raft.failureTolerance}`, raft.failureTolerance === 0 ? 'bad' : raft.failureTolerance === 1 ? 'warn' : 'ok'),
+    raft?.failureTolerance === null || raft?.failureTolerance === undefined ? '' : toleranceBadge(raft.failureTolerance, raft.voters),
     raft?.optimisticFailureTolerance === null || raft?.optimisticFailureTolerance === undefined
       ? ''
       : `<span class="muted">optimistic ${esc(raft.optimisticFailureTolerance)}</span>`,

@@ -71,15 +71,15 @@ describe('the nodes of a secrets cluster', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
     expect(html).toContain(
-      '<tr class=""><th scope="row">c1</th><td><code>vault-1</code> <span class="muted">https://n1:8200</span> <span class="muted">(active)</span></td><td><span class="badge ok">up</span></td><td>active</td><td><span class="badge ok">unsealed</span></td><td>1.17.2&#60;img',
+      '<tr class=""><th scope="row">c1</th><td><code>vault-1</code> <span class="muted"><span class="addr">https://<wbr>n1:8200</span></span> <span class="muted">(active)</span></td><td><span class="badge ok">up</span></td><td>active</td><td><span class="badge ok">unsealed</span></td><td>1.17.2&#60;img',
     );
     expect(html).toContain(
-      '<tr class="row-bad"><th scope="row">c1</th><td><code>vault-2</code> <span class="muted">https://n2:8200</span></td><td><span class="badge ok">up</span></td><td><span class="muted">—</span></td><td><span class="badge bad">sealed</span></td>',
+      '<tr class="row-bad"><th scope="row">c1</th><td><code>vault-2</code> <span class="muted"><span class="addr">https://<wbr>n2:8200</span></span></td><td><span class="badge ok">up</span></td><td><span class="muted">—</span></td><td><span class="badge bad">sealed</span></td>',
     );
     expect(html).toContain('<span class="badge bad">unreachable</span>');
     // The card names the active node as its row does: by name, its address beside it.
     expect(html).toContain(
-      'active node <code>vault-1</code> <span class="muted">https://n1:8200</span> · 3 voters · <span class="badge bad">failure tolerance 0</span>',
+      'active node <code>vault-1</code> <span class="muted"><span class="addr">https://<wbr>n1:8200</span></span> · 3 voters · <span class="badge bad">failure tolerance 0</span>',
     );
     expect(html).toContain('<span class="badge bad">autopilot unhealthy</span>');
   });
