@@ -67,14 +67,14 @@ export function uiRoutes(deps: UiDeps): Router {
 }
 
 const HOUR_MS = 3600_000;
-const FILTERS = ['alertname', 'severity', 'state', 'receiver', 'since', 'until', 'acursor', 'ncursor'] as const;
+const FILTERS = ['alertname', 'severity', 'state', 'receiver', 'since', 'until', 'show', 'acursor', 'ncursor'] as const;
 
 function filterForm(q: Record<string, string>): string {
   const input = (name: string, label: string, placeholder = '') =>
     `<label>${label}<input name="${name}" value="${esc(q[name] ?? '')}" placeholder="${esc(placeholder)}" autocomplete="off"></label>`;
   const sel = (name: string, label: string, options: string[]) =>
     `<label>${label}<select name="${name}"><option value="">any</option>${options.map((o) => `<option${q[name] === o ? ' selected' : ''}>${o}</option>`).join('')}</select></label>`;
-  return `<form class="filters" method="get" action="alerts" aria-label="Filter alerts and notifications">${input('alertname', 'Alert name')}${sel('severity', 'Severity', ['critical', 'warning', 'info', 'none'])}${sel('state', 'State', ['firing', 'resolved'])}${input('receiver', 'Receiver')}${input('since', 'Since', 'RFC 3339 or Unix s')}${input('until', 'Until', 'RFC 3339 or Unix s')}<button type="submit">Filter</button> <a href="alerts">clear</a></form>`;
+  return `<form class="filters" method="get" action="alerts" aria-label="Filter alerts and notifications">${input('alertname', 'Alert name')}${sel('severity', 'Severity', ['critical', 'warning', 'info', 'none'])}${sel('state', 'State', ['firing', 'resolved'])}${input('receiver', 'Receiver')}${input('since', 'Since', 'RFC 3339 or Unix s')}${input('until', 'Until', 'RFC 3339 or Unix s')}${q.show === 'all' ? '<input type="hidden" name="show" value="all">' : ''}<button type="submit">Filter</button> <a href="alerts">clear</a></form>`;
 }
 
 /** The page's own query: known keys with one string value each (a repeated key keeps its first). */

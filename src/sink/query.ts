@@ -73,10 +73,11 @@ export const alertsQuery = z
     state: z.enum(['firing', 'resolved'], { error: 'expected "firing" or "resolved"' }).optional(),
     alertname: z.string().optional(),
     severity: z.string().optional(),
+    min_severity: z.enum(SEVERITY_ORDER, { error: `expected one of ${SEVERITY_ORDER.join(', ')}` }).optional(),
     limit,
     cursor: alertCursor.optional(),
   })
-  .transform(({ cursor: after, ...rest }): AlertFilter => ({ ...rest, after })) satisfies z.ZodType<AlertFilter>;
+  .transform(({ cursor: after, min_severity: minSeverity, ...rest }): AlertFilter => ({ ...rest, minSeverity, after })) satisfies z.ZodType<AlertFilter>;
 
 export const notificationsQuery = z
   .strictObject({

@@ -182,16 +182,17 @@ export function storeContract(name: string, h: StoreHarness): void {
       expect((await listAlerts(s)).map((a) => a.fingerprint)).toEqual([...firing, 'resolved-info', 'resolved-critical']);
       expect((await listAlerts(s, { state: 'firing' })).map((a) => a.fingerprint)).toEqual(firing);
       expect((await listAlerts(s, { severity: 'warning' })).map((a) => a.fingerprint)).toEqual(['warning-new', 'warning-old']);
+      expect((await listAlerts(s, { minSeverity: 'warning' })).map((a) => a.fingerprint)).toEqual([...firing.slice(0, 4), 'resolved-critical']);
       // A page ends anywhere within a severity or between two: the cursor carries on from there.
-      for (const state of [undefined, 'firing'] as const) {
+      for (const f of [{}, { state: 'firing' }, { minSeverity: 'warning' }] as const) {
         const seen: string[] = [];
         let after;
         do {
-          const page: Awaited<ReturnType<AlertStore['alerts']>> = await s.alerts({ limit: 1, state, after });
+          const page: Awaited<ReturnType<AlertStore['alerts']>> = await s.alerts({ limit: 1, ...f, after });
           seen.push(...page.alerts.map((a) => a.fingerprint));
           after = page.next;
         } while (after);
-        expect(seen).toEqual((await listAlerts(s, { state })).map((a) => a.fingerprint));
+        expect(seen).toEqual((await listAlerts(s, f)).map((a) => a.fingerprint));
       }
     });
 

@@ -56,7 +56,13 @@ describe('GET /api/v1/alerts', () => {
     expect(await fps('?alertname=Nothing')).toEqual([]);
   });
 
+  it('leaves out what is less severe than min_severity, firing and resolved', async () => {
+    expect(await fps('?min_severity=critical')).toEqual(['d1']);
+    expect(await fps('?min_severity=warning')).toEqual(['m1', 'c1', 'd1']);
+  });
+
   it.each([
+    ['?min_severity=none', 'min_severity', 'min_severity: expected one of critical, warning, info'],
     ['?state=pending', 'state', 'state: expected "firing" or "resolved"'],
     ['?state=firing&state=resolved', 'state', 'state: expected "firing" or "resolved"'],
     ['?severity=a&severity=b', 'severity', 'severity: Invalid input: expected string, received array'],

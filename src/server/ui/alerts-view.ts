@@ -27,6 +27,23 @@ export interface AlertsData {
   alertPath: AlertPath;
 }
 
+/**
+ * The alert lists leave out what is less severe than a warning (info alerts, and the Watchdog's
+ * `none`, always firing) unless the page asks for `show=all`, or for one alert name or severity:
+ * otherwise a heartbeat and a dozen notes push the criticals below the fold.
+ */
+const QUIET_BELOW = 'warning';
+const searched = (q: Record<string, string>) => Boolean(q.severity || q.alertname);
+const quiet = (q: Record<string, string>) => q.show !== 'all' && !searched(q);
+
+/** The line above the lists that says what they leave out, with the one link that shows or hides it. */
+function quietLine(q: Record<string, string>): string {
+  if (searched(q)) return '';
+  return quiet(q)
+    ? `<p class="quiet">Alerts below warning (info, none or no severity: the Watchdog among them) are hidden. <a href="${esc(withParam(q, 'show', 'all', CURSORS))}">Show all severities</a></p>`
+    : `<p class="quiet">All severities shown. <a href="${esc(withParam(q, 'show', null, CURSORS))}">Hide those below warning</a></p>`;
+}
+
 /** Query keys of the page → parameters of the API calls it shows (`acursor`/`ncursor` page each list). */
 export function apiQueries(q: Record<string, string>) {
   const pick = (keys: string[], extra: Record<string, string | undefined> = {}) => {
@@ -35,9 +52,10 @@ export function apiQueries(q: Record<string, string>) {
     for (const [k, v] of Object.entries(extra)) if (v) out.set(k, v);
     return out.toString();
   };
+  const least = quiet(q) ? QUIET_BELOW : undefined;
   return {
-    firing: pick(['alertname', 'severity'], { state: 'firing', limit: '100' }),
-    history: pick(['alertname', 'severity', 'state'], { limit: '25', cursor: q.acursor }),
+    firing: pick(['alertname', 'severity'], { state: 'firing', limit: '100', min_severity: least }),
+    history: pick(['alertname', 'severity', 'state'], { limit: '25', cursor: q.acursor, min_severity: least }),
     notifications: pick(['receiver', 'since', 'until'], { limit: '25', cursor: q.ncursor }),
   };
 }
@@ -52,9 +70,12 @@ function alertRow(a: AlertView, clock: Clock): string {
 
 const HEAD = ['alert', 'severity', 'state', 'since', 'for', 'labels', 'links'];
 
-/** A link to the same page with one parameter changed (paging keeps the filters). */
-function withParam(q: Record<string, string>, key: string, value: string | null): string {
-  const p = new URLSearchParams(Object.entries(q).filter(([k, v]) => v && k !== key));
+/** The page's list positions: a link that changes what the lists hold starts them over. */
+const CURSORS = ['acursor', 'ncursor'];
+
+/** A link to the same page with one parameter changed (paging keeps the filters), and the `drop` ones left out. */
+function withParam(q: Record<string, string>, key: string, value: string | null, drop: readonly string[] = []): string {
+  const p = new URLSearchParams(Object.entries(q).filter(([k, v]) => v && k !== key && !drop.includes(k)));
   if (value) p.set(key, value);
   const s = p.toString();
   return `alerts${s ? `?${s}` : ''}`;
@@ -88,7 +109,7 @@ function notificationRow(n: NotificationItem, clock: Clock): string {
 
 export function renderAlerts(d: AlertsData, clock: Clock): string {
   const firing = d.firing.alerts;
-  return `${alertPathBox(d.alertPath, clock)}${section(
+  return `${alertPathBox(d.alertPath, clock)}${quietLine(d.query)}${section(
     'firing',
     'Firing now',
     table(

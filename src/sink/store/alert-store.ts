@@ -106,6 +106,8 @@ export interface AlertFilter {
   state?: AlertState | undefined;
   alertname?: string | undefined;
   severity?: string | undefined;
+  /** Only alerts this severe or more (by SEVERITY_ORDER): `warning` leaves out info alerts and any other severity (the Watchdog's `none`). */
+  minSeverity?: Severity | undefined;
   limit: number;
   after?: AlertCursor | undefined;
   /** Bytes of stored text a page may hold (see AlertStore.alerts); unbounded when absent. */
@@ -117,6 +119,7 @@ export interface AlertFilter {
  * of a rule's own, none at all) comes after them. What pages people is what an operator reads first.
  */
 export const SEVERITY_ORDER = ['critical', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITY_ORDER)[number];
 
 /**
  * The position of an alert in the list order: firing first, by severity (its place in

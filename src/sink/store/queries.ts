@@ -7,6 +7,7 @@ import {
   type NotificationFilter,
   type NotificationRecord,
   type PruneResult,
+  type Severity,
   type StoreSummary,
 } from './alert-store.js';
 import { spell, where, type Condition, type Dialect, type Query } from './dialect.js';
@@ -41,10 +42,11 @@ const isCursorGroup = (c: AlertCursor, g: AlertGroup) => c.firing === (g.state =
 export function alertGroups(f: AlertFilter): AlertGroup[] {
   const after = f.after;
   const from = after ? GROUPS.findIndex((g) => isCursorGroup(after, g)) : 0;
-  return GROUPS.filter(
-    (g, i) =>
-      i >= from && (!f.state || g.state === f.state) && (f.severity === undefined || g.state === 'resolved' || g.severityRank === severityRank(f.severity)),
-  );
+  const severe = (g: AlertGroup) =>
+    g.state === 'resolved' ||
+    ((f.severity === undefined || g.severityRank === severityRank(f.severity)) &&
+      (f.minSeverity === undefined || g.severityRank <= severityRank(f.minSeverity)));
+  return GROUPS.filter((g, i) => i >= from && (!f.state || g.state === f.state) && severe(g));
 }
 
 /**
@@ -56,6 +58,7 @@ export function alertsQuery(d: Dialect, f: AlertFilter, group: AlertGroup, limit
   if (f.alertname !== undefined) c.push(['alertname = ?', f.alertname]);
   if (f.severity !== undefined) c.push(['severity = ?', f.severity]);
   else if (group.state === 'firing') c.push(severityIn(group.severityRank));
+  if (f.minSeverity !== undefined && group.state === 'resolved') c.push(atLeast(f.minSeverity));
   if (f.after && isCursorGroup(f.after, group)) {
     c.push([`(starts_at, ${d.byteOrder('fingerprint')}) < (?, ${d.byteOrder('?')})`, f.after.startsAt, f.after.fingerprint]);
   }
@@ -73,6 +76,12 @@ export function alertsQuery(d: Dialect, f: AlertFilter, group: AlertGroup, limit
 function severityIn(rank: number): Condition {
   const named = SEVERITY_ORDER[rank];
   return named ? ['severity = ?', named] : [`severity NOT IN (${SEVERITY_ORDER.map(() => '?').join(', ')})`, ...SEVERITY_ORDER];
+}
+
+/** The severities as severe as `least` or more: a prefix of SEVERITY_ORDER. */
+function atLeast(least: Severity): Condition {
+  const named = SEVERITY_ORDER.slice(0, severityRank(least) + 1);
+  return [`severity IN (${named.map(() => '?').join(', ')})`, ...named];
 }
 
 /** A page of alerts from rows in list order: stops reading at the first row left behind. */

@@ -66,6 +66,24 @@ describe('apiQueries', () => {
     expect(q.history).toBe('alertname=A&severity=critical&state=resolved&limit=25&cursor=a');
     expect(q.notifications).toBe('receiver=pager&since=1&until=2&limit=25&cursor=n');
   });
+
+  it('leaves out the alerts below warning unless the page shows all or searches one name or severity', () => {
+    expect(apiQueries({}).firing).toBe('state=firing&limit=100&min_severity=warning');
+    expect(apiQueries({ state: 'resolved' }).history).toBe('state=resolved&limit=25&min_severity=warning');
+    expect(apiQueries({ show: 'all' }).history).toBe('limit=25');
+    expect(apiQueries({ alertname: 'Watchdog' }).firing).toBe('alertname=Watchdog&state=firing&limit=100');
+    expect(apiQueries({ severity: 'info' }).history).toBe('severity=info&limit=25');
+  });
+});
+
+describe('the filter of the alerts below warning', () => {
+  const render = (query: Record<string, string>) => renderAlerts(data(query), { now: NOW });
+
+  it('is one link away, keeping the other filters and starting the lists over', () => {
+    expect(render({ state: 'firing', acursor: 'x' })).toContain('are hidden. <a href="alerts?state=firing&#38;show=all">Show all severities</a>');
+    expect(render({ show: 'all', receiver: 'pager' })).toContain('All severities shown. <a href="alerts?receiver=pager">Hide those below warning</a>');
+    expect(render({ severity: 'info' })).not.toContain('class="quiet"');
+  });
 });
 
 describe('renderAlerts', () => {
