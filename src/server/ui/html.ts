@@ -67,10 +67,11 @@ export function address(url: string): string {
 export const section = (id: string, title: string, body: string, count?: string) =>
   `<section aria-labelledby="${id}"><h2 id="${id}">${esc(title)}${count ? ` <span class="count">${esc(count)}</span>` : ''}</h2>${body}</section>`;
 
+/** A table in a box that scrolls sideways on a narrow screen, reachable from the keyboard to scroll it. */
 export const table = (caption: string, head: string[], rows: string[], empty = 'nothing to show') =>
   rows.length === 0
     ? `<p class="muted">${esc(empty)}</p>`
-    : `<div class="scroll"><table><caption class="sr">${esc(caption)}</caption><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+    : `<div class="scroll" tabindex="0" role="region" aria-label="${esc(caption)}"><table><caption class="sr">${esc(caption)}</caption><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 
 export const labelList = (labels: Record<string, string>, skip: readonly string[] = []) =>
   `<ul class="labels">${Object.entries(labels)
