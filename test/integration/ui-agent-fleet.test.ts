@@ -64,7 +64,7 @@ describe('GET /', () => {
     const text = await res.text();
     expect(text).not.toContain('<img');
     expect(text).toContain('<span class="badge bad">failure tolerance 0</span>');
-    expect(text).toContain('<tr class="row-bad"><th scope="row">region</th><td>web&#60;img src=x onerror=&#34;alert(1)&#34;&#62;</td><td>2</td>');
+    expect(text).toContain('<tr class="row-bad"><th scope="row">global</th><td>web&#60;img src=x onerror=&#34;alert(1)&#34;&#62;</td><td>2</td>');
     expect(text).toContain('<strong>region</strong>: pool web&#60;img src=x onerror=&#34;alert(1)&#34;&#62;: 2 client nodes down');
     expect(text).toContain('<span class="badge warn">token expires in 2 days</span>');
   });
