@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { applyFaults } from '../common/faults.js';
 import { route, sendJson, type Handler } from '../common/http.js';
 import { handleAdmin } from './admin-api.js';
+import { blockedByAudit } from './audit.js';
 import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
 import type { ClientToken, ClusterModel } from './cluster.js';
 import type { Fleet } from './fleet.js';
@@ -30,6 +31,7 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNod
     const seal = sealRoute(path);
     if (seal) return respond(res, () => seal(cluster, node, method));
     if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    if (blockedByAudit(cluster, node, path, req, res)) return;
     await respond(res, () => nodesAnswer(cluster, path, req, now) ?? answer(fleet, cluster, method, path, query, req));
   };
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound, ok, type Reply } from './api-error.js';
+import { AUDIT_MODES, type AuditMode } from './audit.js';
 import type { ClusterModel } from './cluster.js';
 import { moveLeadership, roleOf, type SimNode } from './nodes.js';
 import { optionalBool, optionalString, optionalStringArray, type Body } from './request-body.js';
 
 /**
  * The node faults under `/_sim/`: seal a standby, kill a voter, lag one, remove one, skew its
- * version or clock, leave an unseal stuck part way, fail its seal backends (`POST /_sim/nodes/<id>`),
+ * version or clock, leave an unseal stuck part way, fail its seal backends, block its audit devices
+ * (`POST /_sim/nodes/<id>`),
  * flap the leader (`POST /_sim/leader`), bring the licence near its end (`POST /_sim/license`).
  */
 type NodeAdminHandler = (cluster: ClusterModel, body: Body, args: string[]) => Reply;
@@ -34,6 +36,7 @@ function nodesView(cluster: ClusterModel): Record<string, unknown> {
       version: n.version,
       clock_skew_ms: n.clockSkewMs,
       unseal_progress: n.unsealProgress,
+      audit: n.audit,
       unhealthy_seal_backends: Object.fromEntries([...n.sealBackendsDown].map(([name, since]) => [name, since.toISOString()])),
     })),
   };
@@ -62,9 +65,17 @@ function setNode(cluster: ClusterModel, id: string, body: Body): Reply {
   n.lagEntries = lag ?? n.lagEntries;
   n.version = optionalString(body, 'version') ?? n.version;
   n.clockSkewMs = optionalInt(body, 'clock_skew_ms') ?? n.clockSkewMs;
+  n.audit = auditArg(body) ?? n.audit;
   // An active node that stops serving hands over, as the real cluster elects another.
   if (n.id === cluster.nodes.activeId && (n.sealed || n.dead || n.removed)) moveLeadership(cluster.nodes);
   return ok(nodesView(cluster));
+}
+
+/** `audit`: `hang` or `error` blocks every audit device of the node (what it audits hangs, or fails 500); `ok` unblocks them. */
+function auditArg(body: Body): AuditMode | undefined {
+  const v = optionalString(body, 'audit');
+  if (v !== undefined && !(AUDIT_MODES as readonly string[]).includes(v)) throw badRequest(`"audit" must be one of ${AUDIT_MODES.join(', ')}`);
+  return v as AuditMode | undefined;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { AuditMode } from './audit.js';
+
 /**
  * The nodes of one simulated cluster: one active node, standbys and performance standbys, every one a
  * raft voter, each with a listener of its own (its API address) answering its own `sys/health`; its
@@ -28,6 +30,8 @@ export interface SimNode {
   unsealNonce: string;
   /** The cluster's seal backends this node cannot reach, each with the time it was last seen healthy. */
   readonly sealBackendsDown: Map<string, Date>;
+  /** Its audit devices: `ok`, or all blocked (`hang`, `error`), so that what it audits is not served (audit.ts). */
+  audit: AuditMode;
 }
 
 export interface NodeSet {
@@ -59,6 +63,7 @@ export function createNodes(count: number, now = new Date()): NodeSet {
     unsealProgress: 0,
     unsealNonce: '',
     sealBackendsDown: new Map(),
+    audit: 'ok',
   }));
   return { nodes, activeId: 'node-1', licenseExpiry: new Date(now.getTime() + 365 * 86_400_000), activeSince: now };
 }

@@ -175,6 +175,9 @@ export const FEEDS: Record<string, Feeds> = {
       'data.last_renewal_time': ['secrets_token_renewed_timestamp_seconds'],
     },
   },
+  // Only the status of the audited request tells: no key of its body feeds anything.
+  'secrets/audited-request': { essential: [], feeds: {} },
+  'secrets/node-audited-request': { essential: [], feeds: {} },
   'secrets/merkle-check': {
     essential: ['data', 'data.merkle_corruption_report'],
     feeds: {

@@ -12,6 +12,7 @@ import { NodeNames } from './node-names.js';
 import { primaryChangeCounter, type PrimaryChanges } from './primary-changes.js';
 import type { ReplicationStatus } from './replication-status.js';
 import type { SecretsTarget } from './target.js';
+import { tokenReach } from './token-reach.js';
 
 /** The secrets service answers 412 while eventually consistent data is missing: retry with backoff. */
 const retry412 = backoffOn([412], { maxRetries: 4, baseMs: 200, capMs: 2_000 });
@@ -29,6 +30,8 @@ export interface SecretsCall extends SecretsAuth {
   /** The merkle check's client: the target's address with merkle_check.timeout. */
   readonly merkleClient: () => UpstreamClient;
   readonly nodes: NodeClients;
+  /** The audited request's clients, with nodes.audit_check.timeout: the configured address's, and a node's where the token may go. */
+  readonly audited: { readonly client: () => UpstreamClient; readonly nodes: NodeClients; readonly mayReceiveToken: (node: string) => boolean };
   operationToken(): Promise<string>;
   readonly attemptClock: (a: OperationTokenAttempt) => AttemptView;
   readonly countChanges: (statuses: ReadonlyMap<string, ReplicationStatus>) => PrimaryChanges;
@@ -42,12 +45,20 @@ const tokenHeader = (token: string | undefined): Record<string, string> => (toke
 
 export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: ActiveNodeChanges): () => SecretsCall {
   let merkle: UpstreamClient | undefined;
+  let audited: UpstreamClient | undefined;
+  const auditTimeout = { ...t, timeout: t.nodes.audit_check.timeout };
+  const reach = tokenReach({ address: t.address, sendTokenTo: t.nodes.audit_check.send_token_to, templated: t.nodes.address_template !== undefined });
   const merkleTimeout = t.merkle_check?.timeout ?? t.timeout;
   const shared: Omit<SecretsCall, keyof SecretsAuth> = {
     target: t,
     client: clientFor('secrets', t, ctx, { retry: retry412 }),
     merkleClient: () => (merkle ??= clientFor('secrets', { ...t, timeout: merkleTimeout }, ctx, { retry: retry412 })),
     nodes: new NodeClients(t, ctx),
+    audited: {
+      client: () => (audited ??= clientFor('secrets', auditTimeout, ctx)),
+      nodes: new NodeClients(auditTimeout, ctx, (node) => reach(node, shared.discovery.last?.source)),
+      mayReceiveToken: (node) => reach(node, shared.discovery.last?.source),
+    },
     operationToken: () => readSecretFile(t.merkle_check?.dr_operation_token_file ?? '', 'dr_operation_token_file'),
     attemptClock: attemptClock(),
     countChanges: primaryChangeCounter(),

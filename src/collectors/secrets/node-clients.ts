@@ -1,5 +1,6 @@
 import { clientFor, type BuildContext } from '../../jobs/context.js';
 import type { UpstreamClient } from '../../upstream/client.js';
+import { UpstreamError } from '../../upstream/errors.js';
 import type { SecretsTarget } from './target.js';
 
 /**
@@ -11,9 +12,13 @@ export class NodeClients {
   constructor(
     private readonly t: SecretsTarget,
     private readonly ctx: BuildContext,
+    /** For clients that send the token: whether it may go to the node (a second guard behind the step's own list). */
+    private readonly mayReceiveToken?: (node: string) => boolean,
   ) {}
 
   client(node: string): UpstreamClient {
+    if (this.mayReceiveToken && !this.mayReceiveToken(node))
+      throw new UpstreamError('config', 'vigil does not send its token to this node (nodes.audit_check.send_token_to)');
     let c = this.byNode.get(node);
     if (!c) this.byNode.set(node, (c = clientFor('secrets', this.t, this.ctx, { node })));
     return c;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { cronExpression, httpUrl, keptAtMost } from '../../config-fields/fields.js';
+import { cronExpression, duration, httpUrl, keptAtMost } from '../../config-fields/fields.js';
 import { fillTemplate, MAX_NODES, TEMPLATE_VARIABLES, unknownVariables } from './node-addresses.js';
+import { tokenHost } from './token-reach.js';
 
 const template = z.string().superRefine((t, ctx) => {
   const unknown = unknownVariables(t);
@@ -12,6 +13,31 @@ const template = z.string().superRefine((t, ctx) => {
     ctx.addIssue({ code: 'custom', message: `does not make an http or https URL without credentials ("${t}")` });
   }
 });
+
+const sendTokenTo = z
+  .array(
+    z.string().refine((e) => tokenHost(e) !== undefined, {
+      error: (iss) => `"${String(iss.input)}" is no host (vault-1.internal), suffix (.vault.internal) or CIDR (10.0.0.0/24)`,
+    }),
+  )
+  .max(64)
+  .default([]);
+
+/**
+ * The audited request vigil makes at each node (its token's lookup-self) beside the unaudited
+ * sys/health: a node that answers its health while the request times out or fails with a server
+ * error cannot log to its audit devices (docs/configuration-secrets-nodes.md, "Blocked audit devices").
+ */
+const auditCheck = z
+  .strictObject({
+    /** On targets with a token_file: one more request per node per run, and at the configured address. */
+    enabled: z.boolean().default(true),
+    /** A lookup answers in milliseconds; one that takes this long is blocked. */
+    timeout: duration('3s'),
+    /** Discovered nodes the token may go to (hosts, `.suffixes`, CIDRs); listed and templated nodes, and the configured address, always. */
+    send_token_to: sendTokenTo,
+  })
+  .prefault({});
 
 /**
  * A secrets target's nodes: found from what the cluster reports (on by default), or listed, or
@@ -36,6 +62,7 @@ export const nodesField = z
     max_raft_servers: keptAtMost(100, 10_000, 1),
     /** Nodes polled per cluster, and of the HA status given series: the active node first. */
     max_nodes: keptAtMost(MAX_NODES, 256, 1),
+    audit_check: auditCheck,
   })
   .refine((n) => !(n.addresses && n.address_template), {
     message: 'addresses and address_template exclude each other: list the nodes, or say how to reach the reported ones',

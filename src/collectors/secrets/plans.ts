@@ -1,6 +1,7 @@
 import { scheduleIntervalSeconds } from '../../config-fields/schedule.js';
 import { call, derive, type Earlier, type Plan } from '../plan.js';
 import type { SecretsCall } from './call.js';
+import { auditedRequestEndpoint, nodeAuditedRequestEndpoint } from './audited-request.js';
 import { activeNodeFamilies, discoveryFamilies, haNodeFamilies, type ClusterNodes } from './cluster-nodes.js';
 import { drOperationTokenAttemptEndpoint } from './dr-operation-token-attempt.js';
 import { haStatusEndpoint } from './ha-status.js';
@@ -10,6 +11,7 @@ import { activeNode, discover, orLast, type Discovery } from './node-discovery.j
 import { nodeHealthEndpoint } from './node-health.js';
 import { nodeLabels } from './node-names.js';
 import { primaryChangesFamily } from './primary-changes.js';
+import { nodeBlocked, requestsBlockedFamilies, serves, type RequestsBlocked } from './requests-blocked.js';
 import { raftAutopilotStateEndpoint } from './raft-autopilot-state.js';
 import { sealBackendStatusEndpoint } from './seal-backend-status.js';
 import { sealStatusEndpoint } from './seal-status.js';
@@ -84,6 +86,7 @@ const found = derive<T, C, NodesFound>({
     );
     c.discovery.last = d;
     c.nodes.keepOnly(d.nodes);
+    c.audited.nodes.keepOnly(d.nodes);
     const names = c.discovery.names.name({ nodes: d.nodes, ha: e.of(ha)[0]?.value, autopilot: e.of(autopilot)[0]?.value, raftIds: d.raftIds });
     return { ...d, names };
   },
@@ -115,6 +118,48 @@ export const perAnsweringNode = {
   reportedByUp: true,
 } as const;
 
+const auditChecked = {
+  test: (t: T) => t.token_file !== undefined && t.nodes.audit_check.enabled,
+  says: 'on targets with a token_file and `nodes.audit_check.enabled`',
+};
+
+/** The audited request at the configured address, with its own short timeout: it stands for the nodes the token does not go to. */
+const auditedAtAddress = call(auditedRequestEndpoint, {
+  on: auditChecked,
+  via: { says: 'with `nodes.audit_check.timeout`', client: (c: C) => c.audited.client() },
+  reportedByUp: true,
+});
+
+/** The audited request at each node that answered its health, where the token may go (listed, templated or allowed nodes, never one an answer alone names). */
+const auditedAtNode = call(nodeAuditedRequestEndpoint, {
+  on: auditChecked,
+  ...perAnsweringNode,
+  each: {
+    ...perAnsweringNode.each,
+    says: 'once per node found that answered `secrets/node-health` and that vigil sends its token to (`nodes.audit_check.send_token_to`)',
+    items: (t: T, e: Earlier, c: C) => perAnsweringNode.each.items(t, e).filter((n) => c.audited.mayReceiveToken(n)),
+  },
+  via: { says: "at the node's own address, with `nodes.audit_check.timeout`", client: (c: C, node: string) => c.audited.nodes.client(node) },
+});
+
+/** Whether the cluster, and each node asked, serves the requests it audits while its health says it serves. */
+const requestsBlocked = derive<T, C, RequestsBlocked>({
+  name: 'requests_blocked',
+  after: [health, auditedAtAddress, auditedAtNode],
+  families: requestsBlockedFamilies,
+  value: (_t, e) => {
+    const healthOf = new Map(e.of(health).flatMap((o) => (o.value && o.item ? [[o.item, o.value] as const] : [])));
+    const atAddress = e.of(auditedAtAddress)[0]?.value;
+    return {
+      cluster: [...healthOf.values()].some(serves) && atAddress ? atAddress.blocked : undefined,
+      nodes: e.of(auditedAtNode).flatMap((o) => {
+        const blocked = o.item === undefined ? undefined : nodeBlocked(healthOf.get(o.item), o.value);
+        return blocked === undefined ? [] : [{ labels: byNode(o.item!, e), blocked }];
+      }),
+    };
+  },
+});
+
 /**
  * The node poll of one cluster, on its own schedule: the HA status, autopilot state and leader at the
  * configured address, then each node found (or listed) at its own address, and what follows across
@@ -132,6 +177,9 @@ export const nodesPlan: Plan<T, C> = {
     health,
     call(sealStatusEndpoint, perAnsweringNode),
     call(sealBackendStatusEndpoint, perAnsweringNode),
+    auditedAtAddress,
+    auditedAtNode,
+    requestsBlocked,
     derive<T, C, ClusterNodes>({
       name: 'cluster_nodes',
       after: [found, leader],

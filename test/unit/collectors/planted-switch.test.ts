@@ -44,8 +44,19 @@ function withEndpoint(plans: readonly Plan[], from: AnyEndpoint, to: AnyEndpoint
 }
 
 /** The first endpoint of a collector that has no switch of its own, called once a run (not from inside another call). */
-const unswitched = (c: Collector): AnyEndpoint => {
-  const step = c.plans.flatMap((p) => p.steps).find((s) => s.kind === 'call' && !s.endpoint.switch && !s.within && !s.each);
+/**
+ * An endpoint without a switch, called once a run of a job the target gets, whose path no other
+ * endpoint asks (whether it was asked is told by its path): one no other step waits for where there
+ * is one (a derived step reads the original step's outcome, which a planted copy does not make), else the last.
+ */
+const unswitched = (c: Collector, target: unknown): AnyEndpoint => {
+  const callsOf = (plans: readonly Plan[]) => plans.flatMap((p) => p.steps).flatMap((s) => (s.kind === 'call' ? [s] : []));
+  const alone = (e: AnyEndpoint) => callsOf(c.plans).filter((s) => s.endpoint.path === e.path).length === 1;
+  const awaited = new Set(c.plans.flatMap((p) => p.steps.flatMap((s) => s.after ?? [])));
+  const candidates = callsOf(c.plans.filter((p) => !p.on || p.on.test(target as never))).filter(
+    (s) => !s.endpoint.switch && !s.within && !s.each && !s.if && alone(s.endpoint),
+  );
+  const step = candidates.find((s) => !awaited.has(s)) ?? candidates.at(-1);
   if (step?.kind !== 'call') throw new Error(`collector ${c.kind} has no endpoint without a switch`);
   return step.endpoint;
 };
@@ -77,7 +88,7 @@ const targetOf = (kind: string, extra: Record<string, unknown>) => ({
 });
 
 describe.each((COLLECTORS as readonly Collector[]).map((c) => [c.kind, c] as const))('a switch planted on an endpoint of %s', (kind, c) => {
-  const endpoint = unswitched(c);
+  const endpoint = unswitched(c, c.target.parse({ ...targetOf(kind, {}), address: 'http://127.0.0.1:1' }));
   const planted = { ...endpoint, switch: { key: KEY, default: true, help: 'planted: what turning it off saves' } } as AnyEndpoint;
   const variant = defineCollector({ ...c.spec, plans: withEndpoint(c.spec.plans as readonly Plan[], endpoint, planted) } as never) as Collector;
 

@@ -203,7 +203,7 @@ describe('the nodes section of a secrets target', () => {
   const ok = 'secrets:\n  - name: a\n    address: https://vault.example:8200\n';
   it('polls the nodes by default, on the target schedule', () => {
     const t = parseConfig(ok, 'v', {}).secrets[0]!;
-    expect(t.nodes).toEqual({ enabled: true, max_raft_servers: 100, max_nodes: 64 });
+    expect(t.nodes).toEqual({ enabled: true, max_raft_servers: 100, max_nodes: 64, audit_check: { enabled: true, timeout: 3000, send_token_to: [] } });
   });
   it.each([
     [
