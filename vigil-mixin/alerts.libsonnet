@@ -23,6 +23,7 @@ local names = [
   'SecretsNodeSealed',
   'SecretsNodeUnreachable',
   'SecretsNoActiveNode',
+  'SecretsRequestsBlocked',
   'SecretsSealBackendUnhealthy',
   'SecretsSealBackendsUnhealthy',
   'SecretsRaftFailureToleranceLost',
@@ -605,6 +606,31 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
           },
           {
+            alert: 'SecretsRequestsBlocked',
+            expr: |||
+              max by (target%(clusterComma)s) (secrets_requests_blocked%(selBraces)s) == 1
+              or
+              max by (target%(clusterComma)s) (
+                max by (target, node, address%(clusterComma)s) (secrets_node_requests_blocked%(selBraces)s) == 1
+                and on (target, node, address%(clusterComma)s)
+                max by (target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="active"}) == 1
+              )
+              or
+              count by (target%(clusterComma)s) (max by (target, node, address%(clusterComma)s) (secrets_node_requests_blocked%(selBraces)s) == 1)
+              > on (target%(clusterComma)s)
+              count by (target%(clusterComma)s) (max by (target, node, address%(clusterComma)s) (secrets_node_sealed%(selBraces)s) == 0) / 2
+            ||| % keys,
+            'for': forOf('SecretsRequestsBlocked', '2m'),
+            labels: {
+              severity: severityOf('SecretsRequestsBlocked', 'critical'),
+            },
+            annotations: {
+              summary: "A secrets cluster's audit devices block its requests.",
+              description: '{{ $labels.target }} answers sys/health unsealed while the requests it audits time out or fail with a server error{{ range $i, $n := printf "max by (node) (secrets_node_requests_blocked{target=%q} == 1)" $labels.target | query | sortByLabel "node" }}{{ if $i }}, {{ else }} on node {{ end }}{{ $n.Labels.node }}{{ end }}: no audit device can log, so it serves no client. Check its audit devices (sys/audit): a full disk, a socket or syslog that stopped reading.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsrequestsblocked',
+            },
+          },
+          {
             alert: 'SecretsSealBackendUnhealthy',
             expr: 'min by (target, backend%(clusterComma)s) (secrets_node_seal_backend_healthy%(selBraces)s) == 0' % keys,
             'for': forOf('SecretsSealBackendUnhealthy', '10m'),
@@ -848,6 +874,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               ) == 1
               unless on (target%(clusterComma)s)
               vigil_collector_failing{%(selComma)scollector="secrets_replication", reason="proxy"}
+              unless on (target%(clusterComma)s)
+              (max by (target%(clusterComma)s) (secrets_requests_blocked%(selBraces)s) == 1 or max by (target%(clusterComma)s) (secrets_node_requests_blocked%(selBraces)s) == 1)
             ||| % keys,
             'for': forOf('SecretsServiceDown', '2m'),
             labels: {

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { sendJson } from '../common/http.js';
 import type { ClusterModel } from './cluster.js';
-import { activeNode, type SimNode } from './nodes.js';
+import { activeNode, type AuditMode, type SimNode } from './nodes.js';
 
 /**
  * A node's audit devices: `ok`, or every device blocked, so that a request the server audits hangs
@@ -10,9 +10,6 @@ import { activeNode, type SimNode } from './nodes.js';
  * hashicorp/vault#15932, where `vault login`'s lookup-self got exactly that). The paths the service
  * never audits answer as ever: a blocked node looks healthy to sys/health.
  */
-export const AUDIT_MODES = ['ok', 'hang', 'error'] as const;
-export type AuditMode = (typeof AUDIT_MODES)[number];
-
 /** Paths the service documents as never audited (the seal's and HA's status, health, leader), and the seal endpoints. */
 const UNAUDITED = new Set([
   '/v1/sys/health',

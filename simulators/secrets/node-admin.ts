@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound, ok, type Reply } from './api-error.js';
-import { AUDIT_MODES, type AuditMode } from './audit.js';
 import type { ClusterModel } from './cluster.js';
-import { moveLeadership, roleOf, type SimNode } from './nodes.js';
+import { AUDIT_MODES, moveLeadership, roleOf, type AuditMode, type SimNode } from './nodes.js';
 import { optionalBool, optionalString, optionalStringArray, type Body } from './request-body.js';
 
 /**

@@ -1,11 +1,13 @@
-import type { AuditMode } from './audit.js';
-
 /**
  * The nodes of one simulated cluster: one active node, standbys and performance standbys, every one a
  * raft voter, each with a listener of its own (its API address) answering its own `sys/health`; its
  * raft address is its API port plus one, as a server's 8201 beside its 8200. The cluster's own
  * address, a load balancer's, reaches the active node. Faults change one node at a time.
  */
+/** A node's audit devices: `ok`, or every one blocked, so that what it audits hangs (`hang`) or fails 500 (`error`): audit.ts. */
+export const AUDIT_MODES = ['ok', 'hang', 'error'] as const;
+export type AuditMode = (typeof AUDIT_MODES)[number];
+
 export type StandbyKind = 'standby' | 'performance_standby';
 
 export interface SimNode {

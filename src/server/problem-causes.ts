@@ -19,6 +19,7 @@ import type { Consequences } from './estate-model.js';
 export type ProblemKind =
   | 'cluster-unreachable'
   | 'cluster-sealed'
+  | 'requests-blocked'
   | 'node-sealed'
   | 'node-unreachable'
   | 'raft-tolerance-lost'
@@ -71,6 +72,15 @@ const quorumOfCluster: Consequence[] = [
 export const CAUSES: readonly Cause[] = [
   { kind: 'cluster-unreachable', alerts: ['SecretsServiceDown'], equal: ['target'], explains: [...nodesOfCluster, collectionDown] },
   { kind: 'cluster-sealed', alerts: ['SecretsSealed'], equal: ['target'], explains: [...nodesOfCluster, collectionDown] },
+  // Audit devices that block: the cluster answers its health and serves nothing, so vigil's own
+  // audited calls time out too. One page, for the cause: SecretsServiceDown is left out by its rule
+  // and inhibited while this fires.
+  {
+    kind: 'requests-blocked',
+    alerts: ['SecretsRequestsBlocked'],
+    equal: ['target'],
+    explains: [{ kind: 'cluster-unreachable', alerts: ['SecretsServiceDown'], alertmanager: 'inhibited' }, ...nodesOfCluster, collectionDown],
+  },
   { kind: 'node-sealed', alerts: ['SecretsNodeSealed'], equal: ['target'], explains: quorumOfCluster },
   { kind: 'node-unreachable', alerts: ['SecretsNodeUnreachable'], equal: ['target'], explains: quorumOfCluster },
   { kind: 'agent-unreachable', alerts: ['SchedulerAgentDown'], equal: ['target'], explains: [collectionDown] },

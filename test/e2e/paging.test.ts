@@ -514,10 +514,11 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     const live = FAILURE_CLASSES.filter((f) => f.proof === 'live').map((f) => f.id);
     // a-denied is configured with a token without the policy from the start.
     // secrets-proxy-sets is configured from the start; it must page nobody.
-    // teams-owners-dropped and agent-token-expired are produced by paging-owners.test.ts and paging-expired-token.test.ts.
+    // teams-owners-dropped and agent-token-expired are produced by paging-owners.test.ts and paging-expired-token.test.ts,
+    // the audit devices' rows by paging-audit.test.ts.
     const covered = new Set([
       ...FAULTS.flatMap((f) => f.classes),
-      ...['agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog', 'teams-owners-dropped', 'agent-token-expired'],
+      ...['agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog', 'teams-owners-dropped', 'agent-token-expired', 'secrets-requests-blocked', 'secrets-audit-check-refused'],
     ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
   });

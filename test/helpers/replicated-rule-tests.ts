@@ -27,6 +27,7 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SecretsNodeSealed',
   'SecretsNodeUnreachable',
   'SecretsNoActiveNode',
+  'SecretsRequestsBlocked',
   'SecretsRaftFailureToleranceLost',
   'SecretsRaftFailureToleranceLow',
   'SecretsRaftServerUnhealthy',
