@@ -31,6 +31,8 @@ export const READS = {
   nodeSealed: 'secrets_node_sealed',
   nodeRole: 'secrets_node_role',
   nodeInfo: 'secrets_node_info',
+  nodeRequestsBlocked: 'secrets_node_requests_blocked',
+  requestsBlocked: 'secrets_requests_blocked',
   raftAutopilotHealthy: 'secrets_raft_autopilot_healthy',
   raftFailureTolerance: 'secrets_raft_failure_tolerance',
   raftOptimisticFailureTolerance: 'secrets_raft_optimistic_failure_tolerance',

@@ -42,6 +42,8 @@ export interface SecretsNode {
   sealed: boolean | null;
   initialized: boolean | null;
   version: string | null;
+  /** Whether what it audits is served (secrets_node_requests_blocked); null where vigil does not ask it (its token does not go there). */
+  requestsBlocked: boolean | null;
 }
 
 /** A secrets cluster's nodes, where they came from, and its raft quorum where integrated storage reports one. */

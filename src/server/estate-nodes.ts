@@ -18,6 +18,7 @@ function node(f: Families, target: string, name: string, address: string, up: bo
     sealed: flag(one(f, R.nodeSealed, k)),
     initialized: flag(one(f, R.nodeInitialized, k)),
     version: of(f, R.nodeInfo, k)[0]?.labels.version || null,
+    requestsBlocked: flag(one(f, R.nodeRequestsBlocked, k)),
   };
 }
 
@@ -27,7 +28,7 @@ const orNull = (v: number | undefined) => v ?? null;
 const activeOf = (l: Readonly<Record<string, string>> | undefined): ClusterNodes['activeNode'] =>
   l?.node === undefined ? null : { name: l.node, address: l.address ?? l.node };
 
-const NODE_FAMILIES = [R.nodeUp, R.nodeInitialized, R.nodeSealed, R.nodeRole, R.nodeInfo];
+const NODE_FAMILIES = [R.nodeUp, R.nodeInitialized, R.nodeSealed, R.nodeRole, R.nodeInfo, R.nodeRequestsBlocked];
 
 /** The cluster's nodes, or null when vigil exports no node series for it (node polling off). */
 export function clusterNodes(f: Families, target: string): ClusterNodes | null {
@@ -76,6 +77,13 @@ export function nodeProblems(n: ClusterNodes, clusterSealed: boolean | null, clu
   const wholeClusterDown = clusterUnreadable && down.length === n.nodes.length;
   if (!clusterSealed) problems.push(...named('node-sealed', 'sealed', n.nodes.filter((x) => x.up && x.sealed).map(nodeTitle)));
   if (!wholeClusterDown) problems.push(...named('node-unreachable', 'unreachable', down.map(nodeTitle)));
+  problems.push(
+    ...named(
+      'requests-blocked',
+      'blocked: audit devices cannot log, nothing audited is served',
+      n.nodes.filter((x) => x.up && x.requestsBlocked).map(nodeTitle),
+    ),
+  );
   if (n.raft?.failureTolerance === 0) problems.push({ kind: 'raft-tolerance-lost', line: 'raft failure tolerance 0: one more voter lost stops the cluster' });
   if (n.raft?.healthy === false) problems.push({ kind: 'raft-autopilot-unhealthy', line: 'raft autopilot unhealthy' });
   return problems;

@@ -56,7 +56,8 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     .map((k) => k.labels.kind ?? '');
   const line = (text: string) => found.push({ line: text });
   if (sealed) line(unreadable.length ? `sealed (so its ${unreadable.join(' and ')} replication status cannot be read)` : 'sealed');
-  else if (unreadable.length) line(`${unreadable.join(' and ')} replication status unreadable`);
+  // Unreadable for blocked audit devices, it is their consequence (problem-causes.ts).
+  else if (unreadable.length) found.push({ kind: 'replication-unreadable', line: `${unreadable.join(' and ')} replication status unreadable` });
   for (const k of kinds) {
     if (k.merkleCorrupted) line(`${k.kind} merkle tree corrupted`);
     for (const s of k.secondaries) if (!s.connected) line(secondaryLine(k.kind, s.id));
@@ -73,6 +74,9 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   if (merkleCheck && (merkleCheck.corruptedRoot || merkleCheck.corruptedTrees > 0)) line('merkle check found corruption');
   const nodes = clusterNodes(f, target);
   if (nodes) found.push(...nodeProblems(nodes, sealed, unreadable.length > 0));
+  // Where no node is asked, the configured address stands for the cluster.
+  if (one(f, R.requestsBlocked, t) === 1 && !nodes?.nodes.some((n) => n.requestsBlocked))
+    found.push({ kind: 'requests-blocked', line: 'requests at its address blocked: audit devices cannot log, nothing audited is served' });
   const started = one(f, R.attemptStarted, t) === 1;
   if (started) line('DR operation token attempt in progress');
   return {

@@ -20,6 +20,7 @@ export type ProblemKind =
   | 'cluster-unreachable'
   | 'cluster-sealed'
   | 'requests-blocked'
+  | 'replication-unreadable'
   | 'node-sealed'
   | 'node-unreachable'
   | 'raft-tolerance-lost'
@@ -79,7 +80,7 @@ export const CAUSES: readonly Cause[] = [
     kind: 'requests-blocked',
     alerts: ['SecretsRequestsBlocked'],
     equal: ['target'],
-    explains: [{ kind: 'cluster-unreachable', alerts: ['SecretsServiceDown'], alertmanager: 'inhibited' }, ...nodesOfCluster, collectionDown],
+    explains: [{ kind: 'replication-unreadable', alerts: ['SecretsServiceDown'], alertmanager: 'inhibited' }, ...nodesOfCluster, collectionDown],
   },
   { kind: 'node-sealed', alerts: ['SecretsNodeSealed'], equal: ['target'], explains: quorumOfCluster },
   { kind: 'node-unreachable', alerts: ['SecretsNodeUnreachable'], equal: ['target'], explains: quorumOfCluster },

@@ -45,9 +45,18 @@ describe('the nodes of a secrets cluster', () => {
       reason: null,
       activeNode: { name: 'vault-1', address: 'https://n1:8200' },
       nodes: [
-        { name: `https://${EVIL}`, address: `https://${EVIL}`, up: false, role: null, sealed: null, initialized: null, version: null },
-        { name: 'vault-1', address: 'https://n1:8200', up: true, role: 'active', sealed: false, initialized: true, version: `1.17.2${EVIL}` },
-        { name: 'vault-2', address: 'https://n2:8200', up: true, role: null, sealed: true, initialized: true, version: null },
+        { name: `https://${EVIL}`, address: `https://${EVIL}`, up: false, role: null, sealed: null, initialized: null, version: null, requestsBlocked: null },
+        {
+          name: 'vault-1',
+          address: 'https://n1:8200',
+          up: true,
+          role: 'active',
+          sealed: false,
+          initialized: true,
+          version: `1.17.2${EVIL}`,
+          requestsBlocked: null,
+        },
+        { name: 'vault-2', address: 'https://n2:8200', up: true, role: null, sealed: true, initialized: true, version: null, requestsBlocked: null },
       ],
       raft: { healthy: false, failureTolerance: 0, optimisticFailureTolerance: 1, voters: 3 },
     });
@@ -82,5 +91,38 @@ describe('the nodes of a secrets cluster', () => {
       'active node <code>vault-1</code> <span class="muted"><span class="addr">https://<wbr>n1:8200</span></span> · 3 voters · <span class="badge bad">failure tolerance 0</span>',
     );
     expect(html).toContain('<span class="badge bad">autopilot unhealthy</span>');
+  });
+});
+
+describe('a cluster whose audit devices block it', () => {
+  const snapshot = `
+secrets_replication_up{target="blk",kind="dr"} 0
+secrets_node_up{target="blk",node="n1",address="https://b1:8200"} 1
+secrets_node_up{target="blk",node="n2",address="https://b2:8200"} 1
+secrets_node_sealed{target="blk",node="n1",address="https://b1:8200"} 0
+secrets_node_sealed{target="blk",node="n2",address="https://b2:8200"} 0
+secrets_node_requests_blocked{target="blk",node="n1",address="https://b1:8200"} 1
+secrets_node_requests_blocked{target="blk",node="n2",address="https://b2:8200"} 0
+secrets_requests_blocked{target="blk"} 1
+secrets_replication_up{target="addr",kind="dr"} 0
+secrets_requests_blocked{target="addr"} 1
+secrets_node_up{target="addr",node="https://a:8200",address="https://a:8200"} 1
+`;
+  const e = buildEstate(snapshot, [], NOW);
+  const cluster = (t: string) => e.secrets.find((c) => c.target === t)!;
+
+  it('names the blocked node as the one problem, its unreadable replication status under it', () => {
+    expect(cluster('blk').nodes!.nodes.map((n) => n.requestsBlocked)).toEqual([true, false]);
+    expect(cluster('blk').problems).toEqual(['node n1 (https://b1:8200) blocked: audit devices cannot log, nothing audited is served']);
+    expect(cluster('blk').consequences).toEqual([
+      { cause: 'node n1 (https://b1:8200) blocked: audit devices cannot log, nothing audited is served', lines: ['dr replication status unreadable'] },
+    ]);
+  });
+
+  it('names the configured address where no node is asked', () => {
+    expect(cluster('addr').problems).toEqual(['requests at its address blocked: audit devices cannot log, nothing audited is served']);
+    expect(cluster('addr').consequences).toEqual([
+      { cause: 'requests at its address blocked: audit devices cannot log, nothing audited is served', lines: ['dr replication status unreadable'] },
+    ]);
   });
 });
