@@ -32,7 +32,9 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
         c.name === 'dr-secondary' ? `    merkle_check:\n      dr_operation_token_file: ${files.drOperationTokenFile}\n      schedule: "*/30 * * * * *"\n` : '';
       const file = files.secretsTokenFiles?.[c.name] ?? (c.name === DEMO_NODES_CLUSTER ? files.nodesTokenFile : undefined);
       const token = file ? `    token_file: ${file}\n` : '';
-      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${token}${merkle}`;
+      // The simulated nodes listen on loopback: the token may go to them, so each is asked what it audits.
+      const audit = c.name === DEMO_NODES_CLUSTER ? '    nodes:\n      audit_check: { timeout: 1s, send_token_to: ["127.0.0.1"] }\n' : '';
+      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${token}${merkle}${audit}`;
     })
     .join('');
   const agentTargets = [...agents.agents.values()]

@@ -100,6 +100,11 @@ function nodeFaults(secrets: SecretsSimulator): DemoFault[] {
       classes: ['secrets-leadership-churn'],
     },
     {
+      what: `block the audit devices of the active node-1 of ${c} (what it audits hangs while every node answers sys/health)`,
+      ...node('node-1', '{"audit":"hang"}', '{"audit":"ok"}'),
+      classes: ['secrets-requests-blocked'],
+    },
+    {
       what: `bring the licence of ${c} within 3 days of its end`,
       inject: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":259200}'`,
       clear: `curl -XPOST ${sim}/license -d '{"expires_in_seconds":31536000}'`,
