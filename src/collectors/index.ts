@@ -4,7 +4,7 @@ import type { Job } from '../jobs/part.js';
 import type { AnyFamily } from '../metrics/family.js';
 import type { GroupWriter } from '../metrics/render.js';
 import { jobFamilies } from '../telemetry/job-stats.js';
-import { tlsFamilies } from '../telemetry/tls-families.js';
+import { nodeTlsFamilies, tlsFamilies } from '../telemetry/tls-families.js';
 import { upstreamFamilies } from '../telemetry/upstream-stats.js';
 import { agentCollector } from './agent/collector.js';
 import type { Collector } from './collector.js';
@@ -32,6 +32,7 @@ export const COLLECTION_FAMILIES: readonly AnyFamily[] = [
   ...jobFamilies,
   ...upstreamFamilies,
   ...tlsFamilies,
+  ...nodeTlsFamilies,
 ] as readonly AnyFamily[];
 
 /** State each collector derives across its targets: made once, kept across reloads. */

@@ -3,7 +3,7 @@ import type { GroupWriter } from '../metrics/render.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../telemetry/upstream-stats.js';
 import { renderGroup } from '../metrics/render.js';
 import { tlsFamilies } from '../telemetry/tls-families.js';
-import type { TlsObservation } from '../upstream/tls-observer.js';
+import { carryCertificate, type TlsObservation } from '../upstream/tls-observer.js';
 import { UpstreamClient, type ClientOptions } from '../upstream/client.js';
 import type { TargetTls } from '../config-fields/target-tls.js';
 import type { ProxySettings } from '../config-fields/target-proxy.js';
@@ -102,9 +102,9 @@ export function clientFor(
   kind: string,
   target: TargetBase,
   ctx: BuildContext,
-  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse'> & { node?: string } = {},
+  extra: Pick<ClientOptions, 'retry' | 'beforeAttempt' | 'onResponse' | 'onTls'> & { node?: string } = {},
 ): UpstreamClient {
-  const { node, ...options } = extra;
+  const { node, onTls, ...options } = extra;
   const { key, stats: s, publish } = upstreamStatsOf(kind, target, ctx);
   let lastTls: TlsObservation | undefined;
   const client = new UpstreamClient({
@@ -119,14 +119,12 @@ export function clientFor(
       observeRequest(s, endpoint, code, seconds, { node, data });
       ctx.unpublished.set(key, { target: target.name, publish });
     },
-    // A node's certificate is the cluster's to watch at its configured address: one expiry per target.
+    // A node's certificate is watched by whoever polls the node (`onTls`, under its own label `address`).
     onTls:
       node !== undefined
-        ? undefined
+        ? onTls
         : (o) => {
-            // A resumed session shows no certificate: keep the expiry the full handshake showed.
-            lastTls = { ...o, earliestNotAfter: o.earliestNotAfter ?? lastTls?.earliestNotAfter };
-            const seen = lastTls;
+            const seen = (lastTls = carryCertificate(o, lastTls));
             // Under the target's upstream key, so a removed target's group goes with it.
             ctx.unpublished.set(`${key}/tls`, {
               target: target.name,

@@ -9,6 +9,22 @@ export interface TlsObservation {
   /** Epoch seconds; undefined when the handshake showed no certificate (a resumed session). */
   readonly earliestNotAfter: number | undefined;
   readonly verified: boolean;
+  /**
+   * The leaf certificate's identity: the first 16 hex digits of its SHA-256 fingerprint, one value
+   * per certificate an address serves (bounded), shared by every address that serves the same one.
+   */
+  readonly certificate?: string | undefined;
+}
+
+/** The label that names a leaf certificate: its SHA-256 fingerprint's first 16 hex digits, lower case. */
+export function certificateId(cert: PeerCertificate | undefined): string | undefined {
+  const hex = cert?.fingerprint256?.replace(/:/g, '').toLowerCase();
+  return hex ? hex.slice(0, 16) : undefined;
+}
+
+/** A handshake's observation, with what the last full handshake showed where a resumed session shows no certificate. */
+export function carryCertificate(o: TlsObservation, last: TlsObservation | undefined): TlsObservation {
+  return { ...o, earliestNotAfter: o.earliestNotAfter ?? last?.earliestNotAfter, certificate: o.certificate ?? last?.certificate };
 }
 
 /** The earliest `valid_to` of a detailed peer certificate and its issuers (the root links to itself). */
@@ -34,7 +50,10 @@ export function earliestExpiry(cert: PeerCertificate | undefined): number | unde
  * Node gives (CERT_HAS_EXPIRED, ...).
  */
 export function checkHandshake(socket: TLSSocket, insecureSkipVerify: boolean, onTls?: (o: TlsObservation) => void): Error | undefined {
-  onTls?.({ earliestNotAfter: earliestExpiry(socket.getPeerCertificate(true)), verified: socket.authorized });
+  if (onTls) {
+    const cert = socket.getPeerCertificate(true);
+    onTls({ earliestNotAfter: earliestExpiry(cert), verified: socket.authorized, certificate: certificateId(cert) });
+  }
   if (socket.authorized || insecureSkipVerify) return undefined;
   const code = String(socket.authorizationError ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   return Object.assign(new Error(`certificate verification failed: ${code}`), { code });

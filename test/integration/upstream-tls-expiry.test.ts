@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { selfSignedCertificate, selfSignedCertificateBetween } from '../helpers/
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
-import { series } from '../helpers/exposition.js';
+import { series, seriesOf } from '../helpers/exposition.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -38,8 +39,16 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const expiry = (target: string) => series('vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds', { target });
-const verified = (target: string) => series('vigil_upstream_tls_verified', { target });
+/** A target's one series of `name`, whatever certificate it names (the certificate's own test is below). */
+const ofTarget = (name: string) => (target: string) => ({ target, name });
+const expiry = ofTarget('vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds');
+const verified = ofTarget('vigil_upstream_tls_verified');
+/** The value of a target's one series, and its certificate label. */
+function read(m: Map<string, number>, s: { target: string; name: string }): number | undefined {
+  const found = [...seriesOf(m, s.name)].filter(([k]) => k.includes(`target="${s.target}"`));
+  if (found.length > 1) throw new Error(`${s.name}: ${found.length} series for ${s.target}`);
+  return found[0]?.[1];
+}
 
 describe('upstream TLS certificate expiry', () => {
   it('serves the simulator over https with the short-lived certificate', () => {
@@ -50,29 +59,36 @@ describe('upstream TLS certificate expiry', () => {
   it('exports the expiry openssl states, and verified 1, for a trusted target', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_replication_up', { target: 'trusted', kind: 'dr' }))).toBe(1);
-    expect(m.get(expiry('trusted'))).toBe(notAfter);
-    expect(m.get(verified('trusted'))).toBe(1);
+    expect(read(m, expiry('trusted'))).toBe(notAfter);
+    expect(read(m, verified('trusted'))).toBe(1);
   });
 
   it('exports it with verified 0 for a target that skips verification, and still collects', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_replication_up', { target: 'insecure', kind: 'dr' }))).toBe(1);
-    expect(m.get(expiry('insecure'))).toBe(notAfter);
-    expect(m.get(verified('insecure'))).toBe(0);
+    expect(read(m, expiry('insecure'))).toBe(notAfter);
+    expect(read(m, verified('insecure'))).toBe(0);
   });
 
   it('exports it for a target that refuses the certificate, which fails with reason tls', async () => {
     const m = await vigil.metrics();
     expect(m.get(series('secrets_replication_up', { target: 'untrusted', kind: 'dr' }))).toBe(0);
     expect(m.get(series('vigil_collector_failures_total', { collector: 'secrets_replication', target: 'untrusted', reason: 'tls' }))).toBeGreaterThan(0);
-    expect(m.get(expiry('untrusted'))).toBe(notAfter);
-    expect(m.get(verified('untrusted'))).toBe(0);
+    expect(read(m, expiry('untrusted'))).toBe(notAfter);
+    expect(read(m, verified('untrusted'))).toBe(0);
+  });
+
+  it("labels them with the leaf certificate's SHA-256 fingerprint, its first 16 hex digits", async () => {
+    const id = new X509Certificate(readFileSync(cert)).fingerprint256.replace(/:/g, '').slice(0, 16).toLowerCase();
+    const m = await vigil.metrics();
+    expect(m.get(series('vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds', { target: 'trusted', certificate: id }))).toBe(notAfter);
+    expect(m.get(series('vigil_upstream_tls_verified', { target: 'trusted', certificate: id }))).toBe(1);
   });
 
   it('exports nothing for a plain-http target', async () => {
     const m = await vigil.metrics();
-    expect(m.has(expiry('plain'))).toBe(false);
-    expect(m.has(verified('plain'))).toBe(false);
+    expect(read(m, expiry('plain'))).toBeUndefined();
+    expect(read(m, verified('plain'))).toBeUndefined();
   });
 
   it('reads the expiry of a certificate that has already expired, and fails with reason tls even when it is trusted', async () => {
@@ -87,8 +103,8 @@ describe('upstream TLS certificate expiry', () => {
     );
     try {
       const m = await d.metrics();
-      expect(m.get(expiry('expired'))).toBe(Date.parse('2020-01-02T00:00:00Z') / 1000);
-      expect(m.get(verified('expired'))).toBe(0);
+      expect(read(m, expiry('expired'))).toBe(Date.parse('2020-01-02T00:00:00Z') / 1000);
+      expect(read(m, verified('expired'))).toBe(0);
       expect(m.get(series('secrets_replication_up', { target: 'expired', kind: 'dr' }))).toBe(0);
       expect(m.get(series('vigil_collector_failures_total', { collector: 'secrets_replication', target: 'expired', reason: 'tls' }))).toBe(1);
       expect(String(d.logs().find((l) => l.reason === 'tls')?.err)).toContain('CERT_HAS_EXPIRED');
@@ -101,6 +117,6 @@ describe('upstream TLS certificate expiry', () => {
   it('keeps the expiry across later polls on the kept-alive or resumed connection', async () => {
     await vigil.collect();
     await vigil.collect();
-    expect((await vigil.metrics()).get(expiry('trusted'))).toBe(notAfter);
+    expect(read(await vigil.metrics(), expiry('trusted'))).toBe(notAfter);
   });
 });
