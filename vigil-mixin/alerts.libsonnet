@@ -1093,9 +1093,11 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           {
             alert: 'VigilUpstreamCertificateExpiresSoon',
             expr: |||
-              (vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s - time() < 14 * 86400)
-              and
-              (vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s - time() >= 2 * 86400)
+              min by (target, certificate%(clusterComma)s) (
+                vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s
+                or
+                vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s
+              ) - time() < 14 * 86400 >= 2 * 86400
             ||| % keys,
             'for': forOf('VigilUpstreamCertificateExpiresSoon', '10m'),
             labels: {
@@ -1103,20 +1105,26 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
             },
             annotations: {
               summary: "An upstream's TLS certificate expires within 14 days.",
-              description: 'A certificate in the chain upstream {{ $labels.target }} presents expires in {{ $value | humanizeDuration }}.',
+              description: 'A certificate in the chain upstream {{ $labels.target }} presents expires in {{ $value | humanizeDuration }}{{ with $labels.certificate }} (leaf {{ . }}){{ end }}. Served at{{ $at := printf "count(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{target=%q,certificate=%q})" $labels.target $labels.certificate | query }}{{ if $at }} its configured address{{ end }}{{ with printf "max by (address) (vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds{target=%q,certificate=%q})" $labels.target $labels.certificate | query | sortByLabel "address" }}{{ if $at }} and{{ end }} node(s){{ range . }} {{ .Labels.address }}{{ end }}{{ end }}.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilupstreamcertificateexpiressoon',
             },
           },
           {
             alert: 'VigilUpstreamCertificateExpiresImminently',
-            expr: 'vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s - time() < 2 * 86400' % keys,
+            expr: |||
+              min by (target, certificate%(clusterComma)s) (
+                vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s
+                or
+                vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds%(selBraces)s
+              ) - time() < 2 * 86400
+            ||| % keys,
             'for': forOf('VigilUpstreamCertificateExpiresImminently', '5m'),
             labels: {
               severity: severityOf('VigilUpstreamCertificateExpiresImminently', 'critical'),
             },
             annotations: {
               summary: "An upstream's TLS certificate expires within 2 days or has expired.",
-              description: 'A certificate in the chain upstream {{ $labels.target }} presents expires in {{ $value | humanizeDuration }} (negative: expired); clients that verify it will stop connecting.',
+              description: 'A certificate in the chain upstream {{ $labels.target }} presents expires in {{ $value | humanizeDuration }} (negative: expired){{ with $labels.certificate }} (leaf {{ . }}){{ end }}; clients that verify it will stop connecting. Served at{{ $at := printf "count(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{target=%q,certificate=%q})" $labels.target $labels.certificate | query }}{{ if $at }} its configured address{{ end }}{{ with printf "max by (address) (vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds{target=%q,certificate=%q})" $labels.target $labels.certificate | query | sortByLabel "address" }}{{ if $at }} and{{ end }} node(s){{ range . }} {{ .Labels.address }}{{ end }}{{ end }}.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#vigilupstreamcertificateexpiresimminently',
             },
           },

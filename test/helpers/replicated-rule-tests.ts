@@ -55,6 +55,9 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'VigilSchedulerTokenExpired',
   'Watchdog',
   'VigilAbsent',
+  // One per certificate of a target, whichever vigils see it and at however many addresses.
+  'VigilUpstreamCertificateExpiresSoon',
+  'VigilUpstreamCertificateExpiresImminently',
   // One per proxy, whichever vigils and targets go through it.
   'VigilUpstreamProxyDown',
   // Their tests name each replica already: one alert per shard, whichever replicas count it.
