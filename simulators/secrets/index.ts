@@ -39,6 +39,8 @@ export interface SecretsSimulatorOptions {
   walTickMs?: number;
   /** Serve every cluster over HTTPS with this certificate and key. */
   tls?: ServeTls;
+  /** Serve a node's own address with a certificate of its own (by cluster and node ID); default `tls`. */
+  nodeTls?: (cluster: string, node: string) => ServeTls | undefined;
   /** Answer in the shapes of an older release (see profiles.ts); default `current`. */
   profile?: SecretsProfile;
 }
@@ -76,7 +78,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
       model.url = server.url;
       const nodeServers: RunningServer[] = [];
       for (const node of model.nodes.nodes) {
-        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.tls);
+        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.nodeTls?.(spec.name, node.id) ?? opts.tls);
         servers.push(own);
         nodeServers.push(own);
         node.url = own.url;
