@@ -154,6 +154,22 @@ export const SECRETS_NODE_CLASSES: readonly FailureClass[] = [
     note: 'every HTTPS upstream, agents and teams too',
   },
   {
+    id: 'secrets-node-cert-soon',
+    area: 'Secrets service',
+    failure: "a node's own certificate, at the node's own address, expires within 14 days",
+    alert: 'VigilUpstreamCertificateExpiresSoon',
+    proof: 'promtool',
+    note: 'one alert per certificate: one the address and its nodes share is one alert listing where it is served, whichever vigils see it',
+  },
+  {
+    id: 'secrets-node-cert-imminent',
+    area: 'Secrets service',
+    failure: "a node's own certificate expires within 2 days",
+    alert: 'VigilUpstreamCertificateExpiresImminently',
+    proof: 'promtool',
+    note: 'a node renewed alone leaves the old certificate paging for the addresses that still serve it',
+  },
+  {
     id: 'upstream-proxy-down',
     area: 'Secrets service',
     failure: 'the proxy in front of targets is unreachable, refuses vigil (407) or the CONNECT, or answers what is not HTTP',
