@@ -5515,7 +5515,7 @@
             overrides: [],
           },
           title: 'Days until an upstream certificate expires',
-          description: 'Earliest expiry in the chain each HTTPS upstream presented, in days; VigilUpstreamCertificateExpiresSoon warns below 14, VigilUpstreamCertificateExpiresImminently pages below 2. Empty when no target uses https.',
+          description: "Earliest expiry in the chain each HTTPS upstream presented, in days, at its configured address (`(configured)`) and at each secrets node's own address, with the leaf certificate's fingerprint (`certificate`, the same wherever one certificate is served); VigilUpstreamCertificateExpiresSoon warns below 14, VigilUpstreamCertificateExpiresImminently pages below 2, once per certificate. Empty when no target uses https.",
           datasource: {
             type: 'prometheus',
             uid: '${datasource}',
@@ -5528,7 +5528,7 @@
           },
           targets: [
             {
-              expr: '(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"} - time()) / 86400',
+              expr: '((label_replace(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"}, "address", "(configured)", "", "") or vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"}) - time()) / 86400',
               datasource: {
                 type: 'prometheus',
                 uid: '${datasource}',
@@ -5568,7 +5568,7 @@
             overrides: [],
           },
           title: 'Upstream certificate verified',
-          description: "1 when the upstream's chain verified against the target's trust (CA file or system roots, and hostname); 0 with insecure_skip_verify on a certificate that would not verify.",
+          description: "1 when the upstream's chain verified against the target's trust (CA file or system roots, and hostname), at its configured address and at each secrets node's own; 0 with insecure_skip_verify on a certificate that would not verify.",
           datasource: {
             type: 'prometheus',
             uid: '${datasource}',
@@ -5588,6 +5588,15 @@
               },
               refId: 'A',
               legendFormat: '{{target}}',
+            },
+            {
+              expr: 'vigil_upstream_node_tls_verified{job=~"$job", instance=~"$instance", target=~"$target"}',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'B',
+              legendFormat: '{{target}} {{address}}',
             },
           ],
         },

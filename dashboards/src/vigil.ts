@@ -103,18 +103,25 @@ export function vigilDashboard(settings: DashboardSettings) {
     .table({
       title: 'Days until an upstream certificate expires',
       description:
-        'Earliest expiry in the chain each HTTPS upstream presented, in days; VigilUpstreamCertificateExpiresSoon warns below 14, VigilUpstreamCertificateExpiresImminently pages below 2. Empty when no target uses https.',
+        "Earliest expiry in the chain each HTTPS upstream presented, in days, at its configured address (`(configured)`) and at each secrets node's own address, with the leaf certificate's fingerprint (`certificate`, the same wherever one certificate is served); VigilUpstreamCertificateExpiresSoon warns below 14, VigilUpstreamCertificateExpiresImminently pages below 2, once per certificate. Empty when no target uses https.",
       unit: 'd',
       mayBeEmpty: true,
-      queries: [{ expr: `(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{${T}} - time()) / 86400` }],
+      queries: [
+        {
+          expr: `((label_replace(vigil_upstream_tls_earliest_cert_expiry_timestamp_seconds{${T}}, "address", "(configured)", "", "") or vigil_upstream_node_tls_earliest_cert_expiry_timestamp_seconds{${T}}) - time()) / 86400`,
+        },
+      ],
     })
     .timeseries({
       title: 'Upstream certificate verified',
       description:
-        "1 when the upstream's chain verified against the target's trust (CA file or system roots, and hostname); 0 with insecure_skip_verify on a certificate that would not verify.",
+        "1 when the upstream's chain verified against the target's trust (CA file or system roots, and hostname), at its configured address and at each secrets node's own; 0 with insecure_skip_verify on a certificate that would not verify.",
       unit: 'bool',
       mayBeEmpty: true,
-      queries: [{ expr: `vigil_upstream_tls_verified{${T}}`, legend: '{{target}}' }],
+      queries: [
+        { expr: `vigil_upstream_tls_verified{${T}}`, legend: '{{target}}' },
+        { expr: `vigil_upstream_node_tls_verified{${T}}`, legend: '{{target}} {{address}}' },
+      ],
     })
     .row('Alert sink')
     .timeseries({
