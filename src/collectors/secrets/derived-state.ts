@@ -7,6 +7,7 @@ import { ActiveNodeChanges } from './cluster-nodes.js';
 import { ClusterAddresses, parseAddress, type Address } from './cluster-addresses.js';
 import { replicationSetFamilies, replicationSets } from './replication-sets.js';
 import { secondaryTargetFamily, secondaryTargets } from './secondary-targets.js';
+import { nodeTlsGroup } from './node-clients.js';
 import type { SecretsTarget } from './target.js';
 import { WalLagTracker, walLagFamily, type LatestStatus } from './wal-lag.js';
 
@@ -84,9 +85,13 @@ export class SecretsState {
     return renderGroup(replicationSetFamilies, replicationSets(members, { addresses: this.configuredAddresses(targets), parse: (u) => this.addressOf(u) }), {});
   }
 
-  /** After a reload: statuses of removed targets go, and what they fed is rendered again. */
+  /**
+   * After a reload: statuses of removed targets go, and what they fed is rendered again. The node
+   * certificates of a target whose nodes are no longer polled go too: no handshake will replace them.
+   */
   settle(targets: readonly SecretsTarget[], store: GroupWriter): void {
     const names = new Set(targets.map((t) => t.name));
+    for (const t of targets) if (!t.nodes.enabled) store.removePrefix(nodeTlsGroup(t.name));
     this.latest.forgetTargetsExcept(names);
     this.activeNodes.forgetTargetsExcept(names);
     for (const [k, v] of this.sealed) if (!names.has(v.target)) this.sealed.delete(k);

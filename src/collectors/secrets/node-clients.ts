@@ -6,6 +6,9 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import type { SecretsTarget } from './target.js';
 
+/** The group of a target's node certificates, under its upstream stats key so a removed target's goes with it. */
+export const nodeTlsGroup = (target: string): string => `vigil/upstream/secrets/${target}/tls/nodes`;
+
 /**
  * One keep-alive pool per node, with the cluster's TLS settings, made when a node is first polled
  * and closed when it leaves the cluster (a node's requests count under the target's upstream stats).
@@ -54,9 +57,9 @@ export class NodeClients {
     return `vigil/upstream/secrets/${this.t.name}`;
   }
 
-  /** Published with the target's upstream stats, under their key, so a removed target's group goes with it. */
+  /** Published with the target's upstream stats at its next commit. */
   private tlsChanged(): void {
-    const group = `${this.key}/tls/nodes`;
+    const group = nodeTlsGroup(this.t.name);
     const seen = new Map(this.tls);
     const target = this.t.name;
     this.ctx.unpublished.set(group, { target, publish: () => this.ctx.store.replace(group, renderGroup(nodeTlsFamilies, seen, { target })) });

@@ -3,7 +3,8 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeClients } from '../../../../src/collectors/secrets/node-clients.js';
+import { SecretsState } from '../../../../src/collectors/secrets/derived-state.js';
+import { NodeClients, nodeTlsGroup } from '../../../../src/collectors/secrets/node-clients.js';
 import { secretsTarget } from '../../../../src/collectors/secrets/target.js';
 import { jobContext, publishUpstreamStats, type BuildContext } from '../../../../src/jobs/context.js';
 import type { Offload } from '../../../../src/offload/pool.js';
@@ -71,5 +72,16 @@ describe("each node's own certificate", () => {
     } finally {
       clients.keepOnly([]);
     }
+  });
+
+  it('is removed by a reload that stops polling the nodes, and kept by one that goes on', () => {
+    const { ctx } = recordingContext();
+    const removed: string[] = [];
+    const store = { ...ctx.store, removePrefix: (p: string) => void removed.push(p) };
+    const on = secretsTarget.parse({ name: 'on', address: 'https://127.0.0.1:1' });
+    const off = secretsTarget.parse({ name: 'off', address: 'https://127.0.0.1:2', nodes: { enabled: false } });
+    new SecretsState().settle([on, off], store);
+    expect(removed).toEqual([nodeTlsGroup('off')]);
+    expect(nodeTlsGroup('off').startsWith('vigil/upstream/secrets/off/')).toBe(true);
   });
 });
