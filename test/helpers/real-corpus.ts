@@ -108,9 +108,12 @@ function configFor(a: Answer, address: string, token: string, limits: CorpusLimi
       endpoint.id === 'secrets/merkle-check'
         ? `, merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}"${limits.secretsMerkle ? `, ${limits.secretsMerkle}` : ''} }`
         : '';
+    const snapshots = endpoint.id.startsWith('secrets/raft-snapshot-')
+      ? `, snapshots: { names: [${a.part ?? 'config1'}], list: ${endpoint.id === 'secrets/raft-snapshot-configs'}, schedule: "${NEVER}" }`
+      : '';
     // The node poll's one node is the corpus server itself: what an answer names is never dialled.
     const nodes = `, nodes: { addresses: ["${nodeAddress(address)}"]${limits.secretsNodes ? `, ${limits.secretsNodes}` : ''} }`;
-    return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle}${nodes} }\n`;
+    return `secrets:\n  - { ${common}, replication_kinds: [${replicationKind}]${merkle}${snapshots}${nodes} }\n`;
   }
   if (kind === 'agents') return `agents:\n  - { ${common}, ${switches.join(', ')} }\n`;
   return `teams:\n  - { ${common}, organization: ${ORGANIZATION}, page_size: 20, max_pages: 10, ${switches.join(', ')} }\n`;

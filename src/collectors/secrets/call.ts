@@ -39,6 +39,8 @@ export interface SecretsCall extends SecretsAuth {
   /** Raft address to node, as earlier HA statuses paired them; the last nodes found; the names the nodes were last given. */
   readonly discovery: { readonly known: Map<string, string>; last?: Discovery; readonly names: NodeNames };
   readonly activeNodes: ActiveNodeChanges;
+  /** Each automated snapshot configuration's last success seen: the answer forgets it while attempts fail. */
+  readonly snapshotSuccesses: Map<string, number>;
 }
 
 const tokenHeader = (token: string | undefined): Record<string, string> => (token ? { 'x-secrets-token': token } : {});
@@ -65,6 +67,7 @@ export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: Ac
     addressing: nodeAddressing(t.address, t.nodes.address_template),
     discovery: { known: new Map(), names: new NodeNames() },
     activeNodes,
+    snapshotSuccesses: new Map(),
   };
   return () => {
     let read: Promise<string | undefined> | undefined;

@@ -2,7 +2,7 @@ import { defineCollector } from '../collector.js';
 import { secretsFailure } from './availability.js';
 import { secretsCall } from './call.js';
 import { SecretsState } from './derived-state.js';
-import { merklePlan, nodesPlan, replicationPlan } from './plans.js';
+import { merklePlan, nodesPlan, replicationPlan, snapshotsPlan } from './plans.js';
 import { replicationSetFamilies } from './replication-sets.js';
 import { replicationStatusEndpoint, type ReplicationKind } from './replication-status.js';
 import { secondaryTargetFamily } from './secondary-targets.js';
@@ -19,7 +19,7 @@ import { walLagFamily } from './wal-lag.js';
 export const secretsCollector = defineCollector({
   kind: 'secrets',
   target: secretsTarget,
-  plans: [replicationPlan, merklePlan, nodesPlan],
+  plans: [replicationPlan, merklePlan, nodesPlan, snapshotsPlan],
   derived: [walLagFamily, ...replicationSetFamilies, secondaryTargetFamily],
   call: (t, ctx, state: SecretsState) => secretsCall(t, ctx, state.activeNodes),
   failure: secretsFailure,

@@ -13,6 +13,8 @@ import { nodeLabels } from './node-names.js';
 import { primaryChangesFamily } from './primary-changes.js';
 import { nodeBlocked, requestsBlockedFamilies, serves, type RequestsBlocked } from './requests-blocked.js';
 import { raftAutopilotStateEndpoint } from './raft-autopilot-state.js';
+import { raftSnapshotConfigsEndpoint, snapshotNames, snapshotsDroppedFamily, type SnapshotNames } from './raft-snapshot-configs.js';
+import { raftSnapshotStatusEndpoint } from './raft-snapshot-status.js';
 import { sealBackendStatusEndpoint } from './seal-backend-status.js';
 import { sealStatusEndpoint } from './seal-status.js';
 import { replicationStatusEndpoint, type ReplicationStatus } from './replication-status.js';
@@ -190,6 +192,39 @@ export const nodesPlan: Plan<T, C> = {
         const active = activeNode(haView, e.of(leader)[0]?.value, discovery.nodes, t.address);
         return { discovery, names, ha: haView, active, changes: c.activeNodes.see(t.name, active) };
       },
+    }),
+  ],
+};
+
+// A run-time condition, not a target's: the names' step comes after it whether it lists or not.
+const listed = call(raftSnapshotConfigsEndpoint, { if: { says: 'with `snapshots.list`', test: (_e: Earlier, c: C) => c.target.snapshots?.list === true } });
+/** The configured names first, then the listed ones, bounded; a name no longer polled is forgotten with its last success. */
+const snapshotNamesStep = derive<T, C, SnapshotNames>({
+  name: 'snapshot_names',
+  after: [listed],
+  families: [snapshotsDroppedFamily],
+  value: (t, e, c) => {
+    const s = snapshotNames(t.snapshots?.names ?? [], e.of(listed)[0]?.value ?? [], t.snapshots?.max_names ?? 0);
+    for (const n of c.snapshotSuccesses.keys()) if (!s.names.includes(n)) c.snapshotSuccesses.delete(n);
+    return s;
+  },
+});
+
+/** Each automated snapshot configuration's status, on the block's own schedule (a snapshot's interval is hours). */
+export const snapshotsPlan: Plan<T, C> = {
+  job: 'secrets_snapshots',
+  schedule: { of: (t) => t.snapshots?.schedule ?? t.schedule, key: 'snapshots.schedule' },
+  on: { test: (t) => t.snapshots !== undefined, says: 'with `snapshots` set' },
+  steps: [
+    listed,
+    snapshotNamesStep,
+    call(raftSnapshotStatusEndpoint, {
+      each: {
+        says: 'once per configuration of `snapshots.names` and, with `snapshots.list`, listed',
+        items: (_t: T, e: Earlier) => e.of(snapshotNamesStep)[0]?.value?.names ?? [],
+        labels: (name) => ({ name }),
+      },
+      after: [snapshotNamesStep],
     }),
   ],
 };

@@ -3,6 +3,7 @@ import { duration, keptAtMost, readableFile, schedule, targetFields } from '../.
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
 import { REPLICATION_KINDS } from './replication-status.js';
 import { nodesField } from './node-target.js';
+import { snapshotsField } from './snapshot-target.js';
 
 export const secretsTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
@@ -31,5 +32,7 @@ export const secretsTarget = z.strictObject({
     .optional(),
   /** Every node of the cluster, polled at its own address (sys/health), with the cluster's HA and raft state. */
   nodes: nodesField,
+  /** Automated raft snapshots (Enterprise, integrated storage): each configuration's last success and errors. */
+  snapshots: snapshotsField,
 });
 export type SecretsTarget = z.output<typeof secretsTarget>;

@@ -16,7 +16,7 @@ const token = tempFile('token', 'x\n');
 /** A target of `kind` with `key` (dotted) set to `value`, and what the key's block needs besides. */
 function config(kind: string, key: string, value: number): string {
   const [head, ...rest] = key.split('.');
-  const needs = head === 'merkle_check' ? `dr_operation_token_file: ${token}, ` : '';
+  const needs = head === 'merkle_check' ? `dr_operation_token_file: ${token}, ` : head === 'snapshots' ? 'list: true, ' : '';
   const field = rest.length ? `${head}: { ${needs}${rest.join('.')}: ${value} }` : `${head}: ${value}`;
   const own = kind === 'teams' ? ', organization: acme' : '';
   return `${kind}:\n  - { name: t, address: "http://127.0.0.1:1", token_file: ${token}${own}, ${field} }\n`;
