@@ -34,7 +34,8 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
       const token = file ? `    token_file: ${file}\n` : '';
       // The simulated nodes listen on loopback: the token may go to them, so each is asked what it audits.
       const audit = c.name === DEMO_NODES_CLUSTER ? '    nodes:\n      audit_check: { timeout: 1s, send_token_to: ["127.0.0.1"] }\n' : '';
-      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${token}${merkle}${audit}`;
+      const snapshots = c.name === DEMO_NODES_CLUSTER ? `    snapshots:\n      names: [daily, hourly]\n      schedule: "*/5 * * * * *"\n` : '';
+      return `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n${token}${merkle}${audit}${snapshots}`;
     })
     .join('');
   const agentTargets = [...agents.agents.values()]

@@ -12,6 +12,7 @@ import { readBody, type Body } from './request-body.js';
 import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
 import { activeNode, member, type SimNode } from './nodes.js';
 import { sealRoute } from './seal-api.js';
+import { snapshotRoute } from './snapshots.js';
 import { TOKEN_LOOKUP_SELF, tokenLookupSelf } from './token-lookup.js';
 
 /**
@@ -32,7 +33,10 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNod
     if (seal) return respond(res, () => seal(cluster, node, method));
     if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
     if (blockedByAudit(cluster, node, path, req, res)) return;
-    await respond(res, () => nodesAnswer(cluster, path, req, now) ?? answer(fleet, cluster, method, path, query, req));
+    await respond(
+      res,
+      () => nodesAnswer(cluster, path, req, now) ?? snapshotsAnswer(cluster, method, path, query, req, now) ?? answer(fleet, cluster, method, path, query, req),
+    );
   };
 }
 
@@ -49,6 +53,17 @@ function nodesAnswer(cluster: ClusterModel, path: string, req: http.IncomingMess
   // A DR secondary serves its status endpoints only.
   if (cluster.replication.dr.role.mode === 'secondary') throw badRequest('path disabled in replication DR secondary mode');
   return reply(cluster, now);
+}
+
+/** The automated snapshots' paths (root namespace only); undefined for the other paths. */
+function snapshotsAnswer(cluster: ClusterModel, method: string, path: string, query: URLSearchParams, req: http.IncomingMessage, now: Date): Reply | undefined {
+  const r = snapshotRoute(method, path, query);
+  if (!r) return undefined;
+  const namespace = namespaceHeader(req);
+  if (!isRootNamespace(namespace)) throw badRequest(`this endpoint is restricted to the root namespace (namespace: "${namespace.join('/')}/")`);
+  authorizeClient(cluster, req, r.access);
+  if (cluster.replication.dr.role.mode === 'secondary') throw badRequest('path disabled in replication DR secondary mode');
+  return r.reply(cluster.snapshots, now);
 }
 
 async function answer(fleet: Fleet, cluster: ClusterModel, rawMethod: string, path: string, query: URLSearchParams, req: http.IncomingMessage): Promise<Reply> {

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { noFaults, type Faults } from '../common/faults.js';
 import { createNodes, type NodeSet } from './nodes.js';
 import { quirksOf, type Quirks } from './profiles.js';
+import { createSnapshots, type SnapshotSet } from './snapshots.js';
 
 export type Kind = 'performance' | 'dr';
 export const KINDS: readonly Kind[] = ['performance', 'dr'];
@@ -114,6 +115,8 @@ export interface ClusterModel {
   readonly nodes: NodeSet;
   /** Names of its auto seals under Seal HA (two or three); empty: one Shamir seal, unsealed with key shares. */
   readonly sealBackends: readonly string[];
+  /** Its automated raft snapshots, and whether it serves them at all (Enterprise, integrated storage). */
+  readonly snapshots: SnapshotSet;
 }
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -137,13 +140,14 @@ export function newKeyShares(count = 5, threshold = 3): KeyShares {
   return { shares: Array.from({ length: count }, () => randomBytes(33).toString('hex')), threshold };
 }
 
-export function createCluster(name: string, nodeCount = 3, sealBackends: readonly string[] = []): ClusterModel {
+export function createCluster(name: string, nodeCount = 3, sealBackends: readonly string[] = [], snapshots: SnapshotSet = createSnapshots()): ClusterModel {
   const rootToken = `s.${randomBase62(24)}`;
   return {
     name,
     id: randomUUID(),
     nodes: createNodes(nodeCount),
     sealBackends,
+    snapshots,
     url: '',
     clusterAddr: '',
     rootToken,

@@ -1,5 +1,6 @@
 import { listen, type RunningServer, type ServeTls } from '../common/http.js';
 import { createCluster, type ClusterModel } from './cluster.js';
+import { createSnapshots } from './snapshots.js';
 import { clusterHandler } from './cluster-server.js';
 import { Fleet } from './fleet.js';
 import { anyOperationToken } from './operation-token.js';
@@ -70,7 +71,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
   };
   try {
     for (const spec of valid.clusters) {
-      const model = createCluster(spec.name, spec.nodes, spec.sealBackends);
+      const model = createCluster(spec.name, spec.nodes, spec.sealBackends, createSnapshots(spec.snapshots, spec.snapshotSupport));
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, notFound, ok, type Reply } from './api-error.js';
 import type { ClusterModel } from './cluster.js';
 import { AUDIT_MODES, moveLeadership, roleOf, type AuditMode, type SimNode } from './nodes.js';
+import { setSnapshot, setSupport, snapshotsView } from './snapshots.js';
 import { optionalBool, optionalString, optionalStringArray, type Body } from './request-body.js';
 
 /**
  * The node faults under `/_sim/`: seal a standby, kill a voter, lag one, remove one, skew its
  * version or clock, leave an unseal stuck part way, fail its seal backends, block its audit devices
- * (`POST /_sim/nodes/<id>`),
- * flap the leader (`POST /_sim/leader`), bring the licence near its end (`POST /_sim/license`).
+ * (`POST /_sim/nodes/<id>`), flap the leader (`POST /_sim/leader`), bring the licence near its end
+ * (`POST /_sim/license`), make automated snapshots fail or stall, or not apply
+ * (`POST /_sim/snapshots[/<name>]`, see snapshots.ts).
  */
 type NodeAdminHandler = (cluster: ClusterModel, body: Body, args: string[]) => Reply;
 
@@ -17,6 +19,9 @@ export const NODE_ADMIN_ROUTES: Array<{ method: string; pattern: string; handler
   { method: 'POST', pattern: 'nodes/*', handler: (c, body, a) => setNode(c, a[0] ?? '', body) },
   { method: 'POST', pattern: 'leader', handler: (c, body) => flapLeader(c, body) },
   { method: 'POST', pattern: 'license', handler: (c, body) => setLicense(c, body) },
+  { method: 'GET', pattern: 'snapshots', handler: (c) => ok(snapshotsView(c.snapshots)) },
+  { method: 'POST', pattern: 'snapshots', handler: (c, body) => setSupport(c.snapshots, body) },
+  { method: 'POST', pattern: 'snapshots/*', handler: (c, body, a) => setSnapshot(c.snapshots, a[0] ?? '', body) },
 ];
 
 function nodesView(cluster: ClusterModel): Record<string, unknown> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Fleet } from './fleet.js';
 import { enablePrimary, issueSecondaryToken } from './replication-primary.js';
 import { enableSecondary } from './replication-secondary.js';
+import type { SnapshotSupport } from './snapshots.js';
 
 export interface ReplicationLink {
   kind: 'performance' | 'dr';
@@ -14,8 +15,17 @@ export interface SecretsScenario {
   /**
    * port 0 or absent: a free port. nodes: how many (each a raft voter; default 3; up to 64, the nodes vigil polls), the first one
    * active. sealBackends: the names of two or three auto seals under Seal HA; absent: one Shamir seal.
+   * snapshots: its automated raft snapshot configurations (interval default 3600 s); snapshotSupport: `community` (404) or
+   * `no-raft` (400) for a cluster where they do not apply.
    */
-  clusters: Array<{ name: string; port?: number; nodes?: number; sealBackends?: string[] }>;
+  clusters: Array<{
+    name: string;
+    port?: number;
+    nodes?: number;
+    sealBackends?: string[];
+    snapshots?: Array<{ name: string; intervalSeconds?: number }>;
+    snapshotSupport?: SnapshotSupport;
+  }>;
   replication?: ReplicationLink[];
 }
 
@@ -35,6 +45,16 @@ const scenarioSchema = z
             .max(3)
             .refine((names) => new Set(names).size === names.length, 'seal backend names must differ')
             .optional(),
+          snapshots: z
+            .array(
+              z.object({
+                name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'snapshot names use letters, digits, ".", "-" and "_"'),
+                intervalSeconds: z.number().int().min(1).optional(),
+              }),
+            )
+            .max(64)
+            .optional(),
+          snapshotSupport: z.enum(['enterprise', 'community', 'no-raft']).optional(),
         }),
       )
       .min(1),
@@ -77,10 +97,16 @@ export function demoSecretsScenario(): SecretsScenario {
 /** The seals of the demo's cluster of three nodes: Seal HA over an HSM and a transit seal, as the API documents it. */
 export const DEMO_SEAL_BACKENDS = ['hsm', 'transit'];
 
-/** The demo's clusters, and a cluster of three raft voters under Seal HA its node faults act on. */
+/** The automated snapshots of the demo's cluster of three: a daily and an hourly one. */
+export const DEMO_SNAPSHOTS = [{ name: 'daily', intervalSeconds: 86_400 }, { name: 'hourly' }];
+
+/** The demo's clusters, and a cluster of three raft voters under Seal HA, with automated snapshots, its node faults act on. */
 export function demoWithNodesScenario(): SecretsScenario {
   const demo = demoSecretsScenario();
-  return { ...demo, clusters: [...demo.clusters, { name: DEMO_NODES_CLUSTER, nodes: 3, sealBackends: DEMO_SEAL_BACKENDS }] };
+  return {
+    ...demo,
+    clusters: [...demo.clusters, { name: DEMO_NODES_CLUSTER, nodes: 3, sealBackends: DEMO_SEAL_BACKENDS, snapshots: DEMO_SNAPSHOTS }],
+  };
 }
 
 /** Same steps an operator takes over the API: enable the primary, issue a token per secondary, enable it. */
