@@ -18,7 +18,13 @@ export interface DemoFault {
 }
 
 export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
-  return [...secretsFaults(u.secrets), ...nodeFaults(u.secrets), ...agentFaults(u.agents), ...teamsFaults(u.teams, u.organization)];
+  return [
+    ...secretsFaults(u.secrets),
+    ...nodeFaults(u.secrets),
+    ...snapshotFaults(u.secrets),
+    ...agentFaults(u.agents),
+    ...teamsFaults(u.teams, u.organization),
+  ];
 }
 
 function secretsFaults(secrets: SecretsSimulator): DemoFault[] {
@@ -138,6 +144,26 @@ function sealFaults(node: (id: string, set: string, unset: string) => { inject: 
       what: `fail every seal backend of node-2 of ${DEMO_NODES_CLUSTER} (${DEMO_SEAL_BACKENDS.join(' and ')}: a restart would leave it sealed)`,
       ...node('node-2', down(DEMO_SEAL_BACKENDS), down([])),
       classes: ['secrets-seal-backends-unhealthy'],
+    },
+  ];
+}
+
+/** The automated snapshots of the cluster of three (a daily and an hourly one): failing, and stalled. */
+function snapshotFaults(secrets: SecretsSimulator): DemoFault[] {
+  const c = DEMO_NODES_CLUSTER;
+  const sim = `${secrets.cluster(c).url}/_sim/snapshots`;
+  return [
+    {
+      what: `fail the hourly automated snapshot of ${c} three times in a row (its S3 bucket refuses the upload)`,
+      inject: `curl -XPOST ${sim}/hourly -d '{"failing":true,"attempts":3}'`,
+      clear: `curl -XPOST ${sim}/hourly -d '{"failing":false}'`,
+      classes: ['secrets-snapshot-failing'],
+    },
+    {
+      what: `stall the daily automated snapshot of ${c} (no attempt since its last success, 2 days ago)`,
+      inject: `curl -XPOST ${sim}/daily -d '{"stalled":true,"stalled_for_seconds":172800}'`,
+      clear: `curl -XPOST ${sim}/daily -d '{"stalled":false}'`,
+      classes: ['secrets-snapshot-stale'],
     },
   ];
 }

@@ -40,6 +40,8 @@ local names = [
   'SecretsReplicationSplitBrain',
   'SecretsReplicationPrimaryNotWatched',
   'SecretsReplicationPrimaryChanged',
+  'SecretsSnapshotStale',
+  'SecretsSnapshotFailing',
   'SecretsServiceDown',
   'SecretsReplicationSecondaryDisconnected',
   'SecretsReplicationHeartbeatStale',
@@ -78,6 +80,8 @@ local thresholdNames = [
   'secretsLeadershipChangesPerHour',
   'secretsLicenseWarningDays',
   'secretsLicenseCriticalDays',
+  'secretsSnapshotStaleHours',
+  'secretsSnapshotFailingErrors',
 ];
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
@@ -100,6 +104,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       secretsLeadershipChangesPerHour: std.toString(thresholdOf('secretsLeadershipChangesPerHour', 3)),
       secretsLicenseWarningDays: std.toString(thresholdOf('secretsLicenseWarningDays', 30)),
       secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
+      secretsSnapshotStaleHours: std.toString(thresholdOf('secretsSnapshotStaleHours', 25)),
+      secretsSnapshotFailingErrors: std.toString(thresholdOf('secretsSnapshotFailingErrors', 3)),
     },
     local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
     local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
@@ -860,6 +866,37 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsreplicationprimarychanged',
             },
             [if std.objectHas(c.forDurations, 'SecretsReplicationPrimaryChanged') then 'for']: c.forDurations['SecretsReplicationPrimaryChanged'],
+          },
+        ],
+      },
+      {
+        name: 'vigil-secrets-snapshots',
+        rules: [
+          {
+            alert: 'SecretsSnapshotStale',
+            expr: 'time() - max by (target, name%(clusterComma)s) (secrets_raft_snapshot_last_success_timestamp_seconds%(selBraces)s) > %(secretsSnapshotStaleHours)s * 3600' % keys,
+            'for': forOf('SecretsSnapshotStale', '15m'),
+            labels: {
+              severity: severityOf('SecretsSnapshotStale', 'warning'),
+            },
+            annotations: {
+              summary: 'An automated snapshot of a secrets cluster has not succeeded for too long.',
+              description: 'The automated snapshot {{ $labels.name }} of {{ $labels.target }} last succeeded {{ $value | humanizeDuration }} ago: the latest backup to restore from is that old.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretssnapshotstale',
+            },
+          },
+          {
+            alert: 'SecretsSnapshotFailing',
+            expr: 'max by (target, name%(clusterComma)s) (secrets_raft_snapshot_consecutive_errors%(selBraces)s) >= %(secretsSnapshotFailingErrors)s' % keys,
+            'for': forOf('SecretsSnapshotFailing', '1m'),
+            labels: {
+              severity: severityOf('SecretsSnapshotFailing', 'critical'),
+            },
+            annotations: {
+              summary: 'An automated snapshot of a secrets cluster keeps failing.',
+              description: 'The last {{ $value }} attempts of the automated snapshot {{ $labels.name }} of {{ $labels.target }} failed{{ with printf "max by (error) (secrets_raft_snapshot_last_error_info{target=%q,name=%q})" $labels.target $labels.name | query }}: {{ . | first | label "error" }}{{ end }}.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretssnapshotfailing',
+            },
           },
         ],
       },

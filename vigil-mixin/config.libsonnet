@@ -16,6 +16,8 @@
     //   secretsLeadershipChangesPerHour (3): changes of a secrets cluster’s active node within an hour above which SecretsLeadershipChurn warns
     //   secretsLicenseWarningDays (30): days before a licence expires when SecretsLicenseExpiringSoon warns
     //   secretsLicenseCriticalDays (7): days before a licence expires when SecretsLicenseExpiryCritical pages
+    //   secretsSnapshotStaleHours (25): hours since an automated snapshot last succeeded after which SecretsSnapshotStale warns (fit it to the longest snapshot interval, plus grace)
+    //   secretsSnapshotFailingErrors (3): attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages
     thresholds: {},
   },
 }

@@ -28,6 +28,16 @@ export const THRESHOLDS = {
     shipped: 7,
     help: 'days before a licence expires when SecretsLicenseExpiryCritical pages',
   },
+  secretsSnapshotStaleHours: {
+    alert: 'SecretsSnapshotStale',
+    shipped: 25,
+    help: 'hours since an automated snapshot last succeeded after which SecretsSnapshotStale warns (fit it to the longest snapshot interval, plus grace)',
+  },
+  secretsSnapshotFailingErrors: {
+    alert: 'SecretsSnapshotFailing',
+    shipped: 3,
+    help: 'attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages',
+  },
 } as const satisfies Record<string, Threshold>;
 
 export type ThresholdName = keyof typeof THRESHOLDS;

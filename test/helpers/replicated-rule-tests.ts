@@ -38,6 +38,9 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SecretsLicenseExpiringSoon',
   'SecretsLicenseExpiryCritical',
   'SecretsLicenseExpired',
+  // Per cluster and automated snapshot configuration: the freshest success, the most errors any vigil saw.
+  'SecretsSnapshotStale',
+  'SecretsSnapshotFailing',
   'SchedulerAgentNoRaftLeader',
   'SchedulerNodePoolDown',
   'SchedulerNodeClassDown',

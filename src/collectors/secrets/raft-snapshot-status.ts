@@ -53,7 +53,7 @@ export interface SnapshotView {
  */
 export function snapshotView(s: Status, remembered: Map<string, number>, name: string): SnapshotView {
   const failed = (s.last_snapshot_error ?? '') !== '' || (s.consecutive_errors ?? 0) > 0;
-  if (!failed && s.last_snapshot_end !== undefined) remembered.set(name, Math.max(s.last_snapshot_end, remembered.get(name) ?? 0));
+  if (!failed && s.last_snapshot_end !== undefined) remembered.set(name, s.last_snapshot_end);
   const errors = s.consecutive_errors ?? (s.last_snapshot_error ? 1 : undefined);
   return {
     consecutiveErrors: s.consecutive_errors,
