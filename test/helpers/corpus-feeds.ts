@@ -150,6 +150,9 @@ const autopilotFeeds = (key: (snake: string, camel: string) => string[]): Record
   ),
 });
 
+const SNAP_SUCCESS = 'secrets_raft_snapshot_last_success_timestamp_seconds';
+const SNAP_ERROR = 'secrets_raft_snapshot_last_error_info';
+
 /** Keyed by the endpoint's id, as the collectors declare it. */
 export const FEEDS: Record<string, Feeds> = {
   'secrets/replication-status': status,
@@ -251,6 +254,18 @@ export const FEEDS: Record<string, Feeds> = {
     essential: ['servers', 'servers.*', 'Servers', 'Servers.*', 'data', 'data.servers', 'data.servers.*'],
     feeds: autopilotFeeds((snake, camel) => [snake, camel, `data.${snake}`]),
   },
+  // The last success is the last attempt's end when neither its error nor a count of errors says it failed.
+  'secrets/raft-snapshot-status': {
+    essential: ['data'],
+    feeds: {
+      'data.last_snapshot_end': [SNAP_SUCCESS],
+      'data.last_snapshot_error': [SNAP_SUCCESS, SNAP_ERROR],
+      'data.consecutive_errors': [SNAP_SUCCESS, SNAP_ERROR, 'secrets_raft_snapshot_consecutive_errors'],
+      'data.next_snapshot_start': ['secrets_raft_snapshot_next_start_timestamp_seconds'],
+    },
+  },
+  // The names listed are what the status calls are made for: the listing's own part exports nothing.
+  'secrets/raft-snapshot-configs': { essential: ['data'], feeds: {} },
   // A body with neither a client nor a server part is no health answer.
   'agent/health': { essential: ['client', 'server'], feeds: { 'client.**': ['scheduler_agent_health_ok'], 'server.**': ['scheduler_agent_health_ok'] } },
   'agent/members': {
