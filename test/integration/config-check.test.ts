@@ -174,6 +174,27 @@ describe('--config.check.probe', () => {
     expect(r.stdout + r.stderr).not.toContain(agents.readToken);
   });
 
+  it('names what the automated snapshots need: read on their status, sudo to list them', async () => {
+    const backed = await startSecretsSimulator({ clusters: [{ name: 'backed', nodes: 1, snapshots: [{ name: 'daily' }] }] }, { walTickMs: 3_600_000 });
+    try {
+      const res = await fetch(`${backed.cluster('backed').url}/_sim/tokens`, { method: 'POST', body: '{}' });
+      const reader = tempFile('token', ((await res.json()) as { token: string }).token);
+      const target = (name: string, token: string) =>
+        `  - { name: ${name}, address: "${backed.cluster('backed').url}", token_file: ${token}, replication_kinds: [dr], nodes: { enabled: false }, snapshots: { names: [daily], list: true } }\n`;
+      const r = await probe(`secrets:\n${target('reader', reader)}${target('stranger', tempFile('token', 'not-a-token'))}`);
+      const readerBlock = block(r.stdout, 'secrets reader');
+      expect(readerBlock.lines).toContain('secrets/raft-snapshot-status (daily): ok');
+      expect(readerBlock.lines.find((l) => l.startsWith('secrets/raft-snapshot-configs'))).toMatch(
+        /^secrets\/raft-snapshot-configs: not applicable \(the token may not list \(403/,
+      );
+      expect(r.stdout).toContain(
+        '  secrets/raft-snapshot-status (daily): refused (HTTP 403): needs read on sys/storage/raft/snapshot-auto/status/<name> (root namespace; no sudo)\n',
+      );
+    } finally {
+      await backed.close();
+    }
+  });
+
   it('starts no merkle check: a check acts on nothing, and says which call it left out', async () => {
     const secondary = secrets.cluster('dr-secondary');
     const proxy = await startRecordingProxy(secondary.url);
