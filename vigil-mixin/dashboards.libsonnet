@@ -1574,10 +1574,177 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Connections',
+          title: 'Automated snapshots',
           gridPos: {
             x: 0,
             y: 92,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 's',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Time since the last successful snapshot',
+          description: 'Per cluster and configuration, the age of the freshest successful automated snapshot (secrets_raft_snapshot_last_success_timestamp_seconds); SecretsSnapshotStale warns above 25h. Empty for targets without a snapshots block, and where automated snapshots do not apply.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 93,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'time() - max by (target, name) (secrets_raft_snapshot_last_success_timestamp_seconds{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{name}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Snapshot attempts failed in a row',
+          description: 'consecutive_errors of each configuration; SecretsSnapshotFailing pages at 3.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 93,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (target, name) (secrets_raft_snapshot_consecutive_errors{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{name}}',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'none',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Last snapshot error',
+          description: 'The last error of each configuration whose attempts fail (at most 128 characters of it); empty while they succeed.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 101,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (target, name, error) (secrets_raft_snapshot_last_error_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Connections',
+          gridPos: {
+            x: 0,
+            y: 109,
             h: 1,
             w: 24,
           },
@@ -1616,7 +1783,7 @@
           },
           gridPos: {
             x: 0,
-            y: 93,
+            y: 110,
             w: 12,
             h: 8,
           },
@@ -1666,7 +1833,7 @@
           },
           gridPos: {
             x: 12,
-            y: 93,
+            y: 110,
             w: 12,
             h: 8,
           },
@@ -1716,7 +1883,7 @@
           },
           gridPos: {
             x: 0,
-            y: 101,
+            y: 118,
             w: 12,
             h: 8,
           },
@@ -1776,7 +1943,7 @@
           },
           gridPos: {
             x: 12,
-            y: 101,
+            y: 118,
             w: 12,
             h: 8,
           },
@@ -1836,7 +2003,7 @@
           },
           gridPos: {
             x: 0,
-            y: 109,
+            y: 126,
             w: 12,
             h: 8,
           },
@@ -1896,7 +2063,7 @@
           },
           gridPos: {
             x: 12,
-            y: 109,
+            y: 126,
             w: 12,
             h: 8,
           },
@@ -1929,7 +2096,7 @@
           title: 'Write-ahead log',
           gridPos: {
             x: 0,
-            y: 117,
+            y: 134,
             h: 1,
             w: 24,
           },
@@ -1968,7 +2135,7 @@
           },
           gridPos: {
             x: 0,
-            y: 118,
+            y: 135,
             w: 12,
             h: 8,
           },
@@ -2018,7 +2185,7 @@
           },
           gridPos: {
             x: 12,
-            y: 118,
+            y: 135,
             w: 12,
             h: 8,
           },
@@ -2042,7 +2209,7 @@
           title: 'Merkle trees',
           gridPos: {
             x: 0,
-            y: 126,
+            y: 143,
             h: 1,
             w: 24,
           },
@@ -2081,7 +2248,7 @@
           },
           gridPos: {
             x: 0,
-            y: 127,
+            y: 144,
             w: 12,
             h: 8,
           },
@@ -2141,7 +2308,7 @@
           },
           gridPos: {
             x: 12,
-            y: 127,
+            y: 144,
             w: 12,
             h: 8,
           },
@@ -2210,7 +2377,7 @@
           },
           gridPos: {
             x: 0,
-            y: 135,
+            y: 152,
             w: 12,
             h: 8,
           },
@@ -2261,7 +2428,7 @@
           },
           gridPos: {
             x: 12,
-            y: 135,
+            y: 152,
             w: 12,
             h: 8,
           },

@@ -1,5 +1,6 @@
 import { dashboard, type DashboardSettings } from './common.js';
 import { secretsNodesRow } from './secrets-nodes.js';
+import { secretsSnapshotsRow } from './secrets-snapshots.js';
 
 const T = 'target=~"$target"';
 
@@ -98,7 +99,7 @@ export function secretsDashboard(settings: DashboardSettings) {
       mayBeEmpty: true,
       queries: [{ expr: `time() - secrets_dr_operation_token_attempt_first_seen_timestamp_seconds{${T}}`, legend: '{{target}}' }],
     });
-  return secretsNodesRow(overview)
+  return secretsSnapshotsRow(secretsNodesRow(overview))
     .row('Connections')
     .timeseries({
       title: 'Connected secondaries',
