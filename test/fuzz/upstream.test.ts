@@ -96,13 +96,18 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(text);
 }
 
-/** One target of each collector with every endpoint switched on: every switch, the merkle check, both replication kinds. */
+/** One target of each collector with every endpoint switched on: every switch, the merkle check, both replication kinds, the snapshots listed. */
 function everyEndpointConfig(url: string, token: string): string {
   const common = `name: x, address: ${url}, token_file: ${token}, schedule: "${NEVER}"`;
   const target = (kind: 'secrets' | 'agents' | 'teams', ...own: string[]) =>
     `${kind}:\n  - { ${[common, ...own, ...switchesOf(kind, () => true)].join(', ')} }\n`;
   return (
-    target('secrets', 'replication_kinds: [dr, performance]', `merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }`) +
+    target(
+      'secrets',
+      'replication_kinds: [dr, performance]',
+      `merkle_check: { dr_operation_token_file: ${token}, schedule: "${NEVER}" }`,
+      `snapshots: { names: [daily], list: true, schedule: "${NEVER}" }`,
+    ) +
     target('agents') +
     target('teams', 'organization: o', 'max_pages: 3')
   );
