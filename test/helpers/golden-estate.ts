@@ -40,15 +40,18 @@ async function call(url: string, method = 'POST', body: unknown = {}): Promise<v
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
 }
 
-/** DR and performance primaries with a secondary each (the primaries' nodes found, a standby sealed), and a sealed standalone cluster. */
+/** DR and performance primaries with a secondary each (the primaries' nodes found, a standby sealed), a sealed standalone cluster, and one with automated snapshots (one failing). */
 async function startSecrets(temp: TempFile): Promise<{ sim: SecretsSimulator; yaml: string }> {
   const scenario = demoSecretsScenario();
-  scenario.clusters.push({ name: 'sealed' });
+  scenario.clusters.push({ name: 'sealed' }, { name: 'backed', nodes: 1, snapshots: [{ name: 'daily', intervalSeconds: 86_400 }, { name: 'hourly' }] });
   const sim = await startSecretsSimulator(scenario, { walTickMs: 3_600_000 });
   const url = (name: string) => sim.cluster(name).url;
   await call(`${url('dr-secondary')}/_sim/replication/dr/merkle/corrupt`, 'POST', { tree: '1', tree_type: 'local', pages: { '2': [] } });
   await call(`${url('dr-secondary')}${DR_ATTEMPT}`);
   await call(`${url('sealed')}/_sim/seal`, 'POST', { sealed: true });
+  // Automated snapshots: a daily one that succeeds, named, and an hourly one found by listing, failing.
+  await call(`${url('backed')}/_sim/snapshots/hourly`, 'POST', { failing: true, attempts: 3 });
+  const snapshots = `, replication_kinds: [dr], nodes: { enabled: false }, snapshots: { names: [daily], list: true, schedule: "${NEVER}" }`;
   const token = temp('dr-operation-token', sim.cluster('dr-secondary').drOperationToken());
   const merkle = `, merkle_check: { dr_operation_token_file: "${token}", schedule: "${NEVER}" }`;
   const t = (name: string, address: string, extra = '') => `  - { name: ${name}, address: "${address}", schedule: "${NEVER}"${extra} }\n`;
@@ -59,6 +62,7 @@ async function startSecrets(temp: TempFile): Promise<{ sim: SecretsSimulator; ya
   const yaml =
     `secrets:\n${t('dr-primary', url('dr-primary'), reads('dr-primary'))}${t('dr-secondary', url('dr-secondary'), merkle)}` +
     `${t('perf-primary', url('perf-primary'), reads('perf-primary'))}${t('perf-secondary', url('perf-secondary'))}${t('sealed', url('sealed'))}` +
+    t('backed', url('backed'), `${reads('backed')}${snapshots}`) +
     t('unreachable', 'http://127.0.0.1:1');
   return { sim, yaml };
 }
