@@ -167,7 +167,11 @@ export function snapshotsView(set: SnapshotSet): Record<string, unknown> {
 const STATUS = /^\/v1\/sys\/storage\/raft\/snapshot-auto\/status\/([^/]+)$/;
 const CONFIGS = '/v1/sys/storage/raft/snapshot-auto/config';
 
-/** The snapshot path a request asks for, with the access it takes (the status: any token that may read it; the list: sudo); undefined for others. */
+/**
+ * The snapshot path a request asks for, with the access it takes (the status: any token that may
+ * read it; the list: sudo); undefined for others. The listing is the `GET ?list=true` form: Node's
+ * HTTP parser refuses a LIST request line before any handler sees it.
+ */
 export function snapshotRoute(
   method: string,
   path: string,
@@ -175,7 +179,6 @@ export function snapshotRoute(
 ): { access: 'client' | 'sudo'; reply: (set: SnapshotSet, now: Date) => Reply } | undefined {
   const status = STATUS.exec(path);
   if (status && method === 'GET') return { access: 'client', reply: (set, now) => snapshotStatus(set, decodeURIComponent(status[1] ?? ''), now) };
-  if (path === CONFIGS && (method === 'LIST' || (method === 'GET' && query.get('list') === 'true')))
-    return { access: 'sudo', reply: (set) => snapshotConfigs(set) };
+  if (path === CONFIGS && method === 'GET' && query.get('list') === 'true') return { access: 'sudo', reply: (set) => snapshotConfigs(set) };
   return undefined;
 }
