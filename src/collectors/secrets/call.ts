@@ -10,6 +10,7 @@ import { NodeClients } from './node-clients.js';
 import type { Discovery } from './node-discovery.js';
 import { NodeNames } from './node-names.js';
 import { primaryChangeCounter, type PrimaryChanges } from './primary-changes.js';
+import type { SnapshotMemory } from './raft-snapshot-status.js';
 import type { ReplicationStatus } from './replication-status.js';
 import type { SecretsTarget } from './target.js';
 import { tokenReach } from './token-reach.js';
@@ -39,8 +40,8 @@ export interface SecretsCall extends SecretsAuth {
   /** Raft address to node, as earlier HA statuses paired them; the last nodes found; the names the nodes were last given. */
   readonly discovery: { readonly known: Map<string, string>; last?: Discovery; readonly names: NodeNames };
   readonly activeNodes: ActiveNodeChanges;
-  /** Each automated snapshot configuration's last success seen: the answer forgets it while attempts fail. */
-  readonly snapshotSuccesses: Map<string, number>;
+  /** Each automated snapshot configuration's last success seen (the answer forgets it while attempts fail), and the names last listed. */
+  readonly snapshots: SnapshotMemory;
 }
 
 const tokenHeader = (token: string | undefined): Record<string, string> => (token ? { 'x-secrets-token': token } : {});
@@ -67,7 +68,7 @@ export function secretsCall(t: SecretsTarget, ctx: BuildContext, activeNodes: Ac
     addressing: nodeAddressing(t.address, t.nodes.address_template),
     discovery: { known: new Map(), names: new NodeNames() },
     activeNodes,
-    snapshotSuccesses: new Map(),
+    snapshots: { successes: new Map(), listed: [] },
   };
   return () => {
     let read: Promise<string | undefined> | undefined;

@@ -198,14 +198,20 @@ export const nodesPlan: Plan<T, C> = {
 
 // A run-time condition, not a target's: the names' step comes after it whether it lists or not.
 const listed = call(raftSnapshotConfigsEndpoint, { if: { says: 'with `snapshots.list`', test: (_e: Earlier, c: C) => c.target.snapshots?.list === true } });
-/** The configured names first, then the listed ones, bounded; a name no longer polled is forgotten with its last success. */
+/**
+ * The configured names first, then the listed ones, bounded; a listing that failed (not one refused)
+ * stands for the last one, so a passing error does not drop the listed names' series and memory. A
+ * name no longer polled is forgotten with its last success.
+ */
 const snapshotNamesStep = derive<T, C, SnapshotNames>({
   name: 'snapshot_names',
   after: [listed],
   families: [snapshotsDroppedFamily],
   value: (t, e, c) => {
-    const s = snapshotNames(t.snapshots?.names ?? [], e.of(listed)[0]?.value ?? [], t.snapshots?.max_names ?? 0);
-    for (const n of c.snapshotSuccesses.keys()) if (!s.names.includes(n)) c.snapshotSuccesses.delete(n);
+    const listing = e.of(listed)[0];
+    if (!listing?.error) c.snapshots.listed = listing?.value ?? [];
+    const s = snapshotNames(t.snapshots?.names ?? [], c.snapshots.listed, t.snapshots?.max_names ?? 0);
+    for (const n of c.snapshots.successes.keys()) if (!s.names.includes(n)) c.snapshots.successes.delete(n);
     return s;
   },
 });

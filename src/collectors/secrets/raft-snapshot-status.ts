@@ -102,9 +102,15 @@ export const snapshotFamilies: readonly Family<SnapshotView>[] = [
 export const snapshotsNotApplicable = (err: UpstreamError): boolean =>
   err.status === 404 || err.status === 405 || (err.status === 400 && /raft storage is not in use|path disabled|integrated storage/i.test(err.message));
 
-/** What the status call reads of its target's state: the last success seen per name. */
+/** What a target's snapshot calls keep across runs: the last success seen per name, and the names last listed. */
+export interface SnapshotMemory {
+  readonly successes: Map<string, number>;
+  listed: readonly string[];
+}
+
+/** What the status call reads of its target's state. */
 interface SnapshotCall extends SecretsAuth {
-  readonly snapshotSuccesses: Map<string, number>;
+  readonly snapshots: SnapshotMemory;
 }
 
 /** One automated snapshot configuration: when it last succeeded, how many attempts failed since, when it runs next. */
@@ -114,7 +120,7 @@ export const raftSnapshotStatusEndpoint = endpoint({
   path: '/v1/sys/storage/raft/snapshot-auto/status/{name}',
   schema: snapshotStatusResponse,
   send: async (c: SnapshotCall, name: string) => ({ ...(await c.rooted()), params: { name } }),
-  read: async (get, c, name) => snapshotView((await get()).value.data, c.snapshotSuccesses, name),
+  read: async (get, c, name) => snapshotView((await get()).value.data, c.snapshots.successes, name),
   needs: 'read on sys/storage/raft/snapshot-auto/status/<name> (root namespace; no sudo)',
   up: snapshotUp,
   families: snapshotFamilies,

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
+import { buildJobs, collectorStates } from '../../../../src/collectors/index.js';
+import { jobContext } from '../../../../src/jobs/context.js';
+import { tempFile } from '../../../helpers/daemon.js';
+import { NEVER } from '../../../helpers/schedules.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import { snapshotNames } from '../../../../src/collectors/secrets/raft-snapshot-configs.js';
 import {
@@ -105,5 +112,45 @@ describe('the snapshots config', () => {
     ['{ names: [a], interval: 5 }', /snapshots.*interval/s],
   ])('refuses %s, naming the key and the problem', (block, message) => {
     expect(errorOf(block)).toMatch(message);
+  });
+});
+
+describe('the snapshots job', () => {
+  let listing = 200;
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (path.endsWith('/snapshot-auto/config')) return listing === 200 ? json(200, { data: { keys: ['listed'] } }) : json(listing, { errors: ['boom'] });
+    if (path.includes('/snapshot-auto/status/')) return json(200, { data: { last_snapshot_end: '2025-08-29T17:41:55+02:00', last_snapshot_error: '' } });
+    json(404, { errors: [] });
+  });
+  const offload = collectionOffloadPool(1);
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await offload.close();
+  });
+
+  it('keeps the names last listed through a listing that failed, and drops them once the listing is refused', async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const token = tempFile('token', 'x\n');
+    const config = parseConfig(
+      `secrets:\n  - { name: t, address: "${address}", token_file: ${token}, schedule: "${NEVER}", nodes: { enabled: false }, snapshots: { names: [named], list: true, schedule: "${NEVER}" } }\n`,
+      'v',
+    );
+    const ctx = jobContext(offload);
+    const job = buildJobs(config, ctx, collectorStates()).find((j) => j.collector === 'secrets_snapshots')!;
+    const polled = async () =>
+      (await job.run(AbortSignal.timeout(10_000))).flatMap((o) => (o.part.startsWith('secrets/raft-snapshot-status ') ? [o.part.split(' ')[1]] : []));
+    try {
+      expect(await polled()).toEqual(['named', 'listed']);
+      listing = 500;
+      expect(await polled()).toEqual(['named', 'listed']);
+      listing = 403;
+      expect(await polled()).toEqual(['named']);
+    } finally {
+      await Promise.all(ctx.clients.map((c) => c.close()));
+    }
   });
 });
