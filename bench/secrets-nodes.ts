@@ -1,7 +1,8 @@
 /**
  * What polling every node of the secrets clusters costs vigil and the upstreams: the same estate of
  * clusters collected with the node poll off, with three nodes per cluster (with and without each
- * node's seal backend status) and with five, on the
+ * node's seal backend status, the audited request at the address only, at each node, or off, and
+ * with two automated snapshot configurations) and with five, on the
  * daemon's own path (the collectors' jobs built from a config), against the secrets simulator in a
  * process of its own (so the CPU measured is vigil's alone). One run compares the three: CPU per
  * collection, heap after, and requests per collection interval (vigil's own request telemetry).
@@ -38,7 +39,10 @@ interface Row {
 
 /** The secrets simulator in a child process, with `clusters` of `nodes` each: their addresses and root tokens. */
 async function simulator(nodes: number): Promise<{ clusters: Array<{ name: string; url: string; token: string }>; close: () => void }> {
-  const scenario = tempFile(`scenario-${nodes}.json`, JSON.stringify({ clusters: Array.from({ length: CLUSTERS }, (_, i) => ({ name: `c${i}`, nodes })) }));
+  const scenario = tempFile(
+    `scenario-${nodes}.json`,
+    JSON.stringify({ clusters: Array.from({ length: CLUSTERS }, (_, i) => ({ name: `c${i}`, nodes, snapshots: [{ name: 'hourly' }, { name: 'daily' }] })) }),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', 'simulators/secrets/main.ts', `--scenario=${scenario}`, '--port=0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -55,17 +59,39 @@ async function simulator(nodes: number): Promise<{ clusters: Array<{ name: strin
 const sentBy = (ctx: ReturnType<typeof jobContext>): number =>
   [...ctx.upstreamStats.values()].reduce((n, s) => n + [...s.latency.values()].reduce((m, h) => m + h.count, 0), 0);
 
-async function measure(nodes: number | 'off', sealBackends = true): Promise<Omit<Row, 'CPU ratio'> & { cpu: number }> {
+/** What a run polls beyond the replication status: the audited request where (`address`: the default), the snapshots' statuses. */
+interface Variant {
+  sealBackends?: boolean;
+  audit?: 'off' | 'address' | 'nodes';
+  snapshots?: boolean;
+}
+
+/** The simulated nodes listen on loopback: the token may go to them. */
+const TO_EVERY_NODE = ', send_token_to: ["127.0.0.1"]';
+
+function clusterYaml(c: { name: string; url: string }, token: string, nodes: number | 'off', v: Variant): string {
+  const audit = v.audit ?? 'address';
+  const check = audit === 'off' ? 'audit_check: { enabled: false }' : `audit_check: { timeout: 3s${audit === 'nodes' ? TO_EVERY_NODE : ''} }`;
+  const snapshots = v.snapshots ? ', snapshots: { names: [hourly, daily], schedule: "* * * * *" }' : '';
+  return `  - { name: ${c.name}, address: "${c.url}", token_file: "${token}", schedule: "${NEVER}", replication_kinds: [performance, dr], seal_backends: ${v.sealBackends ?? true}, nodes: { enabled: ${nodes !== 'off'}, ${check} }${snapshots} }`;
+}
+
+const label = (nodes: number | 'off', v: Variant): string =>
+  nodes === 'off'
+    ? `${CLUSTERS} clusters, node poll off`
+    : [
+        `${CLUSTERS} clusters x ${nodes} nodes`,
+        v.sealBackends === false ? 'seal_backends off' : '',
+        v.audit === 'off' ? 'audit check off' : v.audit === 'nodes' ? 'audit check at each node' : '',
+        v.snapshots ? '2 snapshots' : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+
+async function measure(nodes: number | 'off', v: Variant = {}): Promise<Omit<Row, 'CPU ratio'> & { cpu: number }> {
   const sim = await simulator(nodes === 'off' ? 1 : nodes);
   try {
-    const yaml =
-      'secrets:\n' +
-      sim.clusters
-        .map((c) => {
-          const token = tempFile(`${c.name}-token`, c.token);
-          return `  - { name: ${c.name}, address: "${c.url}", token_file: "${token}", schedule: "${NEVER}", replication_kinds: [performance, dr], seal_backends: ${sealBackends}, nodes: { enabled: ${nodes !== 'off'} } }`;
-        })
-        .join('\n');
+    const yaml = 'secrets:\n' + sim.clusters.map((c) => clusterYaml(c, tempFile(`${c.name}-token`, c.token), nodes, v)).join('\n');
     const ctx = jobContext(offload);
     const jobs = buildJobs(parseConfig(yaml, 'bench'), ctx, collectorStates());
     const round = async () => (await Promise.all(jobs.map((j) => j.run(AbortSignal.timeout(30_000))))).flat();
@@ -81,7 +107,7 @@ async function measure(nodes: number | 'off', sealBackends = true): Promise<Omit
     const heap = process.memoryUsage().heapUsed;
     await Promise.all(ctx.clients.map((c) => c.close()));
     return {
-      estate: nodes === 'off' ? `${CLUSTERS} clusters, node poll off` : `${CLUSTERS} clusters x ${nodes} nodes${sealBackends ? '' : ', seal_backends off'}`,
+      estate: label(nodes, v),
       cpu: (cpu.user + cpu.system) / 1000 / ROUNDS,
       'CPU ms / collection': ((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(1),
       'heap MiB after': (heap / 2 ** 20).toFixed(1),
@@ -95,10 +121,15 @@ async function measure(nodes: number | 'off', sealBackends = true): Promise<Omit
 }
 
 const off = await measure('off');
-const three = await measure(3);
-const threeWithoutBackends = await measure(3, false);
-const five = await measure(5);
-const rows: Row[] = [off, threeWithoutBackends, three, five].map(({ cpu, ...r }) => ({ ...r, 'CPU ratio': (cpu / off.cpu).toFixed(2) }));
+const variants = [
+  await measure(3, { sealBackends: false, audit: 'off' }),
+  await measure(3, { audit: 'off' }),
+  await measure(3),
+  await measure(3, { audit: 'nodes' }),
+  await measure(3, { snapshots: true }),
+  await measure(5),
+];
+const rows: Row[] = [off, ...variants].map(({ cpu, ...r }) => ({ ...r, 'CPU ratio': (cpu / off.cpu).toFixed(2) }));
 console.table(rows);
 await offload.close();
 rmSync(dir, { recursive: true, force: true });

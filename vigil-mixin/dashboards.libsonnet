@@ -993,8 +993,8 @@
             percentChangeColorMode: 'standard',
             orientation: 'auto',
           },
-          title: 'Lowest raft failure tolerance',
-          description: 'The lowest failure tolerance raft autopilot reports among the clusters shown; SecretsRaftFailureToleranceLost pages at 0 with several voters. Empty without integrated storage.',
+          title: 'Blocked by audit devices',
+          description: 'Clusters and nodes whose audited requests hang or fail while sys/health answers (secrets_requests_blocked at the configured address, secrets_node_requests_blocked at each node the token goes to); SecretsRequestsBlocked pages after 2m. Empty where the check does not run (no token_file, nodes.audit_check.enabled false).',
           fieldConfig: {
             defaults: {
               unit: 'short',
@@ -1009,6 +1009,55 @@
           gridPos: {
             x: 18,
             y: 48,
+            w: 6,
+            h: 4,
+          },
+          targets: [
+            {
+              expr: 'count(secrets_requests_blocked{job=~"$job", instance=~"$instance", target=~"$target"} == 1 or secrets_node_requests_blocked{job=~"$job", instance=~"$instance", target=~"$target"} == 1) or (count(secrets_requests_blocked{job=~"$job", instance=~"$instance", target=~"$target"}) * 0)',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+            },
+          ],
+        },
+        {
+          type: 'stat',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            graphMode: 'area',
+            colorMode: 'value',
+            justifyMode: 'auto',
+            textMode: 'auto',
+            wideLayout: true,
+            showPercentChange: false,
+            reduceOptions: {
+              calcs: [
+                'lastNotNull',
+              ],
+            },
+            percentChangeColorMode: 'standard',
+            orientation: 'auto',
+          },
+          title: 'Lowest raft failure tolerance',
+          description: 'The lowest failure tolerance raft autopilot reports among the clusters shown; SecretsRaftFailureToleranceLost pages at 0 with several voters. Empty without integrated storage.',
+          fieldConfig: {
+            defaults: {
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 52,
             w: 6,
             h: 4,
           },
@@ -1055,7 +1104,7 @@
             uid: '${datasource}',
           },
           gridPos: {
-            x: 0,
+            x: 6,
             y: 52,
             w: 12,
             h: 8,
@@ -1106,7 +1155,7 @@
             uid: '${datasource}',
           },
           gridPos: {
-            x: 12,
+            x: 18,
             y: 52,
             w: 12,
             h: 8,

@@ -25,6 +25,16 @@ export function secretsNodesRow(d: VigilDashboard): VigilDashboard {
       queries: [{ expr: `count(secrets_node_sealed{${T}} == 1) or vector(0)` }],
     })
     .stat({
+      title: 'Blocked by audit devices',
+      description:
+        'Clusters and nodes whose audited requests hang or fail while sys/health answers (secrets_requests_blocked at the configured address, secrets_node_requests_blocked at each node the token goes to); SecretsRequestsBlocked pages after 2m. Empty where the check does not run (no token_file, nodes.audit_check.enabled false).',
+      unit: 'short',
+      mayBeEmpty: true,
+      queries: [
+        { expr: `count(secrets_requests_blocked{${T}} == 1 or secrets_node_requests_blocked{${T}} == 1) or (count(secrets_requests_blocked{${T}}) * 0)` },
+      ],
+    })
+    .stat({
       title: 'Lowest raft failure tolerance',
       description:
         'The lowest failure tolerance raft autopilot reports among the clusters shown; SecretsRaftFailureToleranceLost pages at 0 with several voters. Empty without integrated storage.',

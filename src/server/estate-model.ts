@@ -22,9 +22,19 @@ export interface SecretsCluster {
   nodes: ClusterNodes | null;
   /** Whole days until vigil's own token on it expires (negative once expired); null when no expiry is reported. */
   tokenDaysLeft: number | null;
+  /** Its automated raft snapshots vigil polls (`snapshots`); empty without them. */
+  snapshots: SnapshotView[];
   /** One line per cause (the consequences it explains are under it, in `consequences`, not here). */
   problems: string[];
   consequences: Consequences;
+}
+
+/** One automated snapshot configuration: how long ago it last succeeded (null: not seen), its attempts failed in a row. */
+export interface SnapshotView {
+  name: string;
+  up: boolean;
+  lastSuccessAgeSeconds: number | null;
+  consecutiveErrors: number | null;
 }
 
 /** Per problem line, the problems it explains: shown under it, and not counted again. */

@@ -3,6 +3,7 @@ import { READS as R, READ_NAMES, flag, of, one, sum, targetsOf, type Families } 
 import type { AgentView, AlertPathView, Estate, OrganizationView, ReplicationKind, ReplicationSet, SecretsCluster, ShardView } from './estate-model.js';
 import { agentFleet, fleetProblems, oneLinePerRegion } from './estate-fleet.js';
 import { clusterNodes, nodeProblems } from './estate-nodes.js';
+import { clusterSnapshots, snapshotProblems } from './estate-snapshots.js';
 import { tokenDaysLeft } from './estate-token.js';
 import { parseExposition } from './exposition.js';
 import { oneLinePerLink } from './estate-links.js';
@@ -77,6 +78,8 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
   // Where no node is asked, the configured address stands for the cluster.
   if (one(f, R.requestsBlocked, t) === 1 && !nodes?.nodes.some((n) => n.requestsBlocked))
     found.push({ kind: 'requests-blocked', line: 'requests at its address blocked: audit devices cannot log, nothing audited is served' });
+  const snapshots = clusterSnapshots(f, target, nowS);
+  found.push(...snapshotProblems(snapshots));
   const started = one(f, R.attemptStarted, t) === 1;
   if (started) line('DR operation token attempt in progress');
   return {
@@ -87,6 +90,7 @@ function secretsCluster(f: Families, target: string, nowS: number): SecretsClust
     merkleCheck,
     nodes,
     tokenDaysLeft: tokenDaysLeft(f, R.secretsTokenExpiry, target, nowS),
+    snapshots,
     ...foldByCause(found),
   };
 }

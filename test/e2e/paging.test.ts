@@ -518,7 +518,16 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     // the audit devices' rows by paging-audit.test.ts.
     const covered = new Set([
       ...FAULTS.flatMap((f) => f.classes),
-      ...['agent-denied', 'secrets-proxy-sets', 'vigil-killed', 'path-watchdog', 'teams-owners-dropped', 'agent-token-expired', 'secrets-requests-blocked', 'secrets-audit-check-refused'],
+      ...[
+        'agent-denied',
+        'secrets-proxy-sets',
+        'vigil-killed',
+        'path-watchdog',
+        'teams-owners-dropped',
+        'agent-token-expired',
+        'secrets-requests-blocked',
+        'secrets-audit-check-refused',
+      ],
     ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
   });

@@ -2,6 +2,7 @@ import type { AgentView, Consequences, Estate, OrganizationView, ReplicationKind
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
 import { autopilotSummary, poolsTable } from './agent-fleet-view.js';
 import { nodesSummary, nodesTable } from './secrets-nodes-view.js';
+import { snapshotsLine } from './snapshots-view.js';
 import { tokenLine } from './token-expiry-view.js';
 
 /** The estate page's live part: problems first, then each upstream kind, healthy things compact. */
@@ -42,7 +43,7 @@ function secrets(e: Estate): string {
             : badge('merkle check clean', 'ok')
           : '',
       ].filter(Boolean);
-      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${nodesSummary(c.nodes)}${tokenLine(c.tokenDaysLeft)} ${problemsCell(c.problems)}</li>`;
+      return `<li class="${c.problems.length ? 'card bad' : 'card'}"><h3>${esc(c.target)}</h3>${extra.join(' ')}${nodesSummary(c.nodes)}${snapshotsLine(c.snapshots)}${tokenLine(c.tokenDaysLeft)} ${problemsCell(c.problems)}</li>`;
     })
     .join('');
   const rows = e.secrets.flatMap((c) => c.kinds.flatMap((k) => kindRows(c, k)));
