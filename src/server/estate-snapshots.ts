@@ -1,6 +1,7 @@
 import { READS as R, of, one, type Families } from './estate-families.js';
 import type { SnapshotView } from './estate-model.js';
 import type { Found } from './problem-causes.js';
+import { SNAPSHOT_FAILING_ERRORS, SNAPSHOT_STALE_SECONDS } from './snapshot-thresholds.js';
 
 /**
  * A secrets cluster's automated raft snapshots as the status page shows them: each configuration
@@ -8,9 +9,6 @@ import type { Found } from './problem-causes.js';
  * alerts' own thresholds (SecretsSnapshotFailing, SecretsSnapshotStale). Pure, like buildEstate.
  */
 
-/** The shipped rules' defaults: 3 attempts failed in a row page; no success for 25 hours warns. */
-export const SNAPSHOT_FAILING_ERRORS = 3;
-export const SNAPSHOT_STALE_SECONDS = 25 * 3600;
 
 export function clusterSnapshots(f: Families, target: string, nowS: number): SnapshotView[] {
   return of(f, R.snapshotUp, { target })

@@ -1,5 +1,5 @@
 import type { SnapshotView } from '../estate-model.js';
-import { SNAPSHOT_FAILING_ERRORS, SNAPSHOT_STALE_SECONDS } from '../estate-snapshots.js';
+import { SNAPSHOT_FAILING_ERRORS, SNAPSHOT_STALE_SECONDS } from '../snapshot-thresholds.js';
 import { ago, badge, esc } from './html.js';
 
 /** One configuration on the card: its name and when it last succeeded, amber or red at the alerts' thresholds. */
