@@ -515,7 +515,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     // a-denied is configured with a token without the policy from the start.
     // secrets-proxy-sets is configured from the start; it must page nobody.
     // teams-owners-dropped and agent-token-expired are produced by paging-owners.test.ts and paging-expired-token.test.ts,
-    // the audit devices' rows by paging-audit.test.ts.
+    // the audit devices' rows by paging-audit.test.ts, the snapshots' by paging-snapshots.test.ts.
     const covered = new Set([
       ...FAULTS.flatMap((f) => f.classes),
       ...[

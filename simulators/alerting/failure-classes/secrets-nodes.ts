@@ -206,8 +206,8 @@ export const SECRETS_NODE_CLASSES: readonly FailureClass[] = [
     area: 'Secrets service',
     failure: 'the attempts of an automated raft snapshot fail 3 times in a row',
     alert: 'SecretsSnapshotFailing',
-    proof: 'promtool',
-    note: 'one page per cluster and configuration, quoting the last error (capped at 128 characters)',
+    proof: 'live',
+    note: 'one page per cluster and configuration, quoting the last error (capped at 128 characters); produced in test/e2e/paging-snapshots.test.ts',
   },
   {
     id: 'secrets-snapshot-not-applicable',
@@ -215,7 +215,7 @@ export const SECRETS_NODE_CLASSES: readonly FailureClass[] = [
     failure: 'a cluster without automated snapshots (not Enterprise: 404, 405; no integrated storage: 400 "raft storage is not in use") is polled for them',
     alert: 'SecretsSnapshotFailing',
     control: true,
-    proof: 'promtool',
-    note: 'not applicable: no snapshot series, and no VigilCollectorFailing',
+    proof: 'live',
+    note: 'not applicable: no snapshot series, and no VigilCollectorFailing; produced in test/e2e/paging-snapshots.test.ts (a community cluster, 404)',
   },
 ];
