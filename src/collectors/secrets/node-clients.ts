@@ -21,7 +21,11 @@ export class NodeClients {
   constructor(
     private readonly t: SecretsTarget,
     private readonly ctx: BuildContext,
-    /** For clients that send the token: whether it may go to the node (a second guard behind the step's own list). */
+    /**
+     * For the clients that send the token (the audited request's): whether it may go to the node, a
+     * second guard behind the step's own list. Their handshakes are not published: the node's
+     * certificate is the health clients' to watch, one group per target.
+     */
     private readonly mayReceiveToken?: (node: string) => boolean,
   ) {}
 
@@ -34,7 +38,7 @@ export class NodeClients {
         this.tls.set(node, carryCertificate(o, this.tls.get(node)));
         this.tlsChanged();
       };
-      this.byNode.set(node, (c = clientFor('secrets', this.t, this.ctx, { node, onTls })));
+      this.byNode.set(node, (c = clientFor('secrets', this.t, this.ctx, { node, ...(this.mayReceiveToken ? {} : { onTls }) })));
     }
     return c;
   }

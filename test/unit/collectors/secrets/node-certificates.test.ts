@@ -74,6 +74,21 @@ describe("each node's own certificate", () => {
     }
   });
 
+  it("is the health clients' to publish: the audited request's clients, which send the token, publish none", async () => {
+    const { ctx, text } = recordingContext();
+    const t = secretsTarget.parse({ name: 'c', address: 'https://127.0.0.1:1', tls: { ca_file: ca.cert } });
+    const tokenClients = new NodeClients(t, ctx, () => true);
+    try {
+      for (const n of nodes) await tokenClients.client(n).json({ endpoint: 'secrets/node_audited_request', path: '/v1/auth/token/lookup-self' });
+      publishUpstreamStats(ctx, 'c');
+      expect([...parseExposition(text()).keys()].filter((k) => k.startsWith('vigil_upstream_node_tls_'))).toEqual([]);
+      // And a node the token may not go to gets no client at all.
+      expect(() => new NodeClients(t, ctx, () => false).client(nodes[0]!)).toThrow('vigil does not send its token to this node');
+    } finally {
+      tokenClients.keepOnly([]);
+    }
+  });
+
   it('is removed by a reload that stops polling the nodes, and kept by one that goes on', () => {
     const { ctx } = recordingContext();
     const removed: string[] = [];
