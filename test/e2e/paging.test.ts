@@ -527,6 +527,8 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
         'agent-token-expired',
         'secrets-requests-blocked',
         'secrets-audit-check-refused',
+        'secrets-snapshot-failing',
+        'secrets-snapshot-not-applicable',
       ],
     ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
