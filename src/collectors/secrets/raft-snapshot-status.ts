@@ -27,9 +27,17 @@ type Status = z.output<typeof status>;
 /** What the last error keeps of the server's text: a label value of bounded size. */
 export const SNAPSHOT_ERROR_CHARS = 128;
 
-/** The text as one line of at most SNAPSHOT_ERROR_CHARS characters (code points: no half of a pair); the renderer escapes it. */
+/**
+ * A destination's URL in an error may carry credentials: a user and password before its host, a
+ * signature or token in its query (a pre-signed or SAS URL). Both are dropped before the text is kept.
+ */
+const withoutUrlSecrets = (text: string): string =>
+  text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1').replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s"'<>]*/gi, '$1?…');
+
+/** The text as one line of at most SNAPSHOT_ERROR_CHARS characters (code points: no half of a pair), without a URL's credentials; the renderer escapes it. */
 export const cappedError = (text: string): string => {
-  const line = text.replace(/\s+/g, ' ').trim();
+  // Cut first: the patterns then run over a few kilobytes, however long the answer's text.
+  const line = withoutUrlSecrets(text.slice(0, 4096)).replace(/\s+/g, ' ').trim();
   const chars = Array.from(line);
   return chars.length <= SNAPSHOT_ERROR_CHARS ? line : `${chars.slice(0, SNAPSHOT_ERROR_CHARS - 1).join('')}…`;
 };

@@ -68,6 +68,15 @@ describe('secrets/raft-snapshot-status', () => {
     expect(cappedError('short')).toBe('short');
   });
 
+  it("keeps no credentials of a destination's URL: neither its user and password nor its query's signature", () => {
+    expect(cappedError('error writing snapshot: Put "https://acct.blob.core.windows.net/c/snap?sv=2021-08-06&sig=SeCrEt%3D": 403')).toBe(
+      'error writing snapshot: Put "https://acct.blob.core.windows.net/c/snap?…": 403',
+    );
+    expect(cappedError('dial https://vault:hunter2@minio.internal:9000/bucket: refused')).toBe('dial https://minio.internal:9000/bucket: refused');
+    const many = `${'a.'.repeat(200_000)}https://u:p@x/?s=1`;
+    expect(cappedError(many)).not.toContain('u:p');
+  });
+
   it.each([
     [400, 'raft storage is not in use', true],
     [404, 'enterprise-only feature', true],
