@@ -9,7 +9,6 @@ import { SNAPSHOT_FAILING_ERRORS, SNAPSHOT_STALE_SECONDS } from './snapshot-thre
  * alerts' own thresholds (SecretsSnapshotFailing, SecretsSnapshotStale). Pure, like buildEstate.
  */
 
-
 export function clusterSnapshots(f: Families, target: string, nowS: number): SnapshotView[] {
   return of(f, R.snapshotUp, { target })
     .map((s) => {
