@@ -34,18 +34,16 @@ export function tokenHost(entry: string): TokenHost | undefined {
   return NAME.test(e) ? { kind: 'host', host: e } : undefined;
 }
 
-/** Whether a host (a URL's hostname: IPv6 in brackets) is one `send_token_to` allows. */
-export function hostAllowed(allowed: readonly TokenHost[], rawHost: string): boolean {
-  const host = rawHost.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  const ip = isIP(host);
-  return allowed.some((a) => {
-    if (a.kind === 'host') return a.host === host;
-    if (a.kind === 'suffix') return host.endsWith(a.suffix) && host.length > a.suffix.length;
-    if (!ip || (ip === 4) !== (a.family === 'ipv4')) return false;
-    const list = new BlockList();
-    list.addSubnet(a.address, a.bits, a.family);
-    return list.check(host, a.family);
-  });
+/** Whether a host (a URL's hostname: IPv6 in brackets) is one `send_token_to` allows: the CIDRs gathered in one list, once. */
+export function hostAllowed(allowed: readonly TokenHost[]): (host: string) => boolean {
+  const cidrs = new BlockList();
+  for (const a of allowed) if (a.kind === 'cidr') cidrs.addSubnet(a.address, a.bits, a.family);
+  return (rawHost) => {
+    const host = rawHost.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const ip = isIP(host);
+    if (ip && cidrs.check(host, ip === 4 ? 'ipv4' : 'ipv6')) return true;
+    return allowed.some((a) => (a.kind === 'host' ? a.host === host : a.kind === 'suffix' && host.endsWith(a.suffix) && host.length > a.suffix.length));
+  };
 }
 
 export interface TokenReachInput {
@@ -61,12 +59,12 @@ export interface TokenReachInput {
  */
 export function tokenReach(i: TokenReachInput & { templated: boolean }): (node: string, source: DiscoverySource | undefined) => boolean {
   const configured = withoutTrailingSlash(i.address);
-  const allowed = i.sendTokenTo.flatMap((e) => tokenHost(e) ?? []);
+  const allowed = hostAllowed(i.sendTokenTo.flatMap((e) => tokenHost(e) ?? []));
   const https = configured.startsWith('https:');
   return (node, source) => {
     if (withoutTrailingSlash(node) === configured || source === 'configured' || (i.templated && source !== undefined)) return true;
     if (https && !node.startsWith('https:')) return false;
     const host = hostOf(node);
-    return host !== undefined && hostAllowed(allowed, host);
+    return host !== undefined && allowed(host);
   };
 }
