@@ -15,6 +15,12 @@ local names = [
   'SchedulerAgentServersBelowExpected',
   'SchedulerAgentHostDiskAlmostFull',
   'SchedulerAgentHostDiskFillingUp',
+  'SchedulerJobFailing',
+  'SchedulerJobNoRunningAllocations',
+  'SchedulerJobAllocationsQueued',
+  'SchedulerDeploymentBelowDesired',
+  'SchedulerDeploymentFailed',
+  'SchedulerEvaluationsBlocked',
   'SchedulerAgentDown',
   'SchedulerAgentUnhealthy',
   'SchedulerAgentMemberFailed',
@@ -82,6 +88,7 @@ local thresholdNames = [
   'secretsLicenseCriticalDays',
   'secretsSnapshotStaleHours',
   'secretsSnapshotFailingErrors',
+  'schedulerJobFailingAllocations',
 ];
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
@@ -106,6 +113,7 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
       secretsSnapshotStaleHours: std.toString(thresholdOf('secretsSnapshotStaleHours', 25)),
       secretsSnapshotFailingErrors: std.toString(thresholdOf('secretsSnapshotFailingErrors', 3)),
+      schedulerJobFailingAllocations: std.toString(thresholdOf('schedulerJobFailingAllocations', 3)),
     },
     local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
     local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
@@ -439,6 +447,145 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: 'A disk of an agent host is predicted to be full within 24 hours.',
               description: 'Mount {{ $labels.mount }} of the host of agent {{ $labels.target }} fills at a rate that makes it full within 24 hours.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#scheduleragenthostdiskfillingup',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-scheduler-workload',
+        rules: [
+          {
+            alert: 'SchedulerJobFailing',
+            expr: |||
+              max by (region, namespace, job_id%(clusterComma)s) (
+                scheduler_job_allocations_failing{%(selComma)stype="service"}
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) > %(schedulerJobFailingAllocations)s
+            ||| % keys,
+            'for': forOf('SchedulerJobFailing', '1m'),
+            labels: {
+              severity: severityOf('SchedulerJobFailing', 'critical'),
+            },
+            annotations: {
+              summary: "A service job's allocations keep failing.",
+              description: '{{ $value }} allocations of the service job {{ $labels.job_id }} (namespace {{ $labels.namespace }}, region {{ $labels.region }}) failed or were lost within the failure window.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerjobfailing',
+            },
+          },
+          {
+            alert: 'SchedulerJobNoRunningAllocations',
+            expr: |||
+              max by (region, namespace, job_id%(clusterComma)s) (
+                (
+                  (scheduler_job_allocations{%(selComma)stype="service", state="running"} == 0)
+                  and on (job, instance, target, namespace, job_id%(clusterComma)s)
+                  (scheduler_job_allocations{%(selComma)sstate="queued"} > 0)
+                  or
+                  scheduler_job_dead{%(selComma)stype="service"}
+                )
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              )
+            ||| % keys,
+            'for': forOf('SchedulerJobNoRunningAllocations', '5m'),
+            labels: {
+              severity: severityOf('SchedulerJobNoRunningAllocations', 'critical'),
+            },
+            annotations: {
+              summary: 'A service job has no running allocation left.',
+              description: 'The service job {{ $labels.job_id }} (namespace {{ $labels.namespace }}, region {{ $labels.region }}) has run no allocation for 5 minutes: its allocations are queued for want of capacity, or it is dead though it was not stopped.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerjobnorunningallocations',
+            },
+          },
+          {
+            alert: 'SchedulerJobAllocationsQueued',
+            expr: |||
+              max by (region, namespace, job_id%(clusterComma)s) (
+                (
+                  (scheduler_job_allocations{%(selComma)sstate="queued"} > 0)
+                  unless on (job, instance, target, namespace, job_id%(clusterComma)s)
+                  (scheduler_job_allocations{%(selComma)stype="service", state="running"} == 0)
+                )
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              )
+            ||| % keys,
+            'for': forOf('SchedulerJobAllocationsQueued', '10m'),
+            labels: {
+              severity: severityOf('SchedulerJobAllocationsQueued', 'warning'),
+            },
+            annotations: {
+              summary: "A job's allocations cannot be placed.",
+              description: '{{ $value }} allocations of the job {{ $labels.job_id }} (namespace {{ $labels.namespace }}, region {{ $labels.region }}) have waited for a node with room for 10 minutes.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerjoballocationsqueued',
+            },
+          },
+          {
+            alert: 'SchedulerDeploymentBelowDesired',
+            expr: |||
+              max by (region, namespace, job_id%(clusterComma)s) (
+                scheduler_deployment_shortfall%(selBraces)s
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) > 0
+            ||| % keys,
+            'for': forOf('SchedulerDeploymentBelowDesired', '5m'),
+            labels: {
+              severity: severityOf('SchedulerDeploymentBelowDesired', 'critical'),
+            },
+            annotations: {
+              summary: 'A failed deployment left a service job below its desired count.',
+              description: 'The latest deployment of {{ $labels.job_id }} (namespace {{ $labels.namespace }}, region {{ $labels.region }}) failed, and the job runs {{ $value }} allocations fewer than it wants.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerdeploymentbelowdesired',
+            },
+          },
+          {
+            alert: 'SchedulerDeploymentFailed',
+            expr: |||
+              max by (region, namespace, job_id%(clusterComma)s) (
+                (
+                  scheduler_deployment_status{%(selComma)sstatus="failed"}
+                  unless on (job, instance, target, namespace, job_id%(clusterComma)s)
+                  (scheduler_deployment_shortfall%(selBraces)s > 0)
+                )
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              )
+            ||| % keys,
+            'for': forOf('SchedulerDeploymentFailed', '1m'),
+            labels: {
+              severity: severityOf('SchedulerDeploymentFailed', 'warning'),
+            },
+            annotations: {
+              summary: "A job's latest deployment failed.",
+              description: 'The latest deployment of {{ $labels.job_id }} (namespace {{ $labels.namespace }}, region {{ $labels.region }}) failed; the job still runs its desired count.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerdeploymentfailed',
+            },
+          },
+          {
+            alert: 'SchedulerEvaluationsBlocked',
+            expr: |||
+              max by (region, namespace%(clusterComma)s) (
+                scheduler_evaluations{%(selComma)sstatus="blocked"}
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) > 0
+              unless on (region, namespace%(clusterComma)s)
+              max by (region, namespace%(clusterComma)s) (
+                (scheduler_job_allocations{%(selComma)sstate="queued"} > 0)
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              )
+            ||| % keys,
+            'for': forOf('SchedulerEvaluationsBlocked', '15m'),
+            labels: {
+              severity: severityOf('SchedulerEvaluationsBlocked', 'warning'),
+            },
+            annotations: {
+              summary: 'Evaluations of a region stay blocked.',
+              description: '{{ $value }} evaluations of namespace {{ $labels.namespace }} in region {{ $labels.region }} have been blocked for 15 minutes: the scheduler finds no node with room for their placements.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerevaluationsblocked',
             },
           },
         ],

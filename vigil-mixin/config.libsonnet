@@ -18,6 +18,7 @@
     //   secretsLicenseCriticalDays (7): days before a licence expires when SecretsLicenseExpiryCritical pages
     //   secretsSnapshotStaleHours (25): hours since an automated snapshot last succeeded after which SecretsSnapshotStale warns (fit it to the longest snapshot interval, plus grace)
     //   secretsSnapshotFailingErrors (3): attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages
+    //   schedulerJobFailingAllocations (3): failed or lost allocations of a service job within the failure window (workload.failure_window of the vigil config) above which SchedulerJobFailing pages
     thresholds: {},
   },
 }

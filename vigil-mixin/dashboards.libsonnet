@@ -4005,10 +4005,229 @@
           collapsed: false,
           id: 0,
           panels: [],
-          title: 'Clients and hosts',
+          title: 'Jobs, evaluations and deployments',
           gridPos: {
             x: 0,
             y: 98,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Jobs with a problem',
+          description: 'Jobs whose allocations failed or were lost within the failure window, are queued, or that are dead though not stopped (from /v1/jobs?meta=true; needs namespace:list-jobs), by allocations failed or lost within the window, the most first (scheduler_job_allocations has their allocations by state). SchedulerJobFailing pages on a service job above 3, SchedulerJobNoRunningAllocations on one with none running.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 99,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'sort_desc(max by (region, namespace, job_id, type) (scheduler_job_allocations_failing{job=~"$job", instance=~"$instance", target=~"$target"} * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Allocations by state',
+          description: "Allocations of every job by state, added up from the jobs' summaries (failed, lost and complete count up until the servers collect them).",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 99,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region, state) (sum by (job, instance, target, state) (scheduler_allocations{job=~"$job", instance=~"$instance", target=~"$target", state=~"queued|starting|running|lost|unknown"}) * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}} {{state}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Blocked and pending evaluations',
+          description: 'Evaluations waiting per namespace (blocked: no node has room; pending: not yet taken by a scheduler). SchedulerEvaluationsBlocked warns after 15m.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 107,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region, namespace, status) (scheduler_evaluations{job=~"$job", instance=~"$instance", target=~"$target"} * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{region}} {{namespace}} {{status}}',
+            },
+          ],
+        },
+        {
+          type: 'table',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            frameIndex: 0,
+            showHeader: true,
+            showTypeIcons: false,
+            footer: {
+              show: false,
+              reducer: [],
+              countRows: false,
+            },
+            cellHeight: 'sm',
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                align: 'auto',
+                inspect: false,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Deployments running or failed',
+          description: "Each job's latest deployment that runs or failed (scheduler_deployment_allocations has its task groups' counts, scheduler_deployment_shortfall what a failed one left a service job short of); SchedulerDeploymentBelowDesired pages on a shortfall, SchedulerDeploymentFailed warns otherwise.",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 107,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (region, namespace, job_id, status) (scheduler_deployment_status{job=~"$job", instance=~"$instance", target=~"$target"} * on (job, instance, target) group_left (region) scheduler_agent_info{job=~"$job", instance=~"$instance", target=~"$target"})',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              instant: true,
+              range: false,
+              format: 'table',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Clients and hosts',
+          gridPos: {
+            x: 0,
+            y: 115,
             h: 1,
             w: 24,
           },
@@ -4047,7 +4266,7 @@
           },
           gridPos: {
             x: 0,
-            y: 99,
+            y: 116,
             w: 12,
             h: 8,
           },
@@ -4097,7 +4316,7 @@
           },
           gridPos: {
             x: 12,
-            y: 99,
+            y: 116,
             w: 12,
             h: 8,
           },
@@ -4147,7 +4366,7 @@
           },
           gridPos: {
             x: 0,
-            y: 107,
+            y: 124,
             w: 12,
             h: 8,
           },
@@ -4197,7 +4416,7 @@
           },
           gridPos: {
             x: 12,
-            y: 107,
+            y: 124,
             w: 12,
             h: 8,
           },
@@ -4221,7 +4440,7 @@
           title: "vigil's access",
           gridPos: {
             x: 0,
-            y: 115,
+            y: 132,
             h: 1,
             w: 24,
           },
@@ -4261,7 +4480,7 @@
           },
           gridPos: {
             x: 0,
-            y: 116,
+            y: 133,
             w: 12,
             h: 8,
           },

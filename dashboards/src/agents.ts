@@ -1,4 +1,5 @@
 import { autopilotRow } from './agents-autopilot.js';
+import { workloadRow } from './agents-workload.js';
 import { dashboard, type DashboardSettings } from './common.js';
 
 const T = 'target=~"$target"';
@@ -167,7 +168,7 @@ export function agentsDashboard(settings: DashboardSettings) {
       mayBeEmpty: true,
       queries: [{ expr: `max by (node, node_id, datacenter, node_pool, node_class) (scheduler_node_draining{${T}})` }],
     });
-  return autopilotRow(d)
+  return workloadRow(autopilotRow(d))
     .row('Clients and hosts')
     .timeseries({
       title: 'Allocations',

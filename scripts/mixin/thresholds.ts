@@ -38,6 +38,11 @@ export const THRESHOLDS = {
     shipped: 3,
     help: 'attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages',
   },
+  schedulerJobFailingAllocations: {
+    alert: 'SchedulerJobFailing',
+    shipped: 3,
+    help: 'failed or lost allocations of a service job within the failure window (workload.failure_window of the vigil config) above which SchedulerJobFailing pages',
+  },
 } as const satisfies Record<string, Threshold>;
 
 export type ThresholdName = keyof typeof THRESHOLDS;

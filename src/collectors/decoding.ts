@@ -2,6 +2,9 @@ import { decodeBody, type Remembered, type Tasks } from '../offload/decode-body.
 import { OffloadPool } from '../offload/pool.js';
 import type { BuildContext } from '../jobs/context.js';
 import { membersPoll, membersPollHolding } from './agent/members.js';
+import { decodeDeploymentsPage } from './agent/deployments-page.js';
+import { decodeEvaluationsPage } from './agent/evaluations.js';
+import { decodeJobsPage } from './agent/jobs-page.js';
 import { decodeNodesPage } from './agent/nodes.js';
 import { decodeAutopilotState } from './secrets/raft-autopilot-answer.js';
 import { decodeTeamsPage } from './teams/list.js';
@@ -16,6 +19,9 @@ import { decodeAnswer } from './decode-answer.js';
 export const TASKS = {
   'agent-members': membersPoll,
   'agent-nodes-page': decodeNodesPage,
+  'agent-jobs-page': decodeJobsPage,
+  'agent-evaluations-page': decodeEvaluationsPage,
+  'agent-deployments-page': decodeDeploymentsPage,
   'teams-page': decodeTeamsPage,
   'secrets-autopilot-state': decodeAutopilotState,
   answer: decodeAnswer,

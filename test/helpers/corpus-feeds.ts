@@ -13,6 +13,7 @@ export interface Feeds {
 }
 
 import { AGENT_FEEDS, TEAMS_FEEDS } from './corpus-feeds-agent-teams.js';
+import { WORKLOAD_FEEDS, workloadAlarming } from './corpus-feeds-workload.js';
 
 const RS = 'secrets_replication_';
 const SECONDARY = [
@@ -210,6 +211,7 @@ export const FEEDS: Record<string, Feeds> = {
   // The names listed are what the status calls are made for: the listing's own part exports nothing.
   'secrets/raft-snapshot-configs': { essential: ['data'], feeds: {} },
   ...AGENT_FEEDS,
+  ...WORKLOAD_FEEDS,
   ...TEAMS_FEEDS,
 };
 
@@ -244,5 +246,5 @@ export function alarming(key: string, value: number): boolean {
   if (key.startsWith('secrets_node_sealed')) return value === 1;
   if (/^secrets_node_seal_backends?_healthy\b/.test(key)) return value === 0;
   if (/^secrets_raft_(autopilot_healthy|failure_tolerance|server_healthy)\b/.test(key)) return value === 0;
-  return false;
+  return workloadAlarming(key, value);
 }

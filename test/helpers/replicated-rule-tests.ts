@@ -43,6 +43,13 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SecretsSnapshotFailing',
   'SchedulerAgentNoRaftLeader',
   'SchedulerNodePoolDown',
+  // Per region, namespace and job (or namespace): every agent and vigil listing the region's workload reports the same.
+  'SchedulerJobFailing',
+  'SchedulerJobNoRunningAllocations',
+  'SchedulerJobAllocationsQueued',
+  'SchedulerDeploymentBelowDesired',
+  'SchedulerDeploymentFailed',
+  'SchedulerEvaluationsBlocked',
   'SchedulerNodeClassDown',
   'SchedulerNodeDownLong',
   'SchedulerNodeDrainStuck',

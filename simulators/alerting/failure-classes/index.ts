@@ -4,11 +4,12 @@ import { SECRETS_NODE_CLASSES } from './secrets-nodes.js';
 import { SECRETS_CLASSES } from './secrets.js';
 import { TEAMS_CLASSES } from './teams.js';
 import { VIGIL_CLASSES } from './vigil.js';
+import { WORKLOAD_CLASSES } from './workload.js';
 
 export type { FailureClass } from './failure-class.js';
 
 /** The paging matrix: every failure vigil can see and the alert that tells of it, in docs/paging.md's order. */
-export const FAILURE_CLASSES: readonly FailureClass[] = [...SECRETS_CLASSES, ...SECRETS_NODE_CLASSES, ...AGENT_CLASSES, ...TEAMS_CLASSES, ...VIGIL_CLASSES];
+export const FAILURE_CLASSES: readonly FailureClass[] = [...SECRETS_CLASSES, ...SECRETS_NODE_CLASSES, ...AGENT_CLASSES, ...WORKLOAD_CLASSES, ...TEAMS_CLASSES, ...VIGIL_CLASSES];
 
 /**
  * The alerts a cause raises, from the matrix rows it makes (each id a row of FAILURE_CLASSES), in

@@ -3,7 +3,12 @@ import { call, derive, type Plan } from '../plan.js';
 import { leaderOf, autopilotEndpoint } from './autopilot.js';
 import { agentCall, type AgentCall } from './call.js';
 import { expectedServersFamily } from './expected-servers.js';
+import { deploymentShortfallFamily, deploymentsEndpoint } from './deployments.js';
+import { deploymentShortfalls } from './deployment-tally.js';
+import { evaluationsEndpoint } from './evaluations.js';
 import { healthEndpoint } from './health.js';
+import { JobFailures } from './job-failures.js';
+import { jobsEndpoint } from './jobs.js';
 import { hostEndpoint } from './host.js';
 import { LeaderChanges, leaderChangesFamily } from './leader-changes.js';
 import { membersEndpoint } from './members.js';
@@ -55,6 +60,40 @@ export const nodesPlan: Plan<T, C> = {
   steps: [call(nodesEndpoint)],
 };
 
+const jobs = call(jobsEndpoint);
+const deployments = call(deploymentsEndpoint);
+
+/**
+ * The region's workload on its own schedule (`workload.schedule`): the jobs with their allocations'
+ * summaries, the evaluations that wait and the deployments, each behind its switch; a failed
+ * deployment's shortfall is read against the jobs listing of the same run.
+ */
+export const workloadPlan: Plan<T, C> = {
+  job: 'scheduler_workload',
+  schedule: { of: (t) => t.workload.schedule, key: 'workload.schedule' },
+  steps: [
+    jobs,
+    call(evaluationsEndpoint),
+    deployments,
+    derive({
+      name: 'deployment_shortfall',
+      after: [jobs, deployments],
+      families: [deploymentShortfallFamily],
+      value: (_t: T, e) => {
+        const [j] = e.of(jobs);
+        const [d] = e.of(deployments);
+        return j?.value && d?.value ? deploymentShortfalls(d.value, j.value.tracks) : [];
+      },
+    }),
+  ],
+};
+
+/** What the agent collector keeps across runs and reloads, per target. */
+export interface AgentState {
+  readonly leaders: LeaderChanges;
+  readonly jobFailures: JobFailures;
+}
+
 /**
  * The cluster agent: its health (always), and the gossip members, known servers, self stats, host,
  * autopilot health and the region's client nodes each switched on; its state counts the leader
@@ -63,8 +102,12 @@ export const nodesPlan: Plan<T, C> = {
 export const agentCollector = defineCollector({
   kind: 'agents',
   target: agentTarget,
-  plans: [agentPlan, nodesPlan],
-  call: (t, ctx, leaders: LeaderChanges) => agentCall(t, ctx, leaders),
-  state: () => new LeaderChanges(),
-  settle: (leaders, targets) => leaders.keep(new Set(targets.map((t) => t.name))),
+  plans: [agentPlan, nodesPlan, workloadPlan],
+  call: (t, ctx, state: AgentState) => agentCall(t, ctx, state),
+  state: (): AgentState => ({ leaders: new LeaderChanges(), jobFailures: new JobFailures() }),
+  settle: (state, targets) => {
+    const names = new Set(targets.map((t) => t.name));
+    state.leaders.keep(names);
+    state.jobFailures.keep(names);
+  },
 });

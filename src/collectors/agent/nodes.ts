@@ -5,6 +5,7 @@ import { UpstreamError } from '../../upstream/errors.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
 import { boolish, lenient } from '../../upstream/schema-helpers.js';
 import { offloaded, type Get } from '../endpoint.js';
+import { nextTokenPages } from './next-token-pages.js';
 import type { AgentAuth } from './auth.js';
 import { NodeTally, type NodesListing, type TallyBounds, type WatchedNode } from './node-tally.js';
 import { optional } from './optional.js';
@@ -55,39 +56,18 @@ export function decodeNodesPage({ body, page, perPage }: NodesPageInput): AgentN
   return parseBody(agentNodesPage, doc, nodesEndpoint.id);
 }
 
-/** The header that carries the next page's token: the vendor's name, and this API's own. */
-const NEXT_TOKEN_HEADERS = ['x-nomad-nexttoken', 'x-scheduler-nexttoken'];
-
-function nextToken(headers: Readonly<Record<string, string | string[] | undefined>>): string | undefined {
-  for (const name of NEXT_TOKEN_HEADERS) {
-    const v = headers[name];
-    const token = Array.isArray(v) ? v[0] : v;
-    if (token) return token;
-  }
-  return undefined;
-}
-
 /**
- * Every client node of the agent's region, page by page (`per_page`, then the `next_token` the
- * previous answer's header gave), each node handed to `tally` as its page arrives. Any failed page
- * fails the whole listing: a partial listing would read as nodes gone. Returns the pages fetched.
+ * Every client node of the agent's region, page by page, each node handed to `tally` as its page
+ * arrives (see `nextTokenPages`). Returns the pages fetched.
  */
-export async function listNodes(
+export function listNodes(
   get: Get<AgentNode[]>,
   t: { node_page_size: number; max_node_pages: number },
   tally: { add(node: AgentNode): void },
 ): Promise<number> {
-  const seen = new Set<string>();
-  for (let pages = 1, token: string | undefined; ; pages++) {
-    const answer = await get({ query: { per_page: String(t.node_page_size), ...(token ? { next_token: token } : {}) }, page: pages });
-    for (const node of answer.value) tally.add(node);
-    const next = nextToken(answer.headers);
-    if (next === undefined) return pages;
-    if (seen.has(next)) throw new UpstreamError('schema', `${nodesEndpoint.id}: page ${pages} gives next_token ${JSON.stringify(next)} again: the pages loop`);
-    if (pages >= t.max_node_pages) throw new UpstreamError('too_large', `${nodesEndpoint.id}: pagination goes on past max_node_pages ${t.max_node_pages}`);
-    seen.add(next);
-    token = next;
-  }
+  return nextTokenPages(get, { id: nodesEndpoint.id, pageSize: t.node_page_size, maxPages: t.max_node_pages, maxPagesKey: 'max_node_pages' }, (page) => {
+    for (const node of page) tally.add(node);
+  });
 }
 
 /**

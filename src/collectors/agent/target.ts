@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { keptAtMost, schedule, targetFields } from '../../config-fields/fields.js';
 import { EVERY_15_SECONDS } from '../../config-fields/schedule.js';
+import { workloadField } from './workload-target.js';
 
 /**
  * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
- * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`, `token`), declared with the endpoint and added by `defineCollector`.
+ * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`, `token`, `jobs`, `evaluations`, `deployments`), declared with the endpoint and added by `defineCollector`.
  */
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
@@ -26,5 +27,7 @@ export const agentTarget = z.strictObject({
   max_node_groups: keptAtMost(1_000, 100_000),
   /** Servers this agent should know (a client) or its raft cluster should have (a server); exported for SchedulerAgentServersBelowExpected. */
   expected_servers: z.number().int().min(1).optional(),
+  /** The region's jobs, evaluations and deployments: paging, bounds and schedule (the listings' switches are `jobs`, `evaluations`, `deployments`). */
+  workload: workloadField,
 });
 export type AgentTarget = z.output<typeof agentTarget>;

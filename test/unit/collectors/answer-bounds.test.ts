@@ -17,7 +17,7 @@ const server = new CorpusServer({
   secrets: `max_replication_peers: ${CAPS}`,
   secretsNodes: `max_raft_servers: ${CAPS}`,
   secretsMerkle: `max_trees: ${CAPS}`,
-  agents: `max_members: ${CAPS}, max_nodes: ${CAPS}, max_raft_servers: ${CAPS}, max_host_disks: ${CAPS}`,
+  agents: `max_members: ${CAPS}, max_nodes: ${CAPS}, max_raft_servers: ${CAPS}, max_host_disks: ${CAPS}, workload: {max_jobs: ${CAPS}, max_job_groups: ${CAPS}, max_blocked_jobs: ${CAPS}, max_deployments: ${CAPS}, max_deployment_groups: ${CAPS}}`,
   teams: `max_teams: ${CAPS}`,
 });
 const REFUSALS = new Set(['down:too_large', 'down:schema', 'down:decode']);

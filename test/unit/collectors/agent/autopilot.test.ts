@@ -105,7 +105,7 @@ describe('leader changes', () => {
   const targets = (...names: string[]) => names.map((name) => agentTarget.parse({ name, address: 'http://127.0.0.1:1' }));
 
   it('counts a change of the leader named between two polls, not a poll that names none', () => {
-    const state = agentCollector.state();
+    const state = agentCollector.state().leaders;
     expect(state.record('a', undefined)).toBeUndefined();
     expect(state.record('a', 'x')).toBe(0);
     expect(state.record('a', undefined)).toBe(0);
@@ -115,12 +115,13 @@ describe('leader changes', () => {
   });
 
   it('keeps the counts across a reload, and forgets a removed target', () => {
-    const state = agentCollector.state();
+    const all = agentCollector.state();
+    const state = all.leaders;
     state.record('a', 'x');
     state.record('a', 'y');
     state.record('b', 'x');
     state.record('b', 'y');
-    agentCollector.settle?.(state, targets('a'), { store: { write: () => undefined } as never });
+    agentCollector.settle?.(all, targets('a'), { store: { write: () => undefined } as never });
     expect(state.record('a', 'y')).toBe(1);
     expect(state.record('b', 'y')).toBe(0);
   });
