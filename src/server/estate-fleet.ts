@@ -1,5 +1,6 @@
 import { READS as R, flag, of, ofTarget, one, type Families } from './estate-families.js';
 import type { AgentFleet, AgentView } from './estate-model.js';
+import { agentWorkload, jobLine } from './estate-workload.js';
 import { poolName } from './pool-name.js';
 
 /**
@@ -32,7 +33,7 @@ export function agentFleet(f: Families, target: string): AgentFleet {
     healthy === undefined && tolerance === undefined && voters === undefined
       ? null
       : { healthy: flag(healthy), failureTolerance: tolerance ?? null, voters: voters ?? null };
-  return { autopilot, pools: pools(f, target) };
+  return { autopilot, pools: pools(f, target), workload: agentWorkload(f, target) };
 }
 
 interface RegionProblem {
@@ -42,8 +43,8 @@ interface RegionProblem {
 }
 
 /**
- * What is wrong with the region: a quorum that cannot lose another server, and each pool with nodes
- * down; each with `same`, what makes another agent's line the same problem once its region is
+ * What is wrong with the region: a quorum that cannot lose another server, each pool with nodes
+ * down, each job with a problem and the evaluations blocked; each with `same`, what makes another agent's line the same problem once its region is
  * known, and `exact`, what must match too when it is not.
  */
 export function fleetProblems(fleet: AgentFleet): RegionProblem[] {
@@ -57,6 +58,17 @@ export function fleetProblems(fleet: AgentFleet): RegionProblem[] {
         same: `pool ${p.pool}`,
         exact: `${p.ready} ${p.down} ${p.disconnected}`,
       });
+  for (const j of fleet.workload?.jobs ?? []) {
+    const line = jobLine(j);
+    problems.push({ line, same: `job ${j.namespace}\0${j.job}\0${j.problem}`, exact: line });
+  }
+  const w = fleet.workload;
+  if (w && w.moreJobs > 0)
+    problems.push({ line: `${w.moreJobs} more job${w.moreJobs > 1 ? 's' : ''} with problems`, same: 'more jobs', exact: String(w.moreJobs) });
+  if (w && w.blockedEvaluations > 0) {
+    const line = `${w.blockedEvaluations} evaluation${w.blockedEvaluations > 1 ? 's' : ''} blocked`;
+    problems.push({ line, same: 'evaluations blocked', exact: line });
+  }
   return problems;
 }
 

@@ -100,6 +100,22 @@ export interface AgentFleet {
   autopilot: { healthy: boolean | null; failureTolerance: number | null; voters: number | null } | null;
   /** Client nodes per node pool ('' before the API had pools), by status; empty when nodes are not listed. */
   pools: Array<{ pool: string; ready: number; down: number; disconnected: number }>;
+  /** The region's jobs with problems, blocked evaluations and failed deployments; null when the agent lists none of them. */
+  workload: AgentWorkload | null;
+}
+
+export interface AgentWorkload {
+  /** The jobs with a problem, the worst first (a service down, a failed deployment short of its count, failing, queued, a failed deployment). */
+  jobs: Array<{
+    namespace: string;
+    job: string;
+    problem: 'no running allocation' | 'dead' | 'deployment short' | 'failing' | 'queued' | 'deployment failed';
+    /** Allocations queued, failing or short; 0 where the problem has no count. */
+    count: number;
+  }>;
+  /** Jobs with a problem beyond those listed. */
+  moreJobs: number;
+  blockedEvaluations: number;
 }
 
 export interface OrganizationView {

@@ -16,6 +16,22 @@ export function autopilotSummary(fleet: AgentFleet): string {
   return parts.length ? `<p class="autopilot-summary">${parts.join(' · ')}</p>` : '';
 }
 
+/** Problems that page (a service down or short, allocations failing); the others warn. */
+const PAGES = new Set(['no running allocation', 'dead', 'deployment short', 'failing']);
+
+/** The card's line on the region's workload: the jobs with problems, the evaluations blocked; nothing when the agent lists none. */
+export function workloadSummary(fleet: AgentFleet): string {
+  const w = fleet.workload;
+  if (!w) return '';
+  const jobs = w.jobs.length + w.moreJobs;
+  const tone = w.jobs.some((j) => PAGES.has(j.problem)) ? 'bad' : 'warn';
+  const parts = [
+    jobs ? badge(`${jobs} job${jobs > 1 ? 's' : ''} with problems`, tone) : badge('jobs ok', 'ok'),
+    w.blockedEvaluations ? badge(`${w.blockedEvaluations} evaluation${w.blockedEvaluations > 1 ? 's' : ''} blocked`, 'warn') : '',
+  ].filter(Boolean);
+  return `<p class="workload-summary">${parts.join(' · ')}</p>`;
+}
+
 const count = (n: number, tone: 'bad' | 'warn') => (n > 0 ? badge(String(n), tone) : '0');
 
 type Pool = AgentFleet['pools'][number];

@@ -1,6 +1,6 @@
 import type { AgentView, Consequences, Estate, OrganizationView, ReplicationKind, SecretsCluster } from '../estate-model.js';
 import { ago, badge, esc, section, table, when, type Clock } from './html.js';
-import { autopilotSummary, poolsTable } from './agent-fleet-view.js';
+import { autopilotSummary, poolsTable, workloadSummary } from './agent-fleet-view.js';
 import { nodesSummary, nodesTable } from './secrets-nodes-view.js';
 import { snapshotsLine } from './snapshots-view.js';
 import { tokenLine } from './token-expiry-view.js';
@@ -76,7 +76,7 @@ function agentCard(a: AgentView): string {
   const raft = a.raftLeader === null ? '' : badge(a.raftLeader ? 'raft leader known' : 'no raft leader', a.raftLeader ? 'ok' : 'bad');
   return `<li class="${a.problems.length ? 'card bad' : 'card'}"><h3>${esc(a.target)} <span class="muted">${a.server === null ? '' : a.server ? 'server' : 'client'}</span></h3>
 ${a.up ? '' : badge('unreachable', 'bad')} ${health} ${raft}
-<p>Members: ${members || '—'} · known servers: ${a.knownServers ?? '—'}</p>${autopilotSummary(a.fleet)}${tokenLine(a.tokenDaysLeft)}${failed}${a.problems.length ? problemsCell(a.problems) : ''}</li>`;
+<p>Members: ${members || '—'} · known servers: ${a.knownServers ?? '—'}</p>${autopilotSummary(a.fleet)}${workloadSummary(a.fleet)}${tokenLine(a.tokenDaysLeft)}${failed}${a.problems.length ? problemsCell(a.problems) : ''}</li>`;
 }
 
 const orgCard = (o: OrganizationView) =>

@@ -33,7 +33,11 @@ describe('the deployments tally', () => {
   });
 
   it('keeps at most max_deployments, the failed first, and max_deployment_groups groups each, counting the rest', () => {
-    const l = listing([dep('a', 1, 'running'), dep('b', 2, 'failed', 3, 4), dep('c', 3, 'running')], { ...bounds, max_deployments: 2, max_deployment_groups: 2 });
+    const l = listing([dep('a', 1, 'running'), dep('b', 2, 'failed', 3, 4), dep('c', 3, 'running')], {
+      ...bounds,
+      max_deployments: 2,
+      max_deployment_groups: 2,
+    });
     expect(l.watched.map((d) => [d.job, d.groups.length])).toEqual([
       ['b', 2],
       ['a', 1],
@@ -42,7 +46,13 @@ describe('the deployments tally', () => {
   });
 
   it("finds the shortfall of a failed deployment against the service job's running allocations, and none otherwise", () => {
-    const l = listing([dep('short', 1, 'failed', 4), dep('full', 2, 'failed', 3), dep('batch', 3, 'failed', 3), dep('unlisted', 4, 'failed'), dep('rolling', 5, 'running', 5)]);
+    const l = listing([
+      dep('short', 1, 'failed', 4),
+      dep('full', 2, 'failed', 3),
+      dep('batch', 3, 'failed', 3),
+      dep('unlisted', 4, 'failed'),
+      dep('rolling', 5, 'running', 5),
+    ]);
     const jobs = new Map([
       [jobKey('default', 'short'), track(1)],
       [jobKey('default', 'full'), track(3)],

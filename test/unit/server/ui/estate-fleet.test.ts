@@ -42,8 +42,9 @@ describe("an agent's region and vigil's tokens", () => {
         { pool: 'batch', ready: 3, down: 0, disconnected: 1 },
         { pool: `web${EVIL}`, ready: 5, down: 2, disconnected: 0 },
       ],
+      workload: null,
     });
-    expect(a2.fleet).toEqual({ autopilot: { healthy: null, failureTolerance: 1, voters: null }, pools: [] });
+    expect(a2.fleet).toEqual({ autopilot: { healthy: null, failureTolerance: 1, voters: null }, pools: [], workload: null });
   });
 
   it('names tolerance 0 and each pool with nodes down as problems', () => {
