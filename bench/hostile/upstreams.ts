@@ -123,7 +123,18 @@ export const AGENT_HEALTH = '/v1/agent/health';
 export const agentHealth = fixed({ client: { ok: true, message: 'ok' }, server: { ok: true, message: 'ok' } });
 
 /** The agent's optional endpoints, all off: a healthy agent target polls its health alone. */
-export const AGENT_SWITCHES_OFF = { members: false, servers: false, self: false, host: false, autopilot: false, token: false, nodes: false };
+export const AGENT_SWITCHES_OFF = {
+  members: false,
+  servers: false,
+  self: false,
+  host: false,
+  autopilot: false,
+  token: false,
+  nodes: false,
+  jobs: false,
+  evaluations: false,
+  deployments: false,
+};
 
 /** The healthy target of each attack: of another kind than the hostile one, on the same 5-second schedule. */
 export const EVERY_5S = '*/5 * * * * *';

@@ -49,7 +49,7 @@ const NEVER = '0 0 0 1 1 *';
 
 /**
  * vigil watching the whole estate with the defaults an operator would keep, except: schedules are
- * the benchmark's, the agents' client-node listing's included (by default never, collections driven
+ * the benchmark's, the agents' client-node and workload listings' included (by default never, collections driven
  * by POST /-/collect; the soak gives every target one that fires), and the teams service's rate limit is raised so a listing measures
  * vigil, not the limit.
  */
@@ -67,7 +67,7 @@ export function vigilConfig(e: Estate, listen: string, schedule = NEVER, only?: 
     'agents',
     e.agents.map(
       (a) =>
-        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
+        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    workload:\n      schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
     ),
   );
   section(
