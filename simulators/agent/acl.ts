@@ -3,7 +3,8 @@ import type http from 'node:http';
 import type { AclPolicy, AclSpec } from './scenario.js';
 
 const TOKEN_HEADER = 'x-scheduler-token';
-const ALL_POLICIES: readonly AclPolicy[] = ['agent:read', 'agent:write', 'node:read', 'operator:read'];
+const READ_POLICIES: readonly AclPolicy[] = ['agent:read', 'node:read', 'operator:read', 'namespace:list-jobs', 'namespace:read-job'];
+const ALL_POLICIES: readonly AclPolicy[] = [...READ_POLICIES, 'agent:write'];
 
 interface Token {
   accessor: string;
@@ -35,7 +36,7 @@ export class Acl {
 
   constructor(spec?: AclSpec) {
     this.enabled = spec?.enabled ?? false;
-    this.add(this.readToken, 'vigil read token', ['agent:read', 'node:read', 'operator:read']);
+    this.add(this.readToken, 'vigil read token', READ_POLICIES);
     this.add(this.managementToken, 'Bootstrap Token', ALL_POLICIES, 'management');
     for (const t of spec?.tokens ?? []) this.add(t.secret, 'scenario token', t.policies);
   }

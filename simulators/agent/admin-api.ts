@@ -7,12 +7,16 @@ import type { MemberPool } from './members.js';
 import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from './nodes.js';
 import { autopilotAdmin } from './autopilot-admin.js';
 import { agentStats } from './stats.js';
+import { workloadAdmin } from './workload-admin.js';
+import type { Workload } from './workload.js';
 
 export interface AdminContext {
   agent: AgentModel;
   faults: Faults;
   /** The client nodes of the agent's region: a change here is seen by every agent of the region. */
   fleet: NodeFleet;
+  /** The jobs, evaluations and deployments of the agent's region, shared like the fleet. */
+  workload: Workload;
   /** Shared by every agent of the simulator: a token expiry set through one agent holds on all. */
   acl: Acl;
 }
@@ -53,6 +57,15 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *                                       the read token expires in N seconds (N <= 0: expired, refused everywhere with
  *                                       403, or with 500 "rpc error: ACL token expired" as servers from 1.10.1 do),
  *                                       made M seconds ago; DELETE: it never expires again
+ *   POST /_sim/jobs                     {"id", "namespace"?, "type"?, "groups"?: {tg: N}, "outcome"?: "running"|"complete"|"failed",
+ *                                       "periodic"?, "parameterized"?, "parent_id"?, "priority"?, "meta"?, "children"?: {pending?, running?, dead?}}
+ *                                       adds (or replaces) a job of the region's workload; DELETE: the scenario's workload again
+ *   POST /_sim/jobs/{ns}/{id}/fail      {"every_ms"?: N, "lost"?: bool} its first group's allocations fail (or are lost) one every
+ *                                       N ms (1000), none left running; DELETE stops it
+ *   POST /_sim/jobs/{ns}/{id}/queue     {"queued": N, "running"?: M} N allocations queued for want of room, M running, with a
+ *                                       blocked evaluation; DELETE: room again, the blocked evaluations complete
+ *   POST /_sim/jobs/{ns}/{id}/deployment {"status": "failed"|"running"|..., "healthy"?: N} a new version's deployment, the latest
+ *   POST /_sim/evaluations              {"blocked"?: N, "pending"?: M, "namespace"?, "job"?} adds evaluations of a job
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -117,6 +130,7 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
   }
   if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
+  if (target === 'evaluations' || target === 'jobs' || target.startsWith('jobs/')) return workloadAdmin(ctx.workload, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));
@@ -249,6 +263,7 @@ function agentState(ctx: AdminContext): unknown {
     stats: agentStats(agent),
     members: agent.pool?.list() ?? [],
     nodes: ctx.fleet.counts(),
+    workload: ctx.workload.summary(),
     autopilot: agent.autopilot?.body(true).body,
     faults,
   };

@@ -1,11 +1,14 @@
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { route, sendEmpty, sendJson } from '../common/http.js';
+import { route, sendEmpty, sendJson, sendText } from '../common/http.js';
 import type { Acl } from './acl.js';
 import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
 import type { NodeFleet } from './nodes.js';
+import { NEXT_TOKEN_HEADER, pagingOf } from './paging.js';
 import type { AclPolicy } from './scenario.js';
+import { WORKLOAD_ENDPOINTS } from './workload-api.js';
+import type { Workload } from './workload.js';
 import { selfBody } from './self.js';
 import { selfInProfile, type AgentProfile } from './profiles.js';
 
@@ -16,12 +19,13 @@ export interface ApiContext {
   profile: AgentProfile;
   /** The client nodes of the agent's region. */
   fleet: NodeFleet;
+  /** The jobs, evaluations and deployments of the agent's region. */
+  workload: Workload;
   /** Another agent of the simulator by node name or node ID ('leader' for the region's leader). */
   find(id: string): AgentModel | undefined;
 }
 
-/** The real agent writes errors as bare text, which Go serves as text/plain. */
-const TEXT = 'text/plain; charset=utf-8';
+// The real agent writes errors as bare text, which Go serves as text/plain (sendText).
 const INVALID_METHOD = 'Invalid method';
 const PERMISSION_DENIED = 'Permission denied';
 /** What a client-only agent answers on /agent/members (status 500): it has no gossip pool to list. */
@@ -106,6 +110,12 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   '/v1/nodes': { GET: { acl: 'node:read', answer: sendNodes } },
   '/v1/operator/autopilot/health': { GET: { acl: 'operator:read', answer: sendAutopilotHealth } },
   '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
+  ...Object.fromEntries(
+    Object.entries(WORKLOAD_ENDPOINTS).map(([path, e]): [string, Partial<Record<string, Endpoint>>] => [
+      path,
+      { GET: { acl: e.acl, answer: (ctx, query, res) => e.answer(ctx.workload, query, res, ctx.profile === 'current') } },
+    ]),
+  ),
   '/v1/agent/monitor': {
     GET: { acl: 'agent:read', answer: (_c, _q, res) => sendText(res, 501, 'log streaming is not simulated') },
   },
@@ -149,17 +159,14 @@ function sendHealth(agent: AgentModel, res: http.ServerResponse): void {
   else sendText(res, 500, JSON.stringify(health));
 }
 
-/** The API's name for the header that carries the next page's token. */
-export const NEXT_TOKEN_HEADER = 'X-Scheduler-NextToken';
-
 /**
  * A page of the client nodes (`per_page`, `next_token`), the next page's token in its header. The
  * 0.x releases knew no paging: they answer every node whatever was asked, as older servers do.
  */
 function sendNodes({ fleet, profile }: ApiContext, query: URLSearchParams, res: http.ServerResponse): void {
-  const perPage = profile === 'current' ? (query.get('per_page') ?? '0') : '0';
-  if (!/^\d+$/.test(perPage)) return sendText(res, 400, `failed to parse per_page: ${perPage}`);
-  const page = fleet.page(Number(perPage), query.get('next_token') ?? undefined, profile);
+  const paging = pagingOf(query, profile === 'current');
+  if ('error' in paging) return sendText(res, 400, paging.error);
+  const page = fleet.page(paging.perPage, paging.nextToken, profile);
   if (page.next) res.setHeader(NEXT_TOKEN_HEADER, page.next);
   sendJson(res, 200, page.nodes);
 }
@@ -207,11 +214,6 @@ function parseAddress(address: string): { ip: string; port: number } | undefined
 function multiError(failed: string[]): string {
   const head = failed.length === 1 ? '1 error occurred:' : `${failed.length} errors occurred:`;
   return `${head}\n${failed.map((a) => `\t* Failed to join ${a}: invalid address\n`).join('')}\n`;
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': TEXT, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
 
 function sendJsonText(res: http.ServerResponse, status: number, json: string): void {

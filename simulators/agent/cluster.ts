@@ -4,6 +4,7 @@ import { RPC_PORT, hostIp } from './identity.js';
 import type { ServerHost } from './members.js';
 import { FLEET_DEFAULTS, NodeFleet } from './nodes.js';
 import { AGENT_DEFAULTS, type AgentScenario, type AgentSpec } from './scenario.js';
+import { Workload } from './workload.js';
 
 const DEFAULT_KNOWN_SERVERS = 3;
 
@@ -74,4 +75,13 @@ export function buildFleets(scenario: AgentScenario, agents: readonly AgentModel
     if (!fleets.has(a.region)) fleets.set(a.region, new NodeFleet(a.region, scenario.nodes ?? FLEET_DEFAULTS, a.version));
   }
   return fleets;
+}
+
+/** One workload per region, shared by the region's agents like its fleet. */
+export function buildWorkloads(scenario: AgentScenario, agents: readonly AgentModel[]): Map<string, Workload> {
+  const workloads = new Map<string, Workload>();
+  for (const a of agents) {
+    if (!workloads.has(a.region)) workloads.set(a.region, new Workload(a.region, scenario.jobs, scenario.nodes?.count ?? FLEET_DEFAULTS.count));
+  }
+  return workloads;
 }

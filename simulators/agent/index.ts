@@ -4,10 +4,11 @@ import { Acl } from './acl.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import type { AgentModel } from './agent.js';
 import { handleApi } from './api.js';
-import { buildAgents, buildFleets } from './cluster.js';
+import { buildAgents, buildFleets, buildWorkloads } from './cluster.js';
 import type { NodeFleet } from './nodes.js';
 import type { AgentProfile } from './profiles.js';
 import { parseAgentScenario, type AgentScenario } from './scenario.js';
+import type { Workload } from './workload.js';
 
 export { demoAgentScenario, parseAgentScenario } from './scenario.js';
 export type { AclPolicy, AgentRole, AgentScenario, AgentSpec } from './scenario.js';
@@ -24,7 +25,7 @@ export interface SimulatedAgent {
 export interface AgentSimulator {
   readonly agents: ReadonlyMap<string, SimulatedAgent>;
   agent(name: string): SimulatedAgent;
-  /** A token with agent:read, node:read and operator:read (only needed when ACLs are on). */
+  /** A token with agent:read, node:read, operator:read, namespace:list-jobs and namespace:read-job (only needed when ACLs are on). */
   readonly readToken: string;
   /** A token with every policy. */
   readonly managementToken: string;
@@ -40,6 +41,7 @@ export async function startAgentSimulator(
   const acl = new Acl(checked.acl);
   const models = buildAgents(checked);
   const fleets = buildFleets(checked, models);
+  const workloads = buildWorkloads(checked, models);
   const find = (id: string, from: AgentModel): AgentModel | undefined =>
     id === 'leader' ? models.find((m) => m.region === from.region && m.raftState() === 'Leader') : models.find((m) => m.name === id || m.nodeId === id);
 
@@ -51,10 +53,11 @@ export async function startAgentSimulator(
     for (const [i, agent] of models.entries()) {
       const faults = noFaults();
       const fleet = fleets.get(agent.region) as NodeFleet;
-      const apiCtx = { agent, acl, fleet, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
+      const workload = workloads.get(agent.region) as Workload;
+      const apiCtx = { agent, acl, fleet, workload, profile: opts.profile ?? 'current', find: (id: string) => find(id, agent) };
       const server = await listen(
         async (req, res) => {
-          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet, acl }, req, res);
+          if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet, workload, acl }, req, res);
           if (await applyFaults(faults, res)) return;
           handleApi(apiCtx, req, res);
         },

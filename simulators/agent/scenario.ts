@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import type { WorkloadSpec } from './jobs.js';
 import type { FleetSpec } from './nodes.js';
 
 export type AgentRole = 'server' | 'client' | 'both';
-export type AclPolicy = 'agent:read' | 'agent:write' | 'node:read' | 'operator:read';
+/** Agent, node and operator policies, and the namespace capabilities the workload's listings need (every namespace alike). */
+export type AclPolicy = 'agent:read' | 'agent:write' | 'node:read' | 'operator:read' | 'namespace:list-jobs' | 'namespace:read-job';
 
 export interface AgentSpec {
   /** Node name, e.g. 'server-1'. */
@@ -31,6 +33,8 @@ export interface AgentScenario {
   acl?: AclSpec;
   /** The client nodes of each region (`/v1/nodes`); 4 nodes of pool `default` when absent. */
   nodes?: FleetSpec;
+  /** The jobs of each region (`/v1/jobs`, with their evaluations and deployments); a small healthy workload when absent. */
+  jobs?: WorkloadSpec;
 }
 
 export const AGENT_DEFAULTS = { region: 'global', datacenter: 'dc1', version: '1.9.3', members: 3 } as const;
@@ -48,7 +52,7 @@ export function demoAgentScenario(): AgentScenario {
   };
 }
 
-const policy = z.enum(['agent:read', 'agent:write', 'node:read', 'operator:read']);
+const policy = z.enum(['agent:read', 'agent:write', 'node:read', 'operator:read', 'namespace:list-jobs', 'namespace:read-job']);
 const count = z.number().int().min(0);
 
 const scenarioSchema = z.object({
@@ -75,6 +79,7 @@ const scenarioSchema = z.object({
       classes: z.array(z.string()).min(1).optional(),
     })
     .optional(),
+  jobs: z.object({ count: count, namespaces: z.array(z.string().regex(/^[a-zA-Z0-9-]{1,128}$/)).min(1).optional() }).optional(),
   acl: z
     .object({
       enabled: z.boolean(),

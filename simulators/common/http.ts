@@ -71,6 +71,12 @@ export function sendJson(
   res.end(text);
 }
 
+/** A bare-text answer, as Go servers write their errors (text/plain). */
+export function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 export function sendEmpty(res: http.ServerResponse, status = 204): void {
   res.writeHead(status);
   res.end();
