@@ -130,7 +130,8 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
       return { status: 204, body: undefined };
   }
   if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
-  if (target === 'evaluations' || target === 'jobs' || target.startsWith('jobs/')) return workloadAdmin(ctx.workload, method, target, body) ?? fail(404, `no admin route ${key}`);
+  if (target === 'evaluations' || target === 'jobs' || target.startsWith('jobs/'))
+    return workloadAdmin(ctx.workload, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));

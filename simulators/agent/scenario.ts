@@ -79,7 +79,15 @@ const scenarioSchema = z.object({
       classes: z.array(z.string()).min(1).optional(),
     })
     .optional(),
-  jobs: z.object({ count: count, namespaces: z.array(z.string().regex(/^[a-zA-Z0-9-]{1,128}$/)).min(1).optional() }).optional(),
+  jobs: z
+    .object({
+      count: count,
+      namespaces: z
+        .array(z.string().regex(/^[a-zA-Z0-9-]{1,128}$/))
+        .min(1)
+        .optional(),
+    })
+    .optional(),
   acl: z
     .object({
       enabled: z.boolean(),

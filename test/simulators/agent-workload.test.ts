@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
+import { startAgentSimulator, type AgentScenario, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -72,20 +72,17 @@ async function allPages<T>(path: string, perPage: number): Promise<{ items: T[];
   return { items, sizes, tokens };
 }
 
+/** A server and a client of one region (both answer from its workload), behind ACLs. */
+const scenario: AgentScenario = {
+  agents: ['server', 'client'].map((role) => ({ name: `${role}-1`, role: role as 'server' | 'client' })),
+  acl: {
+    enabled: true,
+    tokens: [NO_JOBS, LIST_ONLY].map((secret, i) => ({ secret, policies: i === 0 ? ['agent:read', 'node:read'] : ['namespace:list-jobs'] })),
+  },
+};
+
 beforeAll(async () => {
-  sim = await startAgentSimulator({
-    agents: [
-      { name: 'server-1', role: 'server' },
-      { name: 'client-1', role: 'client' },
-    ],
-    acl: {
-      enabled: true,
-      tokens: [
-        { secret: NO_JOBS, policies: ['agent:read', 'node:read'] },
-        { secret: LIST_ONLY, policies: ['namespace:list-jobs'] },
-      ],
-    },
-  });
+  sim = await startAgentSimulator(scenario);
 });
 afterAll(async () => {
   await sim?.close();
