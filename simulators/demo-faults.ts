@@ -1,28 +1,19 @@
 import type { AgentSimulator } from './agent/index.js';
 import { DEMO_NODES_CLUSTER, DEMO_SEAL_BACKENDS, type SecretsSimulator } from './secrets/index.js';
 import type { TeamsSimulator } from './teams/index.js';
+import type { DemoFault } from './demo-fault.js';
+import { workloadFaults } from './demo-workload-faults.js';
 
-/**
- * The faults the demo offers, as the commands a user pastes: what each injects, how to clear it,
- * and the rows of the paging matrix it makes (simulators/alerting/failure-classes/), whose alerts
- * the demo names with when each pages or reaches vigil's history.
- */
-export interface DemoFault {
-  what: string;
-  inject: string;
-  clear?: string;
-  /** Every failure class the fault makes, the cause first: each raises its row's alert. */
-  classes: string[];
-  /** The schedule of the target it hits, in seconds: the team service is listed less often. */
-  pollSeconds?: number;
-}
+export type { DemoFault } from './demo-fault.js';
 
+/** The faults the demo offers (see DemoFault), area by area. */
 export function demoFaults(u: { secrets: SecretsSimulator; agents: AgentSimulator; teams: TeamsSimulator; organization: string }): DemoFault[] {
   return [
     ...secretsFaults(u.secrets),
     ...nodeFaults(u.secrets),
     ...snapshotFaults(u.secrets),
     ...agentFaults(u.agents),
+    ...workloadFaults(u.agents),
     ...teamsFaults(u.teams, u.organization),
   ];
 }

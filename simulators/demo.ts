@@ -134,7 +134,7 @@ const faultLines = demoFaults({ secrets, agents, teams, organization }).map((f) 
         : ` reaches vigil's history in ~${aboutSeconds(a, f.pollSeconds ?? 5)} s`;
     return `${a} (${severity})${where}`;
   });
-  return `  # ${f.what}: ${effects.join('; ')}\n  ${f.inject}${f.clear ? `\n    clear: ${f.clear}` : ''}`;
+  return `  # ${f.what}: ${effects.length > 0 ? effects.join('; ') : 'pages nobody'}\n  ${f.inject}${f.clear ? `\n    clear: ${f.clear}` : ''}`;
 });
 
 process.stdout.write(`

@@ -32,8 +32,17 @@ describe('the demo’s faults', () => {
   it('each make rows of the paging matrix, none a control, and raise only shipped alerts', () => {
     const shipped = new Set(shippedRules().map((r) => r.alert));
     for (const f of faults) {
-      expect(f.classes.length, f.what).toBeGreaterThan(0);
+      expect(f.classes.length + (f.controls?.length ?? 0), f.what).toBeGreaterThan(0);
       for (const alert of alertsOf(f.classes)) expect(shipped.has(alert), `${f.what}: ${alert}`).toBe(true);
+    }
+  });
+
+  it('that page nobody make only control rows of the matrix, and say so', () => {
+    const quiet = faults.filter((f) => f.controls);
+    expect(quiet.map((f) => f.what)).toEqual([expect.stringMatching(/^fail a run of the batch job .*pages nobody/)]);
+    for (const f of quiet) {
+      expect(f.classes, f.what).toEqual([]);
+      for (const id of f.controls ?? []) expect(FAILURE_CLASSES.find((c) => c.id === id)?.control, id).toBe(true);
     }
   });
 
