@@ -35,6 +35,7 @@ const self: Feeds = {
   },
 };
 
+const LICENSE = ['scheduler_license_expiry_timestamp_seconds', 'scheduler_license_termination_timestamp_seconds'];
 const HOST = ['scheduler_agent_host_disk_size_bytes', 'scheduler_agent_host_disk_used_bytes'];
 const AP = 'scheduler_agent_autopilot_';
 const AP_SERVER = ['server_healthy', 'server_voter', 'server_leader', 'server_last_contact_seconds', 'server_index_lag', 'server_status', 'server_info'].map(
@@ -77,6 +78,17 @@ export const AGENT_FEEDS: Record<string, Feeds> = {
     feeds: {
       ExpirationTime: ['scheduler_agent_token_expiry_timestamp_seconds', 'scheduler_agent_token_created_timestamp_seconds'],
       CreateTime: ['scheduler_agent_token_created_timestamp_seconds'],
+    },
+  },
+  // Only the id, product, expiry and termination are read: the customer and installation ids, flags, modules and features feed nothing.
+  'agent/license': {
+    essential: [],
+    feeds: {
+      License: [...LICENSE, 'scheduler_license_info'],
+      'License.ExpirationTime': ['scheduler_license_expiry_timestamp_seconds'],
+      'License.TerminationTime': ['scheduler_license_termination_timestamp_seconds'],
+      'License.LicenseID': ['scheduler_license_info'],
+      'License.Product': ['scheduler_license_info'],
     },
   },
   'agent/host': { essential: ['HostData'], feeds: { HostData: HOST, 'HostData.Disk.**': HOST, 'Disk.**': HOST } },

@@ -11,6 +11,7 @@ import { JobFailures } from './job-failures.js';
 import { jobsEndpoint } from './jobs.js';
 import { hostEndpoint } from './host.js';
 import { LeaderChanges, leaderChangesFamily } from './leader-changes.js';
+import { licenseEndpoint } from './license.js';
 import { membersEndpoint } from './members.js';
 import { nodesEndpoint } from './nodes.js';
 import { selfEndpoint } from './self.js';
@@ -41,6 +42,7 @@ export const agentPlan: Plan<T, C> = {
     call(selfEndpoint),
     call(hostEndpoint),
     autopilot,
+    call(licenseEndpoint),
     derive({
       name: 'leader_changes',
       after: [autopilot],
@@ -96,7 +98,7 @@ export interface AgentState {
 
 /**
  * The cluster agent: its health (always), and the gossip members, known servers, self stats, host,
- * autopilot health and the region's client nodes each switched on; its state counts the leader
+ * autopilot health, Enterprise licence and the region's client nodes each switched on; its state counts the leader
  * changes autopilot names, across reloads.
  */
 export const agentCollector = defineCollector({

@@ -10,7 +10,7 @@ export const fromPoll = (endpoint: string): string => `from a scheduled poll of 
 /** `/agent/health` has its own `_up` (scheduler_agent_up); every other endpoint a part reads gets this one. */
 export const agentEndpointUp = upFamily({
   name: 'scheduler_agent_endpoint_up',
-  help: '1 when the last scheduled poll of this optional agent endpoint (members, servers, self, host, token, autopilot; nodes: every page of the listing) succeeded and parsed, else 0; absent when the endpoint is off in the config or does not apply to the agent (members on a client, servers on a server, nodes refused for want of node:read).',
+  help: '1 when the last scheduled poll of this optional agent endpoint (members, servers, self, host, token, autopilot, license; nodes: every page of the listing) succeeded and parsed, else 0; absent when the endpoint is off in the config or does not apply to the agent (members on a client, servers on a server, nodes refused for want of node:read, license on the community edition).',
   section: 'agent',
   labels: ['target', 'endpoint'],
 });

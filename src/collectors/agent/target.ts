@@ -5,7 +5,7 @@ import { workloadField } from './workload-target.js';
 
 /**
  * A cluster agent (server, client or both). `/agent/health` is always polled; each optional endpoint
- * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `nodes`, `token`, `jobs`, `evaluations`, `deployments`), declared with the endpoint and added by `defineCollector`.
+ * has its own switch (`members`, `servers`, `self`, `host`, `autopilot`, `license`, `nodes`, `token`, `jobs`, `evaluations`, `deployments`), declared with the endpoint and added by `defineCollector`.
  */
 export const agentTarget = z.strictObject({
   ...targetFields(EVERY_15_SECONDS),
