@@ -4,6 +4,10 @@ local names = [
   'SchedulerAgentAutopilotToleranceBelowExpected',
   'SchedulerAgentAutopilotServerUnhealthy',
   'SchedulerAgentLeaderFlapping',
+  'SchedulerVersionSkew',
+  'SchedulerLicenseExpiringSoon',
+  'SchedulerLicenseExpiryCritical',
+  'SchedulerLicenseExpired',
   'SchedulerNodePoolDown',
   'SchedulerNodeClassDown',
   'SchedulerNodeDownLong',
@@ -86,6 +90,8 @@ local thresholdNames = [
   'secretsLeadershipChangesPerHour',
   'secretsLicenseWarningDays',
   'secretsLicenseCriticalDays',
+  'schedulerLicenseWarningDays',
+  'schedulerLicenseCriticalDays',
   'secretsSnapshotStaleHours',
   'secretsSnapshotFailingErrors',
   'schedulerJobFailingAllocations',
@@ -111,6 +117,8 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
       secretsLeadershipChangesPerHour: std.toString(thresholdOf('secretsLeadershipChangesPerHour', 3)),
       secretsLicenseWarningDays: std.toString(thresholdOf('secretsLicenseWarningDays', 30)),
       secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
+      schedulerLicenseWarningDays: std.toString(thresholdOf('schedulerLicenseWarningDays', 30)),
+      schedulerLicenseCriticalDays: std.toString(thresholdOf('schedulerLicenseCriticalDays', 7)),
       secretsSnapshotStaleHours: std.toString(thresholdOf('secretsSnapshotStaleHours', 25)),
       secretsSnapshotFailingErrors: std.toString(thresholdOf('secretsSnapshotFailingErrors', 3)),
       schedulerJobFailingAllocations: std.toString(thresholdOf('schedulerJobFailingAllocations', 3)),
@@ -210,6 +218,89 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#scheduleragentleaderflapping',
             },
             [if std.objectHas(c.forDurations, 'SchedulerAgentLeaderFlapping') then 'for']: c.forDurations['SchedulerAgentLeaderFlapping'],
+          },
+          {
+            alert: 'SchedulerVersionSkew',
+            expr: |||
+              count by (region%(clusterComma)s) (
+                count by (region, version%(clusterComma)s) (
+                  scheduler_agent_autopilot_server_info{%(selComma)sversion!=""}
+                  * on (job, instance, target%(clusterComma)s) group_left (region)
+                  scheduler_agent_info%(selBraces)s
+                )
+              ) > 1
+            ||| % keys,
+            'for': forOf('SchedulerVersionSkew', '1h'),
+            labels: {
+              severity: severityOf('SchedulerVersionSkew', 'warning'),
+            },
+            annotations: {
+              summary: 'The servers of a scheduler region run different versions.',
+              description: 'The servers of region {{ $labels.region }} have reported {{ $value }} different versions for an hour (scheduler_agent_autopilot_server_info names the version of each server).',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerversionskew',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-scheduler-license',
+        rules: [
+          {
+            alert: 'SchedulerLicenseExpiringSoon',
+            expr: |||
+              min by (region%(clusterComma)s) (
+                scheduler_license_expiry_timestamp_seconds%(selBraces)s
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) - time() < %(schedulerLicenseWarningDays)s * 86400
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpiringSoon', '1h'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpiringSoon', 'warning'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region expires soon.',
+              description: 'The licence of a server of region {{ $labels.region }} expires in {{ $value | humanizeDuration }}.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpiringsoon',
+            },
+          },
+          {
+            alert: 'SchedulerLicenseExpiryCritical',
+            expr: |||
+              min by (region%(clusterComma)s) (
+                scheduler_license_expiry_timestamp_seconds%(selBraces)s
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) - time() < %(schedulerLicenseCriticalDays)s * 86400 > 0
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpiryCritical', '10m'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpiryCritical', 'critical'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region expires within days.',
+              description: 'The licence of a server of region {{ $labels.region }} expires in {{ $value | humanizeDuration }}: an expired licence disables the Enterprise features, and a server cannot start with it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpirycritical',
+            },
+          },
+          {
+            alert: 'SchedulerLicenseExpired',
+            expr: |||
+              time() - min by (region%(clusterComma)s) (
+                scheduler_license_expiry_timestamp_seconds%(selBraces)s
+                * on (job, instance, target%(clusterComma)s) group_left (region)
+                scheduler_agent_info%(selBraces)s
+              ) >= 0
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpired', '1m'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpired', 'critical'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region has expired.',
+              description: 'The licence of a server of region {{ $labels.region }} expired {{ $value | humanizeDuration }} ago: its Enterprise features are off, and a server restarted with it does not start.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpired',
+            },
           },
         ],
       },

@@ -16,6 +16,8 @@
     //   secretsLeadershipChangesPerHour (3): changes of a secrets cluster’s active node within an hour above which SecretsLeadershipChurn warns
     //   secretsLicenseWarningDays (30): days before a licence expires when SecretsLicenseExpiringSoon warns
     //   secretsLicenseCriticalDays (7): days before a licence expires when SecretsLicenseExpiryCritical pages
+    //   schedulerLicenseWarningDays (30): days before the Enterprise licence of a scheduler region expires when SchedulerLicenseExpiringSoon warns
+    //   schedulerLicenseCriticalDays (7): days before the Enterprise licence of a scheduler region expires when SchedulerLicenseExpiryCritical pages
     //   secretsSnapshotStaleHours (25): hours since an automated snapshot last succeeded after which SecretsSnapshotStale warns (fit it to the longest snapshot interval, plus grace)
     //   secretsSnapshotFailingErrors (3): attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages
     //   schedulerJobFailingAllocations (3): failed or lost allocations of a service job within the failure window (workload.failure_window of the vigil config) above which SchedulerJobFailing pages

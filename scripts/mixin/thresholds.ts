@@ -28,6 +28,16 @@ export const THRESHOLDS = {
     shipped: 7,
     help: 'days before a licence expires when SecretsLicenseExpiryCritical pages',
   },
+  schedulerLicenseWarningDays: {
+    alert: 'SchedulerLicenseExpiringSoon',
+    shipped: 30,
+    help: 'days before the Enterprise licence of a scheduler region expires when SchedulerLicenseExpiringSoon warns',
+  },
+  schedulerLicenseCriticalDays: {
+    alert: 'SchedulerLicenseExpiryCritical',
+    shipped: 7,
+    help: 'days before the Enterprise licence of a scheduler region expires when SchedulerLicenseExpiryCritical pages',
+  },
   secretsSnapshotStaleHours: {
     alert: 'SecretsSnapshotStale',
     shipped: 25,

@@ -143,6 +143,8 @@ export interface MatrixRow extends FailureClass {
   /** The longest time from the fault to the first notification, with the shipped intervals; none for a control. */
   pageWithinSeconds?: number;
   inhibitedBy: string[];
+  /** The labels an inhibiting alert must share with this one (`target`, `region`). */
+  inhibitedOn: string[];
   inhibits: string[];
 }
 
@@ -172,7 +174,7 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
   return FAILURE_CLASSES.map((fc) => {
     const rule = shipped.rules.find((r) => r.alert === fc.alert);
     if (!rule) throw new Error(`failure class ${fc.id} names ${fc.alert}, which no rule of alerts/ defines`);
-    if (fc.control) return { ...fc, severity: rule.severity, for: rule.for, receivers: [], inhibitedBy: [], inhibits: [] };
+    if (fc.control) return { ...fc, severity: rule.severity, for: rule.for, receivers: [], inhibitedBy: [], inhibitedOn: [], inhibits: [] };
     const routes = routeOf(shipped.route, { alertname: rule.alert, severity: rule.severity });
     // Seen by vigil at the next poll (a hung upstream holds it for its timeout), then by
     // Prometheus at the next scrape (a dead vigil: at the scrape's timeout), by the rule at the next
@@ -192,6 +194,9 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
       inhibitedBy: shipped.inhibitRules
         .filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert))
         .flatMap((i) => named(shipped.rules, i.source_matchers)),
+      inhibitedOn: [
+        ...new Set(shipped.inhibitRules.filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert)).flatMap((i) => i.equal)),
+      ],
       inhibits: shipped.inhibitRules
         .filter((i) => named(shipped.rules, i.source_matchers).includes(rule.alert))
         .flatMap((i) => named(shipped.rules, i.target_matchers)),

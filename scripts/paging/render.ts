@@ -7,7 +7,7 @@ function row(r: MatrixRow): string {
   const failure = `${escape(r.failure)}${r.note ? ` (${escape(r.note)})` : ''}`;
   if (r.pageWithinSeconds === undefined) return `| ${failure} | none, never ${code(r.alert)} | — | — | never | nobody |  | ${r.proof} |`;
   const severity = r.severity === 'critical' ? '**critical**' : r.severity;
-  const inhibited = r.inhibitedBy.length > 0 ? `silenced while ${r.inhibitedBy.map(code).join(', ')} fires for its target` : '';
+  const inhibited = r.inhibitedBy.length > 0 ? `silenced while ${r.inhibitedBy.map(code).join(', ')} fires for its ${r.inhibitedOn.join(' and ')}` : '';
   return `| ${failure} | ${code(r.alert)} | ${severity} | ${r.for} | ${duration(r.pageWithinSeconds)} | ${r.receivers.join(', ')} | ${inhibited} | ${r.proof} |`;
 }
 
@@ -104,6 +104,8 @@ no tolerance by design and never pages for it. A licence pages within 7 days of 
 \`SecretsLicenseExpiryCritical\`, and again once it has expired, as \`SecretsLicenseExpired\` (the
 service stops then: a new failure; the two rules never hold together);
 \`SecretsLicenseExpiringSoon\` waits while either fires.
+The scheduler's Enterprise licence does the same per region, as \`SchedulerLicenseExpiryCritical\`
+and \`SchedulerLicenseExpired\`, \`SchedulerLicenseExpiringSoon\` waiting while either fires.
 
 ## Inhibitions
 

@@ -14,7 +14,7 @@ import type { Consequences } from './estate-model.js';
  * A problem by what it is. The page folds the nodes' kinds with foldByCause; what a sealed or
  * unreachable cluster explains it folds where it finds it (nodeProblems leaves those nodes out, the
  * summary lists a collection down under its target's first problem); the seal backends and the
- * licence only the alerts name.
+ * licences (secrets and scheduler) only the alerts name.
  */
 export type ProblemKind =
   | 'cluster-unreachable'
@@ -34,7 +34,9 @@ export type ProblemKind =
   | 'seal-backends-unhealthy'
   | 'seal-backend-unhealthy'
   | 'licence-expiring-critical'
-  | 'licence-expiring';
+  | 'licence-expiring'
+  | 'scheduler-licence-expiring-critical'
+  | 'scheduler-licence-expiring';
 
 export interface Consequence {
   kind: ProblemKind;
@@ -110,6 +112,12 @@ export const CAUSES: readonly Cause[] = [
     alerts: ['SecretsLicenseExpiryCritical', 'SecretsLicenseExpired'],
     equal: ['target'],
     explains: [{ kind: 'licence-expiring', alerts: ['SecretsLicenseExpiringSoon'], alertmanager: 'inhibited' }],
+  },
+  {
+    kind: 'scheduler-licence-expiring-critical',
+    alerts: ['SchedulerLicenseExpiryCritical', 'SchedulerLicenseExpired'],
+    equal: ['region'],
+    explains: [{ kind: 'scheduler-licence-expiring', alerts: ['SchedulerLicenseExpiringSoon'], alertmanager: 'inhibited' }],
   },
 ];
 

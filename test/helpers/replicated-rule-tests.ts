@@ -57,6 +57,11 @@ export const ONE_ALERT_ACROSS_REPLICAS = new Set([
   'SchedulerAgentAutopilotToleranceBelowExpected',
   'SchedulerAgentAutopilotServerUnhealthy',
   'SchedulerAgentLeaderFlapping',
+  'SchedulerVersionSkew',
+  // Per region: the earliest licence expiry of its servers, whichever agents and vigils report it.
+  'SchedulerLicenseExpiringSoon',
+  'SchedulerLicenseExpiryCritical',
+  'SchedulerLicenseExpired',
   'TeamsCountDropped',
   'TeamsOwnersDropped',
   'VigilSecretsTokenExpiresSoon',
