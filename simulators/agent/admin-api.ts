@@ -6,6 +6,7 @@ import type { AgentModel, HealthKind, HealthPart } from './agent.js';
 import type { MemberPool } from './members.js';
 import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from './nodes.js';
 import { autopilotAdmin } from './autopilot-admin.js';
+import { licenseAdmin } from './license.js';
 import { agentStats } from './stats.js';
 import { workloadAdmin } from './workload-admin.js';
 import type { Workload } from './workload.js';
@@ -66,6 +67,8 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *                                       blocked evaluation; DELETE: room again, the blocked evaluations complete
  *   POST /_sim/jobs/{ns}/{id}/deployment {"status": "failed"|"running"|..., "healthy"?: N} a new version's deployment, the latest
  *   POST /_sim/evaluations              {"blocked"?: N, "pending"?: M, "namespace"?, "job"?} adds evaluations of a job
+ *   POST /_sim/license                  {"expires_in_seconds": N, "terminates_in_seconds"?: M} an enterprise agent's
+ *                                       licence expiry (N <= 0: expired); DELETE: a year again (see license.ts)
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -132,6 +135,7 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
   if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
   if (target === 'evaluations' || target === 'jobs' || target.startsWith('jobs/'))
     return workloadAdmin(ctx.workload, method, target, body) ?? fail(404, `no admin route ${key}`);
+  if (target === 'license') return licenseAdmin(agent.license, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {
     return withPool(agent, (pool) => setMemberStatus(pool, target.slice('members/'.length), body));

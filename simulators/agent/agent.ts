@@ -1,5 +1,6 @@
 import type { RegionAutopilot } from './autopilot.js';
 import { hostIp, stableUuid } from './identity.js';
+import { AgentLicense } from './license.js';
 import { MemberPool, type PoolOptions } from './members.js';
 import { AGENT_DEFAULTS, type AgentRole, type AgentSpec } from './scenario.js';
 
@@ -49,6 +50,8 @@ export class AgentModel {
   serfOverride: Record<string, string> = {};
   /** Used MB per mount that replaces the computed one (admin API), to fill a disk on demand. */
   diskUsedOverride: Record<string, number> = {};
+  /** The Enterprise licence this agent answers with; undefined on the community edition (the scenario's `enterprise`). */
+  readonly license: AgentLicense | undefined;
   /** The region's raft servers as autopilot sees them (shared by the region's agents); undefined in a region without servers. */
   autopilot: RegionAutopilot | undefined;
   httpPort = 0;
@@ -72,6 +75,7 @@ export class AgentModel {
     if (this.isClient && this.servers.length === 0) this.heartbeatsStoppedAt = this.startedAt;
     this.startsAsLeader = setup.leader;
     this.leaderIp = setup.leaderIp;
+    this.license = spec.enterprise ? new AgentLicense(spec.name) : undefined;
     this.pool =
       this.isServer && setup.pool
         ? new MemberPool({

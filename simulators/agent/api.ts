@@ -4,6 +4,7 @@ import { route, sendEmpty, sendJson, sendText } from '../common/http.js';
 import type { Acl } from './acl.js';
 import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
+import { sendLicense } from './license.js';
 import type { NodeFleet } from './nodes.js';
 import { NEXT_TOKEN_HEADER, pagingOf } from './paging.js';
 import type { AclPolicy } from './scenario.js';
@@ -109,6 +110,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   '/v1/agent/join': { POST: join, PUT: join },
   '/v1/nodes': { GET: { acl: 'node:read', answer: sendNodes } },
   '/v1/operator/autopilot/health': { GET: { acl: 'operator:read', answer: sendAutopilotHealth } },
+  '/v1/operator/license': { GET: { acl: 'operator:read', answer: sendLicense } },
   '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
   ...Object.fromEntries(
     Object.entries(WORKLOAD_ENDPOINTS).map(([path, e]): [string, Partial<Record<string, Endpoint>>] => [

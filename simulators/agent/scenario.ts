@@ -21,6 +21,8 @@ export interface AgentSpec {
   servers?: string[];
   /** Client agents: stats.client.num_allocations. */
   allocations?: number;
+  /** Nomad Enterprise: answers `/v1/operator/license` (the community edition's 204 without it). */
+  enterprise?: boolean;
 }
 
 export interface AclSpec {
@@ -68,6 +70,7 @@ const scenarioSchema = z.object({
         members: z.number().int().min(1).optional(),
         servers: z.array(z.string()).optional(),
         allocations: count.optional(),
+        enterprise: z.boolean().optional(),
       }),
     )
     .min(1),
