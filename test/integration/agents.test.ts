@@ -8,6 +8,7 @@ import { series, seriesOf } from '../helpers/exposition.js';
 import { agentCollector, agentPlan, nodesPlan } from '../../src/collectors/agent/collector.js';
 import { autopilotEndpoint } from '../../src/collectors/agent/autopilot.js';
 import { healthEndpoint } from '../../src/collectors/agent/health.js';
+import { licenseEndpoint } from '../../src/collectors/agent/license.js';
 import type { Plan } from '../../src/collectors/plan.js';
 import { calledBy } from '../helpers/plans.js';
 
@@ -235,8 +236,8 @@ describe('a wrong token', () => {
   });
 
   it('fails with http_4xx only the endpoints that need the token (members, servers, self, host, token), not health', async () => {
-    // Every endpoint the plan calls with the token, but autopilot, for which a 403 says "not applicable".
-    const withToken = called({ host: true }).filter((id) => id !== healthEndpoint.id && id !== autopilotEndpoint.id);
+    // Every endpoint the plan calls with the token, but autopilot and the licence, for which a 403 says "not applicable".
+    const withToken = called({ host: true }).filter((id) => id !== healthEndpoint.id && id !== autopilotEndpoint.id && id !== licenseEndpoint.id);
     const m = await d.metrics();
     const n = runs(m, 'denied');
     expect(n).toBeGreaterThanOrEqual(1);
