@@ -177,6 +177,18 @@ describe.each(Object.entries(variants))('%s', (name, am) => {
       expect(find(all, { alertname: 'SecretsLicenseExpiringSoon', target: 'lic-weeks' })!.status.state).toBe('active');
     });
 
+    it('keeps the scheduler licence of a region to one notification: the warning waits while a critical about it fires, for that region only', async () => {
+      const vigil = { instance: 'vigil-a:9810', job: 'vigil' };
+      await post([
+        { alertname: 'SchedulerLicenseExpiryCritical', severity: 'critical', region: 'lic-days', ...vigil },
+        { alertname: 'SchedulerLicenseExpiringSoon', severity: 'warning', region: 'lic-days', ...vigil },
+        { alertname: 'SchedulerLicenseExpiringSoon', severity: 'warning', region: 'lic-weeks', ...vigil },
+      ]);
+      const all = await suppressed({ alertname: 'SchedulerLicenseExpiringSoon', region: 'lic-days' });
+      expect(find(all, { alertname: 'SchedulerLicenseExpiryCritical', region: 'lic-days' })!.status).toMatchObject({ state: 'active', inhibitedBy: [] });
+      expect(find(all, { alertname: 'SchedulerLicenseExpiringSoon', region: 'lic-weeks' })!.status.state).toBe('active');
+    });
+
     it('silences the nodes’ warnings of a cluster that pages at its address, and only of that cluster', async () => {
       const vigil = { instance: 'vigil-a:9810', job: 'vigil' };
       await post([
