@@ -157,7 +157,7 @@ describe('--config.check.probe', () => {
     expect(out).toContain('  secrets/ha-status: failed (sealed): ');
     expect(out).toMatch(/ {2}secrets\/node-health \(http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/license: not applicable (the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), the token lacks operator:read (403), or the agent reaches no server (500 "no servers"))\n  agent/nodes: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/license: not applicable (the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), a release without the endpoint (404, before 0.12), the token lacks operator:read (403), or the agent reaches no server (500 "no servers"))\n  agent/nodes: ok\n',
     );
     // Any valid token reads itself: the token endpoint needs no policy.
     expect(out).toContain(`agents no-read: 1 of ${agentCalls({ token_file: nodeOnlyToken })} endpoints with problems\n`);

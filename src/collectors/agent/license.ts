@@ -56,11 +56,13 @@ export const licenseFamilies: readonly Family<OperatorLicense>[] = [
 /**
  * No licence to read: the community edition (204 with no body: its GET handler writes the status and
  * returns; 501 "Nomad Enterprise only endpoint" is what it answers the enterprise-only calls), a
- * token without operator:read (403), or a client that reaches no server to forward to.
+ * release before the endpoint (0.12: 404), a token without operator:read (403), or a client that
+ * reaches no server to forward to.
  */
 const licenseNotApplicable = (err: { status?: number; message: string }): boolean =>
   err.status === 204 ||
   err.status === 403 ||
+  err.status === 404 ||
   (err.status === 501 && /enterprise only/i.test(err.message)) ||
   (err.status === 500 && /no (known )?servers/i.test(err.message));
 
@@ -77,7 +79,8 @@ export const licenseEndpoint = optional('license', {
   families: licenseFamilies,
   notApplicable: {
     test: licenseNotApplicable,
-    means: 'the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), the token lacks operator:read (403), or the agent reaches no server (500 "no servers")',
+    means:
+      'the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), a release without the endpoint (404, before 0.12), the token lacks operator:read (403), or the agent reaches no server (500 "no servers")',
   },
   default: true,
   help: 'when the Enterprise licence expires and terminates (operator:read); on by default: one small request per run, and not applicable on the community edition, which answers 204 with no body',
