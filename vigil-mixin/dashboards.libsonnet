@@ -4088,7 +4088,6 @@
                 fillOpacity: 10,
               },
               unit: 'short',
-              noValue: 'none',
             },
             overrides: [],
           },

@@ -20,7 +20,6 @@ export function workloadRow(d: VigilDashboard): VigilDashboard {
       title: 'Allocations by state',
       description: "Allocations of every job by state, added up from the jobs' summaries (failed, lost and complete count up until the servers collect them).",
       unit: 'short',
-      mayBeEmpty: true,
       queries: [
         {
           expr: byRegion('region, state', `sum by (job, instance, target, state) (scheduler_allocations{${T}, state=~"queued|starting|running|lost|unknown"})`),

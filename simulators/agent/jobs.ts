@@ -76,6 +76,8 @@ export interface JobSpec {
 export interface WorkloadSpec {
   count: number;
   namespaces?: readonly string[];
+  /** Allocations of every generated job (one group); else 1 to 4 by type. */
+  allocations?: number;
 }
 
 export const zeroGroup = (): GroupSummary => ({ Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 });
@@ -151,7 +153,7 @@ export function defaultJobSpecs(nowMs: number): JobSpec[] {
  * `count` jobs spread over `namespaces` in turn, for a bench: mostly healthy service jobs, with a
  * complete batch job and a system job in every ten. Linear in `count`.
  */
-export function generatedJobSpecs(count: number, namespaces: readonly string[]): JobSpec[] {
+export function generatedJobSpecs(count: number, namespaces: readonly string[], allocations?: number): JobSpec[] {
   const specs: JobSpec[] = new Array<JobSpec>(count);
   const width = String(count).length;
   for (let i = 0; i < count; i++) {
@@ -159,7 +161,7 @@ export function generatedJobSpecs(count: number, namespaces: readonly string[]):
     const namespace = namespaces[i % namespaces.length];
     const kind = i % 10;
     const type: JobType = kind === 7 ? 'batch' : kind === 8 ? 'system' : 'service';
-    specs[i] = { id, namespace, type, groups: { [type === 'service' ? 'app' : type]: type === 'batch' ? 1 : 2 + (i % 3) } };
+    specs[i] = { id, namespace, type, groups: { [type === 'service' ? 'app' : type]: allocations ?? (type === 'batch' ? 1 : 2 + (i % 3)) } };
   }
   return specs;
 }

@@ -89,6 +89,7 @@ const scenarioSchema = z.object({
         .array(z.string().regex(/^[a-zA-Z0-9-]{1,128}$/))
         .min(1)
         .optional(),
+      allocations: z.number().int().min(1).max(1000).optional(),
     })
     .optional(),
   acl: z

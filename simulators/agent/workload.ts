@@ -50,7 +50,7 @@ export class Workload {
   reset(): void {
     const now = Date.now();
     Object.assign(this, { index: 10, evalSeq: 0, jobs: new Map(), evals: [], deployments: [], failing: new Map(), sorted: undefined });
-    const specs = this.spec ? generatedJobSpecs(this.spec.count, this.spec.namespaces ?? ['default']) : defaultJobSpecs(now);
+    const specs = this.spec ? generatedJobSpecs(this.spec.count, this.spec.namespaces ?? ['default'], this.spec.allocations) : defaultJobSpecs(now);
     for (const spec of specs) this.addJob(spec, now);
   }
 

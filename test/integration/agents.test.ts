@@ -5,7 +5,7 @@ import { admin } from '../helpers/agent-sim.js';
 import { startTestDaemon, tempFile, type TestDaemon } from '../helpers/daemon.js';
 import { NEVER } from '../helpers/schedules.js';
 import { series, seriesOf } from '../helpers/exposition.js';
-import { agentCollector, agentPlan, nodesPlan } from '../../src/collectors/agent/collector.js';
+import { agentCollector, agentPlan, nodesPlan, workloadPlan } from '../../src/collectors/agent/collector.js';
 import { autopilotEndpoint } from '../../src/collectors/agent/autopilot.js';
 import { healthEndpoint } from '../../src/collectors/agent/health.js';
 import { licenseEndpoint } from '../../src/collectors/agent/license.js';
@@ -284,8 +284,8 @@ describe('a token file that can no longer be read', () => {
     await d.collect();
     const m = await d.metrics();
     expect(m.get(series('scheduler_agent_up', T('rotated')))).toBe(1);
-    // Every endpoint of both plans that sends the token: all but health.
-    const withToken = [...called(), ...called({}, nodesPlan as Plan)].filter((id) => id !== healthEndpoint.id);
+    // Every endpoint of the three plans that sends the token: all but health.
+    const withToken = [...called(), ...called({}, nodesPlan as Plan), ...called({}, workloadPlan as Plan)].filter((id) => id !== healthEndpoint.id);
     expect(failures(m, 'rotated', 'config')).toBe(called().filter((id) => id !== healthEndpoint.id).length);
     const logged = d.logs().filter((l) => l.target === 'rotated' && l.reason === 'config');
     expect(logged.map((l) => l.part).sort()).toEqual(withToken.sort());

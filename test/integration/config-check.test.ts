@@ -7,7 +7,7 @@ import { makeCa, makeCert } from '../helpers/certs.js';
 import { tempFile } from '../helpers/daemon.js';
 import { runVigil, runVigilAsync } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { agentCollector, agentPlan, nodesPlan as agentNodesPlan } from '../../src/collectors/agent/collector.js';
+import { agentCollector, agentPlan, nodesPlan as agentNodesPlan, workloadPlan } from '../../src/collectors/agent/collector.js';
 import { nodesPlan, replicationPlan } from '../../src/collectors/secrets/plans.js';
 import { secretsCollector } from '../../src/collectors/secrets/collector.js';
 import { drOperationTokenAttemptEndpoint } from '../../src/collectors/secrets/dr-operation-token-attempt.js';
@@ -35,7 +35,7 @@ function block(out: string, subject: string): { header: string; lines: string[] 
 /** How many endpoints both agent plans call for a target of these keys. */
 const agentCalls = (extra: Record<string, unknown>) => {
   const t = agentCollector.target.parse({ name: 'x', address: 'http://127.0.0.1:1', ...extra });
-  return calledBy(agentPlan as Plan, t).length + calledBy(agentNodesPlan as Plan, t).length;
+  return [agentPlan, agentNodesPlan, workloadPlan].reduce((n, plan) => n + calledBy(plan as Plan, t).length, 0);
 };
 const probe = (yaml: string) => runVigilAsync([`--config.file=${tempFile('vigil.yml', yaml)}`, '--config.check', '--config.check.probe']);
 
@@ -157,13 +157,15 @@ describe('--config.check.probe', () => {
     expect(out).toContain('  secrets/ha-status: failed (sealed): ');
     expect(out).toMatch(/ {2}secrets\/node-health \(http:\/\/127\.0\.0\.1:\d+\): ok\n/);
     expect(out).toContain(
-      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/license: not applicable (the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), a release without the endpoint (404, before 0.12), the token lacks operator:read (403), or the agent reaches no server (500 "no servers"))\n  agent/nodes: ok\n',
+      'agents good: ok\n  agent/health: ok\n  agent/token: ok\n  agent/members: ok\n  agent/servers: not applicable (the agent runs no client (501))\n  agent/self: ok\n  agent/autopilot: ok\n  agent/license: not applicable (the community edition (204 No Content, or 501 "Nomad Enterprise only endpoint"), a release without the endpoint (404, before 0.12), the token lacks operator:read (403), or the agent reaches no server (500 "no servers"))\n  agent/nodes: ok\n  agent/jobs: ok\n  agent/evaluations: ok\n  agent/deployments: ok\n',
     );
     // Any valid token reads itself: the token endpoint needs no policy.
     expect(out).toContain(`agents no-read: 1 of ${agentCalls({ token_file: nodeOnlyToken })} endpoints with problems\n`);
     expect(out).toContain('  agent/self: refused (HTTP 403): needs agent:read\n');
     // A token without operator:read costs the autopilot health, not a failure: the probe says why.
     expect(out).toContain('  agent/autopilot: not applicable (the token lacks operator:read (403)');
+    // So does a token that may read no namespace's jobs: the probe names the capability.
+    expect(out).toContain('  agent/jobs: not applicable (the token may not read jobs (403 without namespace:list-jobs and namespace:read-job))\n');
     // Without a token file, every endpoint but the token's.
     const anonymous = agentCalls({});
     expect(out).toContain(`agents wrong-ca: ${anonymous} of ${anonymous} endpoints with problems\n  agent/health: TLS failure: `);
