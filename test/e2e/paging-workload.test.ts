@@ -58,7 +58,10 @@ describe("a region's workload", () => {
     await new Promise((r) => setTimeout(r, 15_000));
     // One page per job and cause: two agents list the region, the rules count it once.
     expect(names(stack.pager)).toEqual(['SchedulerDeploymentBelowDesired payments/ledger', 'SchedulerJobFailing default/web']);
-    expect(stack.pager.flatMap((p) => p.alerts).filter((a) => a.labels.alertname === 'SchedulerJobFailing' && a.status === 'firing').length).toBeGreaterThan(0);
+    const failing = stack.pager.flatMap((p) => p.alerts).filter((a) => a.labels.alertname === 'SchedulerJobFailing' && a.status === 'firing');
+    expect(new Set(failing.map((a) => JSON.stringify(a.labels))).size).toBe(1);
+    expect(failing[0]?.labels).toMatchObject({ region: 'global', severity: 'critical' });
+    expect(failing[0]?.labels.target).toBeUndefined();
     expect(names(stack.sink).filter((n) => n.startsWith('Scheduler'))).toEqual([
       'SchedulerDeploymentBelowDesired payments/ledger',
       'SchedulerJobAllocationsQueued default/api',

@@ -515,7 +515,7 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     // a-denied is configured with a token without the policy from the start.
     // secrets-proxy-sets is configured from the start; it must page nobody.
     // teams-owners-dropped and agent-token-expired are produced by paging-owners.test.ts and paging-expired-token.test.ts,
-    // the audit devices' rows by paging-audit.test.ts, the snapshots' by paging-snapshots.test.ts.
+    // the audit devices' rows by paging-audit.test.ts, the snapshots' by paging-snapshots.test.ts, the workload's by paging-workload.test.ts.
     const covered = new Set([
       ...FAULTS.flatMap((f) => f.classes),
       ...[
@@ -529,6 +529,10 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
         'secrets-audit-check-refused',
         'secrets-snapshot-failing',
         'secrets-snapshot-not-applicable',
+        'job-failing',
+        'job-batch-failed',
+        'job-queued',
+        'deployment-below-desired',
       ],
     ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);

@@ -7,8 +7,8 @@ export const WORKLOAD_CLASSES: readonly FailureClass[] = [
     area: 'Cluster agents',
     failure: "a service job's allocations fail in a loop (more than 3 failed or lost within 15 minutes)",
     alert: 'SchedulerJobFailing',
-    proof: 'promtool',
-    note: 'one page per region, namespace and job, whichever agents and vigils list it',
+    proof: 'live',
+    note: 'one page per region, namespace and job, whichever agents and vigils list it; live in test/e2e/paging-workload.test.ts',
   },
   {
     id: 'job-batch-failed',
@@ -16,7 +16,7 @@ export const WORKLOAD_CLASSES: readonly FailureClass[] = [
     failure: "a batch job's run fails (its allocations end failed)",
     alert: 'SchedulerJobFailing',
     control: true,
-    proof: 'promtool',
+    proof: 'live',
     note: "batch and periodic jobs never page for a failed run: it is their owner's to retry",
   },
   {
@@ -40,7 +40,7 @@ export const WORKLOAD_CLASSES: readonly FailureClass[] = [
     area: 'Cluster agents',
     failure: "a job's allocations wait 10 minutes for a node with room (a service job with some running, or a batch job)",
     alert: 'SchedulerJobAllocationsQueued',
-    proof: 'promtool',
+    proof: 'live',
     note: 'capacity: a warning',
   },
   {
@@ -48,7 +48,7 @@ export const WORKLOAD_CLASSES: readonly FailureClass[] = [
     area: 'Cluster agents',
     failure: "a job's latest deployment failed and left the service job below its desired count",
     alert: 'SchedulerDeploymentBelowDesired',
-    proof: 'promtool',
+    proof: 'live',
     note: 'needs jobs and deployments listed by the same agent',
   },
   {
