@@ -41,7 +41,7 @@ export function demoConfig({ secrets, agents, teams, organization }: DemoUpstrea
   const agentTargets = [...agents.agents.values()]
     .map(
       (a) =>
-        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${files.agentTokenFile}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n    host: true\n    expected_servers: 1\n`,
+        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${files.agentTokenFile}\n    schedule: "*/5 * * * * *"\n    timeout: 2s\n    host: true\n    expected_servers: 1\n    workload:\n      schedule: "*/5 * * * * *"\n`,
     )
     .join('');
   return `# Written by the demo: vigil watching the bundled simulators.

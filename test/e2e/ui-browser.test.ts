@@ -135,6 +135,25 @@ describe('the estate view’s grouping', () => {
   }, 90_000);
 });
 
+describe('the estate view’s workload', () => {
+  it("names a region's failing job once, under the first agent that lists it, and counts it on the agents' cards", async () => {
+    const w = await open('/');
+    const { page } = w;
+    const jobs = `${agents.agent('server-1').url}/_sim/jobs/default/web/fail`;
+    expect((await fetch(jobs, { method: 'POST', body: JSON.stringify({ every_ms: 300 }) })).status).toBe(200);
+    const lines = page.locator('#live [role="alert"] > ul > li', { hasText: /job web: \d+ allocations failed or lost lately/ });
+    await lines.first().waitFor({ timeout: FAULT_SHOWN_MS });
+    // Both agents of the region list it: one line, the other agent named under it.
+    expect(await lines.count()).toBe(1);
+    await lines.locator('.consequences li', { hasText: /also reported by agent/ }).waitFor({ timeout: FAULT_SHOWN_MS });
+    const card = page.locator('#live li.card', { has: page.locator('h3', { hasText: /^client-1/ }) });
+    expect(await card.locator('.workload-summary').innerText()).toContain('1 job with problems');
+    await judge(w, 'estate-workload');
+    expect((await fetch(jobs, { method: 'DELETE' })).status).toBeLessThan(300);
+    await page.close();
+  }, 90_000);
+});
+
 describe('the estate view’s nodes', () => {
   it('shows each node of a cluster live, a sealed standby in red and a hostile version as text', async () => {
     const w = await open('/');
