@@ -194,9 +194,7 @@ export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
       inhibitedBy: shipped.inhibitRules
         .filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert))
         .flatMap((i) => named(shipped.rules, i.source_matchers)),
-      inhibitedOn: [
-        ...new Set(shipped.inhibitRules.filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert)).flatMap((i) => i.equal)),
-      ],
+      inhibitedOn: [...new Set(shipped.inhibitRules.filter((i) => named(shipped.rules, i.target_matchers).includes(rule.alert)).flatMap((i) => i.equal))],
       inhibits: shipped.inhibitRules
         .filter((i) => named(shipped.rules, i.source_matchers).includes(rule.alert))
         .flatMap((i) => named(shipped.rules, i.target_matchers)),

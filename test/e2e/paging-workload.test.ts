@@ -20,7 +20,13 @@ const post = async (path: string, body: object) => {
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 };
 const names = (posts: readonly Posted[]) =>
-  [...new Set(posts.flatMap((p) => p.alerts.filter((a) => a.status === 'firing').map((a) => `${a.labels.alertname} ${a.labels.namespace ?? ''}/${a.labels.job_id ?? ''}`)))].sort();
+  [
+    ...new Set(
+      posts.flatMap((p) =>
+        p.alerts.filter((a) => a.status === 'firing').map((a) => `${a.labels.alertname} ${a.labels.namespace ?? ''}/${a.labels.job_id ?? ''}`),
+      ),
+    ),
+  ].sort();
 
 beforeAll(async () => {
   agents = await startAgentSimulator(demoAgentScenario());

@@ -9,7 +9,14 @@ import { WORKLOAD_CLASSES } from './workload.js';
 export type { FailureClass } from './failure-class.js';
 
 /** The paging matrix: every failure vigil can see and the alert that tells of it, in docs/paging.md's order. */
-export const FAILURE_CLASSES: readonly FailureClass[] = [...SECRETS_CLASSES, ...SECRETS_NODE_CLASSES, ...AGENT_CLASSES, ...WORKLOAD_CLASSES, ...TEAMS_CLASSES, ...VIGIL_CLASSES];
+export const FAILURE_CLASSES: readonly FailureClass[] = [
+  ...SECRETS_CLASSES,
+  ...SECRETS_NODE_CLASSES,
+  ...AGENT_CLASSES,
+  ...WORKLOAD_CLASSES,
+  ...TEAMS_CLASSES,
+  ...VIGIL_CLASSES,
+];
 
 /**
  * The alerts a cause raises, from the matrix rows it makes (each id a row of FAILURE_CLASSES), in
