@@ -66,8 +66,8 @@ beforeAll(async () => {
   const listing = (name: string, extra = '') =>
     `  - { name: ${name}, address: "${upstreamUrl}/${name}", organization: acme, token_file: ${join(dir, 'listing-token')}, schedule: "${NEVER}", timeout: 60s${extra} }\n`;
   h = await startHostileVigil(`agents:
-  - { name: loud, address: "${upstreamUrl}/loud", schedule: "${NEVER}", members: true, servers: false, self: false, nodes: false, timeout: 60s }
-  - { name: fifo, address: "${upstreamUrl}/fifo", schedule: "${NEVER}", token_file: ${fifo}, servers: false, self: false, members: true, nodes: false }
+  - { name: loud, address: "${upstreamUrl}/loud", schedule: "${NEVER}", members: true, servers: false, self: false, nodes: false, jobs: false, evaluations: false, deployments: false, timeout: 60s }
+  - { name: fifo, address: "${upstreamUrl}/fifo", schedule: "${NEVER}", token_file: ${fifo}, servers: false, self: false, members: true, nodes: false, jobs: false, evaluations: false, deployments: false }
 teams:
   - { name: limiter, address: "${upstreamUrl}/limiter", organization: acme, token_file: ${join(dir, 'teams-token')}, schedule: "${NEVER}" }
 ${listing('oversized')}${listing('bloated', ', max_listing_size: 32MiB')}${listing('polite')}`);
