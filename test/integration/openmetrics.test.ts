@@ -26,7 +26,10 @@ beforeAll(async () => {
   });
   teams = await startTeamsSimulator({ organizations: [{ name: 'acme', teams: 40 }], rateLimit: { perSecond: 100_000 } });
   const agentTargets = [...agents.agents.values()]
-    .map((a) => `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${tempFile('t', agents.managementToken)}\n    schedule: "${NEVER}"\n    nodes_schedule: "${NEVER}"\n    workload:\n      schedule: "${NEVER}"\n`)
+    .map(
+      (a) =>
+        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${tempFile('t', agents.managementToken)}\n    schedule: "${NEVER}"\n    nodes_schedule: "${NEVER}"\n    workload:\n      schedule: "${NEVER}"\n`,
+    )
     .join('');
   d = await startTestDaemon(
     `agents:\n${agentTargets}teams:\n  - name: acme\n    address: ${teams.url}\n    organization: acme\n    token_file: ${tempFile('t', teams.ownerToken('acme'))}\n    schedule: "${NEVER}"\n`,
