@@ -6,23 +6,31 @@ import { renderDashboard } from '../dashboards/src/index.js';
 import { DEFAULT_MIXIN, loadMixinConfig } from './mixin/config.js';
 import { mixinDashboards } from './mixin/dashboards.js';
 import { generateJsonnetMixin, JSONNET_DIR } from './mixin/jsonnet.js';
-import { generateRules } from './mixin/rules.js';
+import { generateAllRules } from './mixin/rules.js';
 
 /**
  * Writes alerts/*.rules.yml (from alerts/src/) and dashboards/*.json (from dashboards/src/) for a
  * mixin config: `npm run mixin` regenerates the committed files (the default config; a test fails
  * when they are stale), `npm run mixin -- --config=my-labels.yml --out=DIR` writes yours under DIR.
  * Without --config it also writes the jsonnet mixin package vigil-mixin/, which takes its config in jsonnet.
+ * The optional rules on the upstreams' telemetry go to alerts/telemetry/: always in the repository
+ * (for users of the plain files), and under --out with `telemetry: true` or --telemetry.
  */
-const { values } = parseArgs({ options: { config: { type: 'string' }, out: { type: 'string' } }, strict: true });
-const config = values.config ? loadMixinConfig(values.config) : DEFAULT_MIXIN;
+const { values } = parseArgs({ options: { config: { type: 'string' }, out: { type: 'string' }, telemetry: { type: 'boolean' } }, strict: true });
+const loaded = values.config ? loadMixinConfig(values.config) : DEFAULT_MIXIN;
+const config = values.telemetry ? { ...loaded, telemetry: true } : loaded;
 const out = values.out ? resolve(values.out) : fileURLToPath(new URL('..', import.meta.url));
 
-mkdirSync(join(out, 'alerts'), { recursive: true });
-for (const [file, text] of Object.entries(generateRules(config))) {
-  writeFileSync(join(out, 'alerts', file), text);
-  process.stdout.write(`${join(values.out ?? '', 'alerts', file)} written\n`);
-}
+const rules = generateAllRules(config);
+const write = (dir: string, files: Record<string, string>) => {
+  mkdirSync(join(out, dir), { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    writeFileSync(join(out, dir, file), text);
+    process.stdout.write(`${join(values.out ?? '', dir, file)} written\n`);
+  }
+};
+write('alerts', rules.shipped);
+if (config.telemetry || !values.out) write(join('alerts', 'telemetry'), rules.telemetry);
 mkdirSync(join(out, 'dashboards'), { recursive: true });
 for (const [file, d] of Object.entries(mixinDashboards(config))) {
   writeFileSync(join(out, 'dashboards', file), renderDashboard(d));

@@ -83,6 +83,21 @@ local names = [
   'VigilConfigReloadFailed',
   'VigilServedCertificateExpiresSoon',
   'Watchdog',
+  'SchedulerBlockedEvaluations',
+  'SchedulerPlanQueueBacklog',
+  'SchedulerPlanWaitForIndexHigh',
+  'SchedulerHeartbeatsDropped',
+  'vault_health_up',
+  'vault_health_status_code',
+  'SecretsAuditLogFailing',
+  'SecretsLeaseCountHigh',
+  'SecretsIrrevocableLeases',
+  'SecretsNonExpiringTokens',
+  'SecretsServerErrors',
+  'SecretsRequestLatencyHigh',
+  'SecretsRaftFSMBacklog',
+  'SecretsReplicationWALBackPressure',
+  'SecretsAutoSnapshotSaveErrors',
 ];
 local severities = ['critical', 'warning', 'info', 'none'];
 local thresholdNames = [
@@ -99,33 +114,33 @@ local thresholdNames = [
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
 {
+  local c = $._config,
+  // The values of the format keys of each expression (scripts/mixin/jsonnet.ts, formatKeys).
+  local keys = {
+    selBraces: if c.vigilSelector == '' then '' else '{%s}' % c.vigilSelector,
+    selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
+    sel: c.vigilSelector,
+    job: std.escapeStringJson(c.vigilJob),
+    // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
+    local own = std.stripChars(c.vigilSelector, ' '),
+    local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
+    up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
+    clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
+    cluster: c.clusterLabel,
+    secretsRaftFailureToleranceExpected: std.toString(thresholdOf('secretsRaftFailureToleranceExpected', 1)),
+    secretsLeadershipChangesPerHour: std.toString(thresholdOf('secretsLeadershipChangesPerHour', 3)),
+    secretsLicenseWarningDays: std.toString(thresholdOf('secretsLicenseWarningDays', 30)),
+    secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
+    schedulerLicenseWarningDays: std.toString(thresholdOf('schedulerLicenseWarningDays', 30)),
+    schedulerLicenseCriticalDays: std.toString(thresholdOf('schedulerLicenseCriticalDays', 7)),
+    secretsSnapshotStaleHours: std.toString(thresholdOf('secretsSnapshotStaleHours', 25)),
+    secretsSnapshotFailingErrors: std.toString(thresholdOf('secretsSnapshotFailingErrors', 3)),
+    schedulerJobFailingAllocations: std.toString(thresholdOf('schedulerJobFailingAllocations', 3)),
+  },
+  local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
+  local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
+  local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
   prometheusAlerts+:: {
-    local c = $._config,
-    // The values of the format keys of each expression (scripts/mixin/jsonnet.ts, formatKeys).
-    local keys = {
-      selBraces: if c.vigilSelector == '' then '' else '{%s}' % c.vigilSelector,
-      selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
-      sel: c.vigilSelector,
-      job: std.escapeStringJson(c.vigilJob),
-      // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
-      local own = std.stripChars(c.vigilSelector, ' '),
-      local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
-      up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
-      clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
-      cluster: c.clusterLabel,
-      secretsRaftFailureToleranceExpected: std.toString(thresholdOf('secretsRaftFailureToleranceExpected', 1)),
-      secretsLeadershipChangesPerHour: std.toString(thresholdOf('secretsLeadershipChangesPerHour', 3)),
-      secretsLicenseWarningDays: std.toString(thresholdOf('secretsLicenseWarningDays', 30)),
-      secretsLicenseCriticalDays: std.toString(thresholdOf('secretsLicenseCriticalDays', 7)),
-      schedulerLicenseWarningDays: std.toString(thresholdOf('schedulerLicenseWarningDays', 30)),
-      schedulerLicenseCriticalDays: std.toString(thresholdOf('schedulerLicenseCriticalDays', 7)),
-      secretsSnapshotStaleHours: std.toString(thresholdOf('secretsSnapshotStaleHours', 25)),
-      secretsSnapshotFailingErrors: std.toString(thresholdOf('secretsSnapshotFailingErrors', 3)),
-      schedulerJobFailingAllocations: std.toString(thresholdOf('schedulerJobFailingAllocations', 3)),
-    },
-    local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
-    local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
-    local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
     assert unknown(c.forDurations) == [] : 'forDurations names an alert no rule defines: %s' % std.join(', ', unknown(c.forDurations)),
     assert unknown(c.severities) == [] : 'severities names an alert no rule defines: %s' % std.join(', ', unknown(c.severities)),
     assert [n for n in std.objectFields(c.thresholds) if !std.member(thresholdNames, n)] == [] : 'thresholds names none of %s' % std.join(', ', thresholdNames),
@@ -1743,8 +1758,303 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           },
         ],
       },
-    ],
+    ] + (if c.upstreamTelemetry then [
+      {
+        name: 'vigil-scheduler-telemetry',
+        rules: [
+          {
+            alert: 'SchedulerBlockedEvaluations',
+            expr: |||
+              max by (region%(clusterComma)s) (nomad_nomad_blocked_evals_total_blocked) > 0
+              unless on (region%(clusterComma)s)
+              max by (region%(clusterComma)s) (scheduler_evaluations%(selBraces)s * on (job, instance, target%(clusterComma)s) group_left (region) scheduler_agent_info%(selBraces)s)
+            ||| % keys,
+            'for': forOf('SchedulerBlockedEvaluations', '15m'),
+            labels: {
+              severity: severityOf('SchedulerBlockedEvaluations', 'warning'),
+            },
+            annotations: {
+              summary: 'Evaluations of a scheduler region have been blocked for 15 minutes.',
+              description: 'The leader of region {{ $labels.region }} holds {{ $value }} blocked evaluations: jobs wait for capacity or a constraint no node meets.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerblockedevaluations',
+            },
+          },
+          {
+            alert: 'SchedulerPlanQueueBacklog',
+            expr: 'max by (region%(clusterComma)s) (nomad_nomad_plan_queue_depth) > 10' % keys,
+            'for': forOf('SchedulerPlanQueueBacklog', '10m'),
+            labels: {
+              severity: severityOf('SchedulerPlanQueueBacklog', 'warning'),
+            },
+            annotations: {
+              summary: 'The leader of a scheduler region applies plans slower than they come.',
+              description: '{{ $value }} plans wait in the queue of region {{ $labels.region }}: placements are delayed.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerplanqueuebacklog',
+            },
+          },
+          {
+            alert: 'SchedulerPlanWaitForIndexHigh',
+            expr: 'max by (region%(clusterComma)s) (rate(nomad_nomad_plan_wait_for_index_sum[5m]) / rate(nomad_nomad_plan_wait_for_index_count[5m])) > 1000' % keys,
+            'for': forOf('SchedulerPlanWaitForIndexHigh', '10m'),
+            labels: {
+              severity: severityOf('SchedulerPlanWaitForIndexHigh', 'warning'),
+            },
+            annotations: {
+              summary: 'The leader of a scheduler region waits too long for its state to catch up before applying plans.',
+              description: 'Plans of region {{ $labels.region }} wait {{ $value | humanize }} ms on average for the raft index: the state store lags.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerplanwaitforindexhigh',
+            },
+          },
+          {
+            alert: 'SchedulerHeartbeatsDropped',
+            expr: |||
+              max by (region%(clusterComma)s) (nomad_nomad_heartbeat_active)
+              < 0.9 * max by (region%(clusterComma)s) (max_over_time(nomad_nomad_heartbeat_active[1h]))
+            ||| % keys,
+            'for': forOf('SchedulerHeartbeatsDropped', '5m'),
+            labels: {
+              severity: severityOf('SchedulerHeartbeatsDropped', 'warning'),
+            },
+            annotations: {
+              summary: 'A scheduler region tracks the heartbeats of a tenth fewer client nodes than in the last hour.',
+              description: 'Region {{ $labels.region }} tracks {{ $value }} client heartbeats, more than 10% below its count of the last hour: client nodes were lost or drained at once.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerheartbeatsdropped',
+            },
+          },
+          {
+            alert: 'SchedulerLicenseExpiringSoon',
+            expr: |||
+              min by (region%(clusterComma)s) (nomad_license_expiration_time_epoch) - time() < %(schedulerLicenseWarningDays)s * 86400
+              unless on (region%(clusterComma)s)
+              min by (region%(clusterComma)s) (scheduler_license_expiry_timestamp_seconds%(selBraces)s * on (job, instance, target%(clusterComma)s) group_left (region) scheduler_agent_info%(selBraces)s)
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpiringSoon', '1h'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpiringSoon', 'warning'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region expires within 30 days.',
+              description: 'The licence of region {{ $labels.region }} expires in {{ $value | humanizeDuration }}, as its servers report it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpiringsoon',
+            },
+          },
+          {
+            alert: 'SchedulerLicenseExpiryCritical',
+            expr: |||
+              min by (region%(clusterComma)s) (nomad_license_expiration_time_epoch) - time() < %(schedulerLicenseCriticalDays)s * 86400 > 0
+              unless on (region%(clusterComma)s)
+              min by (region%(clusterComma)s) (scheduler_license_expiry_timestamp_seconds%(selBraces)s * on (job, instance, target%(clusterComma)s) group_left (region) scheduler_agent_info%(selBraces)s)
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpiryCritical', '10m'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpiryCritical', 'critical'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region expires within 7 days.',
+              description: 'The licence of region {{ $labels.region }} expires in {{ $value | humanizeDuration }}, as its servers report it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpirycritical',
+            },
+          },
+          {
+            alert: 'SchedulerLicenseExpired',
+            expr: |||
+              time() - min by (region%(clusterComma)s) (nomad_license_expiration_time_epoch) >= 0
+              unless on (region%(clusterComma)s)
+              min by (region%(clusterComma)s) (scheduler_license_expiry_timestamp_seconds%(selBraces)s * on (job, instance, target%(clusterComma)s) group_left (region) scheduler_agent_info%(selBraces)s)
+            ||| % keys,
+            'for': forOf('SchedulerLicenseExpired', '1m'),
+            labels: {
+              severity: severityOf('SchedulerLicenseExpired', 'critical'),
+            },
+            annotations: {
+              summary: 'The Enterprise licence of a scheduler region has expired.',
+              description: 'The licence of region {{ $labels.region }} expired {{ $value | humanizeDuration }} ago, as its servers report it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#schedulerlicenseexpired',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-secrets-telemetry',
+        rules: [
+          {
+            alert: 'SecretsAuditLogFailing',
+            expr: |||
+              (
+                sum by (target%(clusterComma)s) (increase(vault_audit_log_request_failure[5m])) > 0
+                or
+                sum by (target%(clusterComma)s) (increase(vault_audit_log_response_failure[5m])) > 0
+              )
+              unless on (target%(clusterComma)s)
+              (max by (target%(clusterComma)s) (secrets_requests_blocked%(selBraces)s) == 1 or max by (target%(clusterComma)s) (secrets_node_requests_blocked%(selBraces)s) == 1)
+            ||| % keys,
+            'for': forOf('SecretsAuditLogFailing', '5m'),
+            labels: {
+              severity: severityOf('SecretsAuditLogFailing', 'warning'),
+            },
+            annotations: {
+              summary: 'An audit device of a secrets cluster fails to log requests or responses.',
+              description: '{{ $labels.target }} failed to log {{ $value | humanize }} audit entries in 5 minutes: a device is failing. Were every device to fail, the cluster would refuse requests.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsauditlogfailing',
+            },
+          },
+          {
+            alert: 'SecretsLeaseCountHigh',
+            expr: |||
+              max by (target%(clusterComma)s) (vault_expire_num_leases) > 250000
+              or
+              max by (target%(clusterComma)s) (predict_linear(vault_expire_num_leases[6h], 86400)) > 250000
+            ||| % keys,
+            'for': forOf('SecretsLeaseCountHigh', '15m'),
+            labels: {
+              severity: severityOf('SecretsLeaseCountHigh', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster holds, or is on course to hold within a day, more leases than it should.',
+              description: '{{ $labels.target }} holds {{ with printf "max(vault_expire_num_leases{target=%q})" $labels.target | query }}{{ . | first | value | humanize }}{{ end }} leases (or will within a day at the rate of the last 6 hours): lease expiry slows the cluster, and a lease count quota refuses new leases.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsleasecounthigh',
+            },
+          },
+          {
+            alert: 'SecretsIrrevocableLeases',
+            expr: 'max by (target%(clusterComma)s) (vault_expire_num_irrevocable_leases) > 0' % keys,
+            'for': forOf('SecretsIrrevocableLeases', '15m'),
+            labels: {
+              severity: severityOf('SecretsIrrevocableLeases', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster holds leases it could not revoke.',
+              description: '{{ $labels.target }} holds {{ $value }} irrevocable leases: the secrets they stand for may still be valid at their backend.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsirrevocableleases',
+            },
+          },
+          {
+            alert: 'SecretsNonExpiringTokens',
+            expr: 'max by (target%(clusterComma)s) (sum by (target, instance%(clusterComma)s) (vault_token_count_by_ttl{creation_ttl="+Inf"})) > 3' % keys,
+            'for': forOf('SecretsNonExpiringTokens', '15m'),
+            labels: {
+              severity: severityOf('SecretsNonExpiringTokens', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster holds tokens that never expire.',
+              description: '{{ $labels.target }} holds {{ $value }} tokens created with no TTL (root tokens or periodic tokens without a maximum): each is a credential that stays valid until someone revokes it.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsnonexpiringtokens',
+            },
+          },
+          {
+            alert: 'SecretsServerErrors',
+            expr: |||
+              sum by (target%(clusterComma)s) (rate(vault_core_response_status_code{type="5xx"}[5m]))
+              / sum by (target%(clusterComma)s) (rate(vault_core_response_status_code[5m])) * 100 > 5
+              and on (target%(clusterComma)s)
+              sum by (target%(clusterComma)s) (rate(vault_core_response_status_code{type="5xx"}[5m])) > 1
+            ||| % keys,
+            'for': forOf('SecretsServerErrors', '5m'),
+            labels: {
+              severity: severityOf('SecretsServerErrors', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster answers too many requests with a server error.',
+              description: '{{ $value | humanize }}% of the requests {{ $labels.target }} answered in 5 minutes were 5xx.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsservererrors',
+            },
+          },
+          {
+            alert: 'SecretsRequestLatencyHigh',
+            expr: 'max by (target%(clusterComma)s) (vault_core_handle_request{quantile="0.99"}) > 1000' % keys,
+            'for': forOf('SecretsRequestLatencyHigh', '10m'),
+            labels: {
+              severity: severityOf('SecretsRequestLatencyHigh', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster takes more than a second to handle its slowest requests.',
+              description: 'The 99th percentile of request handling on a node of {{ $labels.target }} is {{ $value | humanize }} ms.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsrequestlatencyhigh',
+            },
+          },
+          {
+            alert: 'SecretsRaftFSMBacklog',
+            expr: 'max by (target%(clusterComma)s) (vault_raft_storage_stats_fsm_pending) > 100' % keys,
+            'for': forOf('SecretsRaftFSMBacklog', '5m'),
+            labels: {
+              severity: severityOf('SecretsRaftFSMBacklog', 'warning'),
+            },
+            annotations: {
+              summary: 'A node of a secrets cluster falls behind applying raft entries.',
+              description: 'A node of {{ $labels.target }} has {{ $value }} raft entries waiting for its FSM: it serves stale reads and may fall out of the cluster.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsraftfsmbacklog',
+            },
+          },
+          {
+            alert: 'SecretsReplicationWALBackPressure',
+            expr: |||
+              max by (target%(clusterComma)s) (rate(vault_wal_flushready_sum[5m]) / rate(vault_wal_flushready_count[5m])) > 500
+              or
+              max by (target%(clusterComma)s) (rate(vault_wal_persistwals_sum[5m]) / rate(vault_wal_persistwals_count[5m])) > 1000
+            ||| % keys,
+            'for': forOf('SecretsReplicationWALBackPressure', '10m'),
+            labels: {
+              severity: severityOf('SecretsReplicationWALBackPressure', 'warning'),
+            },
+            annotations: {
+              summary: 'A secrets cluster is slow to flush or persist its replication write-ahead log.',
+              description: 'Writing the WAL of {{ $labels.target }} takes {{ $value | humanize }} ms on average: writes slow down, and its secondaries fall behind.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsreplicationwalbackpressure',
+            },
+          },
+          {
+            alert: 'SecretsAutoSnapshotSaveErrors',
+            expr: |||
+              sum by (target%(clusterComma)s) (increase(vault_autosnapshots_save_errors[1h])) > 0
+              unless on (target%(clusterComma)s)
+              max by (target%(clusterComma)s) (secrets_raft_snapshot_consecutive_errors%(selBraces)s)
+            ||| % keys,
+            'for': forOf('SecretsAutoSnapshotSaveErrors', '5m'),
+            labels: {
+              severity: severityOf('SecretsAutoSnapshotSaveErrors', 'warning'),
+            },
+            annotations: {
+              summary: 'An automated snapshot of a secrets cluster failed to save.',
+              description: '{{ $labels.target }} failed to save {{ $value | humanize }} automated snapshots in the last hour.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsautosnapshotsaveerrors',
+            },
+          },
+        ],
+      },
+    ] else []),
   },
-  // vigil ships no recording rules.
-  prometheusRules+:: { groups+: [] },
+  // Only the optional ones: vigil as the vault-mixin's health probe, with upstreamTelemetry.
+  prometheusRules+:: {
+    groups+: if c.upstreamTelemetry then [
+      {
+        name: 'vigil-secrets-health-probe',
+        rules: [
+          {
+            record: 'vault_health_up',
+            expr: |||
+              label_replace(
+                max by (job, target, node, address%(clusterComma)s) (secrets_node_up%(selBraces)s),
+                "instance", "$1", "address", "^(?:https?://)?([^/]+).*$"
+              )
+            ||| % keys,
+          },
+          {
+            record: 'vault_health_status_code',
+            expr: |||
+              label_replace(
+                max by (job, target, node, address%(clusterComma)s) (secrets_node_sealed%(selBraces)s == 1) * 0 + 503
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_initialized%(selBraces)s == 0) * 0 + 501
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="active"} == 1) * 0 + 200
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="performance_standby"} == 1) * 0 + 473
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="dr_secondary"} == 1) * 0 + 472
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="standby"} == 1) * 0 + 429
+                or max by (job, target, node, address%(clusterComma)s) (secrets_node_role{%(selComma)srole="removed"} == 1) * 0 + 530,
+                "instance", "$1", "address", "^(?:https?://)?([^/]+).*$"
+              )
+            ||| % keys,
+          },
+        ],
+      },
+    ] else [],
+  },
 }

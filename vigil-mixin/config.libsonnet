@@ -22,5 +22,8 @@
     //   secretsSnapshotFailingErrors (3): attempts of an automated snapshot failed in a row at which SecretsSnapshotFailing pages
     //   schedulerJobFailingAllocations (3): failed or lost allocations of a service job within the failure window (workload.failure_window of the vigil config) above which SchedulerJobFailing pages
     thresholds: {},
+    // Whether Prometheus scrapes the upstreams' own telemetry beside vigil (docs/upstream-telemetry.md):
+    // the optional rules on it, and vigil as the vault-mixin's health probe (recording rules).
+    upstreamTelemetry: false,
   },
 }

@@ -21,9 +21,15 @@ export interface MixinConfig {
   severity: Record<string, string>;
   /** Numbers of the rules by name (scripts/mixin/thresholds.ts), replacing the shipped ones. */
   thresholds: Partial<Record<ThresholdName, number>>;
+  /**
+   * Whether Prometheus scrapes the upstreams' own telemetry beside vigil: the optional rules of
+   * alerts/telemetry/ are then part of the output (docs/upstream-telemetry.md). Off by default, so
+   * nothing reads series that are not there.
+   */
+  telemetry: boolean;
 }
 
-export const DEFAULT_MIXIN: MixinConfig = { selector: '', job: 'vigil', clusterLabel: '', for: {}, severity: {}, thresholds: {} };
+export const DEFAULT_MIXIN: MixinConfig = { selector: '', job: 'vigil', clusterLabel: '', for: {}, severity: {}, thresholds: {}, telemetry: false };
 
 const labelName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a Prometheus label name');
 const duration = z.string().regex(/^(\d+(ms|s|m|h|d|w|y))+$/, 'must be a Prometheus duration such as 5m');
@@ -41,9 +47,10 @@ const schema = z.strictObject({
         if (!isThresholdName(k)) ctx.addIssue({ code: 'custom', path: [k], message: 'is no threshold of the rules (scripts/mixin/thresholds.ts)' });
     })
     .default({}),
+  telemetry: z.boolean().default(false),
 });
 
-/** Reads a mixin config file (YAML: selector, job, cluster_label, for, severity, thresholds); errors name the key. */
+/** Reads a mixin config file (YAML: selector, job, cluster_label, for, severity, thresholds, telemetry); errors name the key. */
 export function parseMixinConfig(text: string, file: string): MixinConfig {
   const r = schema.safeParse(parse(text) ?? {});
   if (!r.success) {
@@ -56,6 +63,7 @@ export function parseMixinConfig(text: string, file: string): MixinConfig {
     for: r.data.for,
     severity: r.data.severity,
     thresholds: r.data.thresholds as MixinConfig['thresholds'],
+    telemetry: r.data.telemetry,
   };
 }
 

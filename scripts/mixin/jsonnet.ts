@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
 import { mixinDashboards } from './dashboards.js';
 import { upMatchers } from './promql.js';
-import { fitExpr, RULES_SOURCE, ruleSourceFiles } from './rules.js';
+import { fitExpr, RULES_SOURCE, ruleSourceFiles, TELEMETRY_SOURCE } from './rules.js';
 import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
 
 /**
@@ -28,6 +28,7 @@ const SENTINEL: MixinConfig = {
   severity: {},
   // Numbers no rule holds, each as long as the others, so that none is part of another.
   thresholds: Object.fromEntries(THRESHOLD_NAMES.map((n, i) => [n, 987_650_001 + i])),
+  telemetry: false,
 };
 
 /** Format keys of an expression, from a config: the jsonnet computes the same in alerts.libsonnet. */
@@ -138,53 +139,68 @@ function rule(r: Rule, pad: string): string {
   return body.replace(/\n(\s*)}$/, `\n${inner}[if std.objectHas(c.forDurations, ${str(name)}) then 'for']: c.forDurations[${str(name)}],\n$1}`);
 }
 
+type Group = Record<string, Json> & { rules: Rule[] } & { name: string };
+
+function groupsOf(dir: URL): Group[] {
+  return ruleSourceFiles(dir).flatMap((file) => (parse(readFileSync(new URL(file, dir), 'utf8')) as { groups: Group[] }).groups);
+}
+
+const PAD = '      ';
+
+function renderGroup(g: Group): string {
+  const rest = Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'rules')) as Record<string, Json>;
+  const fields = Object.entries(rest).map(([k, v]) => `${PAD}  ${fieldName(k)}: ${value(v, `${PAD}  `)},\n`);
+  const rules = g.rules.map((r) => `${PAD}    ${rule(r, `${PAD}    `)},\n`).join('');
+  return `${PAD}{\n${fields.join('')}${PAD}  rules: [\n${rules}${PAD}  ],\n${PAD}},\n`;
+}
+
+const isRecording = (g: Group) => g.rules.every((r) => r.record !== undefined);
+
 function alertsLibsonnet(): string {
-  const groups = ruleSourceFiles().flatMap(
-    (file) =>
-      (parse(readFileSync(new URL(file, RULES_SOURCE), 'utf8')) as { groups: Array<Record<string, Json> & { rules: Rule[] } & { name: string }> }).groups,
-  );
-  const names = groups.flatMap((g) => g.rules.map((r) => r.alert ?? r.record ?? ''));
-  const pad = '      ';
-  const rendered = groups.map((g) => {
-    const rest = Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'rules')) as Record<string, Json>;
-    const fields = Object.entries(rest).map(([k, v]) => `${pad}  ${fieldName(k)}: ${value(v, `${pad}  `)},\n`);
-    const rules = g.rules.map((r) => `${pad}    ${rule(r, `${pad}    `)},\n`).join('');
-    return `${pad}{\n${fields.join('')}${pad}  rules: [\n${rules}${pad}  ],\n${pad}},\n`;
-  });
+  const groups = groupsOf(RULES_SOURCE);
+  const telemetry = groupsOf(TELEMETRY_SOURCE);
+  const names = [...new Set([...groups, ...telemetry].flatMap((g) => g.rules.map((r) => r.alert ?? r.record ?? '')))];
+  const rendered = groups.map(renderGroup);
+  const telemetryAlerts = telemetry.filter((g) => !isRecording(g)).map(renderGroup);
+  const telemetryRecords = telemetry.filter(isRecording).map(renderGroup);
   return `${header}local names = ${value(names, '')};
 local severities = ['critical', 'warning', 'info', 'none'];
 local thresholdNames = ${value(THRESHOLD_NAMES, '')};
 local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
 
 {
+  local c = $._config,
+  // The values of the format keys of each expression (scripts/mixin/jsonnet.ts, formatKeys).
+  local keys = {
+    selBraces: if c.vigilSelector == '' then '' else '{%s}' % c.vigilSelector,
+    selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
+    sel: c.vigilSelector,
+    job: std.escapeStringJson(c.vigilJob),
+    // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
+    local own = std.stripChars(c.vigilSelector, ' '),
+    local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
+    up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
+    clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
+    cluster: c.clusterLabel,
+${THRESHOLD_NAMES.map((n) => `    ${n}: std.toString(thresholdOf(${str(n)}, ${THRESHOLDS[n].shipped})),\n`).join('')}  },
+  local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
+  local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
+  local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
   prometheusAlerts+:: {
-    local c = $._config,
-    // The values of the format keys of each expression (scripts/mixin/jsonnet.ts, formatKeys).
-    local keys = {
-      selBraces: if c.vigilSelector == '' then '' else '{%s}' % c.vigilSelector,
-      selComma: if c.vigilSelector == '' then '' else '%s, ' % c.vigilSelector,
-      sel: c.vigilSelector,
-      job: std.escapeStringJson(c.vigilJob),
-      // As upMatchers (scripts/mixin/promql.ts): the selector's own job matcher replaces vigilJob's.
-      local own = std.stripChars(c.vigilSelector, ' '),
-      local namesJob = std.length([m for m in std.split(own, ',') if std.startsWith(std.stripChars(m, ' '), 'job') && std.member('=!', std.stripChars(std.substr(std.stripChars(m, ' '), 3, std.length(m)), ' ')[0:1])]) > 0,
-      up: if namesJob then own else if own == '' then 'job=%s' % std.escapeStringJson(c.vigilJob) else 'job=%s, %s' % [std.escapeStringJson(c.vigilJob), own],
-      clusterComma: if c.clusterLabel == '' then '' else ', %s' % c.clusterLabel,
-      cluster: c.clusterLabel,
-${THRESHOLD_NAMES.map((n) => `      ${n}: std.toString(thresholdOf(${str(n)}, ${THRESHOLDS[n].shipped})),\n`).join('')}    },
-    local thresholdOf(name, shipped) = if std.objectHas(c.thresholds, name) then c.thresholds[name] else shipped,
-    local forOf(name, shipped) = if std.objectHas(c.forDurations, name) then c.forDurations[name] else shipped,
-    local severityOf(name, shipped) = if std.objectHas(c.severities, name) then c.severities[name] else shipped,
     assert unknown(c.forDurations) == [] : 'forDurations names an alert no rule defines: %s' % std.join(', ', unknown(c.forDurations)),
     assert unknown(c.severities) == [] : 'severities names an alert no rule defines: %s' % std.join(', ', unknown(c.severities)),
     assert [n for n in std.objectFields(c.thresholds) if !std.member(thresholdNames, n)] == [] : 'thresholds names none of %s' % std.join(', ', thresholdNames),
     assert [n for n in std.objectFields(c.severities) if !std.member(severities, c.severities[n])] == [] : 'a severity must be one of %s' % std.join(', ', severities),
 
     groups+: [
-${rendered.join('')}    ],
+${rendered.join('')}    ] + (if c.upstreamTelemetry then [
+${telemetryAlerts.join('')}    ] else []),
   },
-  // vigil ships no recording rules.
-  prometheusRules+:: { groups+: [] },
+  // Only the optional ones: vigil as the vault-mixin's health probe, with upstreamTelemetry.
+  prometheusRules+:: {
+    groups+: if c.upstreamTelemetry then [
+${telemetryRecords.join('')}    ] else [],
+  },
 }
 `;
 }
@@ -205,6 +221,9 @@ function configLibsonnet(): string {
     severities: ${value(d.severity as Json, '    ')},
     // Numbers of the rules, replacing the shipped ones:
 ${THRESHOLD_NAMES.map((n) => `    //   ${n} (${THRESHOLDS[n].shipped}): ${THRESHOLDS[n].help}\n`).join('')}    thresholds: ${value(d.thresholds as Json, '    ')},
+    // Whether Prometheus scrapes the upstreams' own telemetry beside vigil (docs/upstream-telemetry.md):
+    // the optional rules on it, and vigil as the vault-mixin's health probe (recording rules).
+    upstreamTelemetry: ${d.telemetry},
   },
 }
 `;

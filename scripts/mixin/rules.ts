@@ -7,6 +7,15 @@ import { THRESHOLDS, withThresholds } from './thresholds.js';
 /** The rule files' source: alerts/src/*.rules.yml, written for the default labels. */
 export const RULES_SOURCE = new URL('../../alerts/src/', import.meta.url);
 
+/**
+ * The optional rules on the upstreams' own telemetry, and vigil as the vault-mixin's health probe:
+ * alerts/src/telemetry/*.rules.yml, written to alerts/telemetry/, loaded only by who scrapes it.
+ */
+export const TELEMETRY_SOURCE = new URL('telemetry/', RULES_SOURCE);
+
+/** Metrics of the upstreams' own telemetry: Prometheus scrapes them from the upstreams, so the selector of vigil's series is not theirs. */
+export const isUpstreamMetric = (metric: string) => /^(vault|nomad|tfe)_/.test(metric);
+
 const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
 
 /**
@@ -16,7 +25,7 @@ const header = (file: string) => `# Generated from alerts/src/${file} by \`npm r
 export function fitExpr(alert: string, expr: string, config: MixinConfig): string {
   return withGroupingLabel(
     withUpJob(
-      withMatchers(withThresholds(alert, expr, config.thresholds), config.selector, (m) => m === 'up'),
+      withMatchers(withThresholds(alert, expr, config.thresholds), config.selector, (m) => m === 'up' || isUpstreamMetric(m)),
       config.job,
       config.selector,
     ),
@@ -37,15 +46,13 @@ export function ruleSourceFiles(dir: URL = RULES_SOURCE): string[] {
     .sort();
 }
 
-/** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
-export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Record<string, string> {
-  const files = ruleSourceFiles(dir);
-  const seen = new Set<string>();
+/** Each rule file of `dir` fitted to `config`, by file name, comments kept; the names of its rules go to `seen`. */
+function fitFiles(config: MixinConfig, dir: URL, from: string, seen: Set<string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const file of files) {
+  for (const file of ruleSourceFiles(dir)) {
     const doc = parseDocument(readFileSync(new URL(file, dir), 'utf8'));
     const groups = doc.get('groups');
-    if (!isSeq(groups)) throw new Error(`alerts/src/${file}: no groups`);
+    if (!isSeq(groups)) throw new Error(`${from}${file}: no groups`);
     for (const g of groups.items) {
       const rules = (g as YAMLMap).get('rules');
       if (!isSeq(rules)) continue;
@@ -58,16 +65,33 @@ export function generateRules(config: MixinConfig, dir: URL = RULES_SOURCE): Rec
         if (fitted !== expr) item.set('expr', scalar(fitted, fitted.includes('\n')));
         if (config.for[name]) item.set('for', config.for[name]);
         const severity = config.severity[name];
-        if (severity) (item.get('labels') as YAMLMap).set('severity', severity);
+        if (severity && item.get('labels')) (item.get('labels') as YAMLMap).set('severity', severity);
       }
     }
-    out[file] = header(file) + doc.toString({ lineWidth: 0 });
+    out[file] = header(`${from.slice('alerts/src/'.length)}${file}`) + doc.toString({ lineWidth: 0 });
   }
+  return out;
+}
+
+/**
+ * The rule files fitted to `config`: `shipped`, those of alerts/src by file name; `telemetry`, the
+ * optional ones of alerts/src/telemetry. A name in the config's `for`, `severity` or thresholds
+ * must be a rule of either.
+ */
+export function generateAllRules(config: MixinConfig): { shipped: Record<string, string>; telemetry: Record<string, string> } {
+  const seen = new Set<string>();
+  const shipped = fitFiles(config, RULES_SOURCE, 'alerts/src/', seen);
+  const telemetry = fitFiles(config, TELEMETRY_SOURCE, 'alerts/src/telemetry/', seen);
   for (const name of [...Object.keys(config.for), ...Object.keys(config.severity)]) {
     if (!seen.has(name)) throw new Error(`mixin config names an alert no rule defines: ${name}`);
   }
   for (const [name, t] of Object.entries(THRESHOLDS)) {
     if (!seen.has(t.alert)) throw new Error(`scripts/mixin/thresholds.ts: ${name} is a number of ${t.alert}, which no rule defines`);
   }
-  return out;
+  return { shipped, telemetry };
+}
+
+/** Each rule file of alerts/src fitted to `config`: file name → YAML, comments kept. */
+export function generateRules(config: MixinConfig): Record<string, string> {
+  return generateAllRules(config).shipped;
 }

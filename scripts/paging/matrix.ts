@@ -18,6 +18,8 @@ export interface Rule {
   expr: string;
   for: string;
   severity: string;
+  /** A rule of alerts/telemetry/: loaded only where Prometheus scrapes the upstreams' own telemetry. */
+  optional?: true;
 }
 
 interface Route {
@@ -43,9 +45,9 @@ export interface Shipped {
   evaluationIntervalSeconds: number;
 }
 
-export function readShipped(): Shipped {
-  const dir = repo('alerts/');
-  const rules = readdirSync(dir)
+/** The alerting rules of the rule files of `dir`, in file order. */
+function rulesOf(dir: URL, optional: boolean): Rule[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.rules.yml'))
     .sort()
     .flatMap(
@@ -58,7 +60,11 @@ export function readShipped(): Shipped {
     )
     .flatMap((g) => g.rules)
     .filter((r) => r.alert)
-    .map((r) => ({ alert: r.alert!, expr: r.expr, for: r.for ?? '0s', severity: r.labels?.severity ?? '' }));
+    .map((r) => ({ alert: r.alert!, expr: r.expr, for: r.for ?? '0s', severity: r.labels?.severity ?? '', ...(optional ? { optional: true as const } : {}) }));
+}
+
+export function readShipped(): Shipped {
+  const rules = [...rulesOf(repo('alerts/'), false), ...rulesOf(repo('alerts/telemetry/'), true)];
   const am = parse(readFileSync(repo('deploy/alertmanager/alertmanager.yml'), 'utf8')) as { route: Route; inhibit_rules?: InhibitRule[] };
   const prom = parse(readFileSync(repo('deploy/prometheus/prometheus.yml'), 'utf8')) as {
     global: { scrape_interval?: string; evaluation_interval?: string };
@@ -148,11 +154,14 @@ export interface MatrixRow extends FailureClass {
   inhibits: string[];
 }
 
-/** Alerts an inhibit rule's matchers can name: every alert of the rules whose labels satisfy them. */
-export const named = (rules: Rule[], matchers: string[]) =>
-  rules
-    .filter((r) => matchers.filter((m) => /^\s*(alertname|severity)\b/.test(m)).every((m) => matches(m, { alertname: r.alert, severity: r.severity })))
-    .map((r) => r.alert);
+/** Alerts an inhibit rule's matchers can name: every alert of the rules whose labels satisfy them, each once (an optional rule may share a name). */
+export const named = (rules: Rule[], matchers: string[]) => [
+  ...new Set(
+    rules
+      .filter((r) => matchers.filter((m) => /^\s*(alertname|severity)\b/.test(m)).every((m) => matches(m, { alertname: r.alert, severity: r.severity })))
+      .map((r) => r.alert),
+  ),
+];
 
 /** How often vigil sees each area with its default schedule, and how long a hung upstream holds a poll. */
 function collection(): Record<FailureClass['area'], { intervalSeconds: number; timeoutSeconds: number }> {
@@ -172,18 +181,21 @@ function collection(): Record<FailureClass['area'], { intervalSeconds: number; t
 export function pagingMatrix(shipped: Shipped = readShipped()): MatrixRow[] {
   const polls = collection();
   return FAILURE_CLASSES.map((fc) => {
-    const rule = shipped.rules.find((r) => r.alert === fc.alert);
-    if (!rule) throw new Error(`failure class ${fc.id} names ${fc.alert}, which no rule of alerts/ defines`);
+    const rule = shipped.rules.find((r) => r.alert === fc.alert && (r.optional ?? false) === (fc.optional ?? false));
+    if (!rule) throw new Error(`failure class ${fc.id} names ${fc.alert}, which no rule of ${fc.optional ? 'alerts/telemetry/' : 'alerts/'} defines`);
     if (fc.control) return { ...fc, severity: rule.severity, for: rule.for, receivers: [], inhibitedBy: [], inhibitedOn: [], inhibits: [] };
     const routes = routeOf(shipped.route, { alertname: rule.alert, severity: rule.severity });
     // Seen by vigil at the next poll (a hung upstream holds it for its timeout), then by
     // Prometheus at the next scrape (a dead vigil: at the scrape's timeout), by the rule at the next
     // evaluation, held for `for:`, and sent after the group's wait.
     const poll = polls[fc.area];
+    // An upstream's own telemetry is seen at Prometheus' next scrape of it.
     const seen =
       fc.alert === 'VigilDown'
         ? shipped.scrapeIntervalSeconds + shipped.scrapeTimeoutSeconds
-        : poll.intervalSeconds + poll.timeoutSeconds + shipped.scrapeIntervalSeconds;
+        : fc.optional
+          ? shipped.scrapeIntervalSeconds
+          : poll.intervalSeconds + poll.timeoutSeconds + shipped.scrapeIntervalSeconds;
     const firstWait = Math.max(...routes.map((r) => seconds(r.groupWait)));
     return {
       ...fc,

@@ -5,10 +5,12 @@ const code = (s: string) => `\`${s}\``;
 
 function row(r: MatrixRow): string {
   const failure = `${escape(r.failure)}${r.note ? ` (${escape(r.note)})` : ''}`;
-  if (r.pageWithinSeconds === undefined) return `| ${failure} | none, never ${code(r.alert)} | — | — | never | nobody |  | ${r.proof} |`;
+  if (r.pageWithinSeconds === undefined)
+    return `| ${failure} | none, never ${code(r.alert)}${r.optional ? ' (optional)' : ''} | — | — | never | nobody |  | ${r.proof} |`;
   const severity = r.severity === 'critical' ? '**critical**' : r.severity;
+  const alert = r.optional ? `${code(r.alert)} (optional)` : code(r.alert);
   const inhibited = r.inhibitedBy.length > 0 ? `silenced while ${r.inhibitedBy.map(code).join(', ')} fires for its ${r.inhibitedOn.join(' and ')}` : '';
-  return `| ${failure} | ${code(r.alert)} | ${severity} | ${r.for} | ${duration(r.pageWithinSeconds)} | ${r.receivers.join(', ')} | ${inhibited} | ${r.proof} |`;
+  return `| ${failure} | ${alert} | ${severity} | ${r.for} | ${duration(r.pageWithinSeconds)} | ${r.receivers.join(', ')} | ${inhibited} | ${r.proof} |`;
 }
 
 /** docs/paging.md: the paging matrix, from the shipped rules, routing and intervals. */
@@ -43,6 +45,9 @@ AlertmanagerConfig carries the same routing), and vigil's default schedules and 
   page nobody, and that a killed vigil pages (a row whose note names another file is produced there,
   through the same stack with one vigil); \`promtool\` rows are held by the unit tests of
   \`alerts/tests/\`, run for one vigil and for two.
+- **(optional)**: an alert of \`alerts/telemetry/\`, on the upstream's own telemetry, which pages
+  only where Prometheus scrapes it beside vigil and loads those rules
+  ([upstream-telemetry.md](upstream-telemetry.md)); seen at the next scrape of the upstream.
 - **none**: a control, not a failure: an estate that is right though it could be taken for the
   named alert's condition. It pages nobody; a \`live\` control runs beside the faults of the live
   test, which fails on any page they did not cause.

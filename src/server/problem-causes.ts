@@ -20,6 +20,7 @@ export type ProblemKind =
   | 'cluster-unreachable'
   | 'cluster-sealed'
   | 'requests-blocked'
+  | 'audit-failing'
   | 'replication-unreadable'
   | 'node-sealed'
   | 'node-unreachable'
@@ -82,7 +83,13 @@ export const CAUSES: readonly Cause[] = [
     kind: 'requests-blocked',
     alerts: ['SecretsRequestsBlocked'],
     equal: ['target'],
-    explains: [{ kind: 'replication-unreadable', alerts: ['SecretsServiceDown'], alertmanager: 'inhibited' }, ...nodesOfCluster, collectionDown],
+    explains: [
+      { kind: 'replication-unreadable', alerts: ['SecretsServiceDown'], alertmanager: 'inhibited' },
+      // The optional rule on the cluster's own telemetry (alerts/telemetry/): its audit failures are this news.
+      { kind: 'audit-failing', alerts: ['SecretsAuditLogFailing'], alertmanager: 'inhibited' },
+      ...nodesOfCluster,
+      collectionDown,
+    ],
   },
   { kind: 'node-sealed', alerts: ['SecretsNodeSealed'], equal: ['target'], explains: quorumOfCluster },
   { kind: 'node-unreachable', alerts: ['SecretsNodeUnreachable'], equal: ['target'], explains: quorumOfCluster },

@@ -20,13 +20,27 @@ export function ruleFiles(): string[] {
   return readdirSync(ALERTS_DIR).filter((f) => f.endsWith('.rules.yml'));
 }
 
+/** The optional rules on the upstreams' telemetry (alerts/telemetry/), as paths under alerts/. */
+export function telemetryRuleFiles(): string[] {
+  return readdirSync(new URL('telemetry/', ALERTS_DIR))
+    .filter((f) => f.endsWith('.rules.yml'))
+    .map((f) => `telemetry/${f}`);
+}
+
 export function testFiles(): string[] {
   return readdirSync(new URL('tests/', ALERTS_DIR)).filter((f) => f.endsWith('.test.yml'));
 }
 
-/** Every alerting rule shipped in alerts/. */
-export function alertRules(): AlertRule[] {
-  return ruleFiles().flatMap((file) => {
+/** The promtool tests of the optional rules, as paths under alerts/tests/. */
+export function telemetryTestFiles(): string[] {
+  return readdirSync(new URL('tests/telemetry/', ALERTS_DIR))
+    .filter((f) => f.endsWith('.test.yml'))
+    .map((f) => `telemetry/${f}`);
+}
+
+/** Every alerting rule shipped in alerts/ (`files`: the optional ones of alerts/telemetry/ instead). */
+export function alertRules(files: string[] = ruleFiles()): AlertRule[] {
+  return files.flatMap((file) => {
     const doc = parse(readFileSync(new URL(file, ALERTS_DIR), 'utf8')) as RuleFile;
     return doc.groups.flatMap((g) =>
       g.rules
@@ -41,9 +55,9 @@ interface RuleTestFile {
 }
 
 /** For each alert name, how many promtool test cases expect it firing and how many expect silence. */
-export function ruleTestCoverage(): Map<string, { firing: number; silent: number }> {
+export function ruleTestCoverage(files: string[] = testFiles()): Map<string, { firing: number; silent: number }> {
   const cov = new Map<string, { firing: number; silent: number }>();
-  for (const f of testFiles()) {
+  for (const f of files) {
     const doc = parse(readFileSync(new URL(`tests/${f}`, ALERTS_DIR), 'utf8')) as RuleTestFile;
     for (const t of doc.tests) {
       for (const c of t.alert_rule_test ?? []) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALERTS_DIR, alertRules, ruleFiles, ruleTestCoverage, testFiles } from '../helpers/rules.js';
+import { ALERTS_DIR, alertRules, ruleFiles, ruleTestCoverage, telemetryRuleFiles, telemetryTestFiles, testFiles } from '../helpers/rules.js';
 import { requireTool } from '../helpers/tools.js';
 
 const dir = fileURLToPath(ALERTS_DIR);
@@ -15,7 +15,7 @@ const run = (args: string[]) => {
 
 describe('alert rules', () => {
   it('pass promtool check rules', () => {
-    const r = run(['check', 'rules', ...ruleFiles()]);
+    const r = run(['check', 'rules', ...ruleFiles(), ...telemetryRuleFiles()]);
     expect(r.output).not.toContain('FAILED');
     expect(r.status).toBe(0);
   });
@@ -23,15 +23,16 @@ describe('alert rules', () => {
   it(
     'pass their promtool unit tests',
     () => {
-      const r = run(['test', 'rules', ...testFiles().map((f) => `tests/${f}`)]);
+      const r = run(['test', 'rules', ...[...testFiles(), ...telemetryTestFiles()].map((f) => `tests/${f}`)]);
       expect(r.output).not.toContain('FAILED');
       expect(r.status).toBe(0);
     },
     PROMTOOL_MS,
   );
 
-  const rules = alertRules();
-  const coverage = ruleTestCoverage();
+  // The optional rules on the upstreams' telemetry are held to the same conventions.
+  const rules = [...alertRules(), ...alertRules(telemetryRuleFiles())];
+  const coverage = ruleTestCoverage([...testFiles(), ...telemetryTestFiles()]);
   const runbooks = readFileSync(new URL('../../docs/runbooks.md', import.meta.url), 'utf8');
   const anchors = new Set(
     [...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
@@ -84,7 +85,7 @@ describe('alert rules', () => {
     }
   });
 
-  describe.each(rules.map((r) => [r.alert, r] as const))('%s', (_name, rule) => {
+  describe.each(rules.map((r) => [`${r.alert} (${r.file})`, r] as const))('%s', (_name, rule) => {
     it('follows the mixin conventions', () => {
       expect(rule.alert).toMatch(/^(Secrets|Scheduler|Teams|Vigil)[A-Za-z]+$|^Watchdog$/);
       expect(['critical', 'warning', 'info', 'none']).toContain(rule.labels.severity);

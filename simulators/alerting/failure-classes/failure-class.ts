@@ -19,6 +19,11 @@ export interface FailureClass {
    */
   readonly control?: true;
   readonly proof: 'live' | 'promtool';
+  /**
+   * Told by an optional rule of alerts/telemetry/, on the upstream's own telemetry: it pages only
+   * where Prometheus scrapes that telemetry and loads those rules (docs/upstream-telemetry.md).
+   */
+  readonly optional?: true;
   /** How it is told apart from its neighbours, when it matters. */
   readonly note?: string;
 }

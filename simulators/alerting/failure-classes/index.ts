@@ -3,6 +3,7 @@ import type { FailureClass } from './failure-class.js';
 import { SECRETS_NODE_CLASSES } from './secrets-nodes.js';
 import { SECRETS_CLASSES } from './secrets.js';
 import { TEAMS_CLASSES } from './teams.js';
+import { TELEMETRY_CLASSES } from './telemetry.js';
 import { VIGIL_CLASSES } from './vigil.js';
 import { WORKLOAD_CLASSES } from './workload.js';
 
@@ -16,6 +17,7 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
   ...WORKLOAD_CLASSES,
   ...TEAMS_CLASSES,
   ...VIGIL_CLASSES,
+  ...TELEMETRY_CLASSES,
 ];
 
 /**

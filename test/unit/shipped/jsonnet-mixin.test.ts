@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DEFAULT_MIXIN, type MixinConfig } from '../../../scripts/mixin/config.js';
 import { generateJsonnetMixin, JSONNET_DIR } from '../../../scripts/mixin/jsonnet.js';
-import { generateRules } from '../../../scripts/mixin/rules.js';
+import { generateAllRules, generateRules } from '../../../scripts/mixin/rules.js';
 import { selectors } from '../../helpers/promql.js';
 import { ALERTS_DIR, ruleFiles } from '../../helpers/rules.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -55,6 +55,22 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
     expect(jsonnet(`(import 'mixin.libsonnet').prometheusRules`)).toEqual({ groups: [] });
   });
 
+  it('adds, with upstreamTelemetry, the optional rules of alerts/telemetry/ as one unit: alerts to prometheusAlerts, the health probe to prometheusRules', () => {
+    const config = `{ _config+:: { upstreamTelemetry: true, vigilSelector: 'env="prod"', clusterLabel: 'cluster' } }`;
+    const on = jsonnet(`local m = (import 'mixin.libsonnet') + ${config}; { a: m.prometheusAlerts, r: m.prometheusRules }`) as { a: Groups; r: Groups };
+    const mine: MixinConfig = { ...DEFAULT_MIXIN, selector: 'env="prod"', clusterLabel: 'cluster', telemetry: true };
+    const generated = generateAllRules(mine);
+    const telemetry = groupsOf(Object.values(generated.telemetry));
+    const isRecording = (g: Groups['groups'][number]) => g.rules.every((r) => 'record' in r);
+    expect(on.a).toEqual({ groups: [...groupsOf(Object.values(generated.shipped)), ...telemetry.filter((g) => !isRecording(g))] });
+    expect(on.r).toEqual({ groups: telemetry.filter(isRecording) });
+    expect(on.r.groups.length).toBeGreaterThan(0);
+    // The upstreams' series are not vigil's: the selector of vigil's series is not put on them.
+    const audit = on.a.groups.flatMap((g) => g.rules).find((r) => r.alert === 'SecretsAuditLogFailing')!.expr;
+    expect(audit).toContain('increase(vault_audit_log_request_failure[5m])');
+    expect(audit).toContain('secrets_requests_blocked{env="prod"}');
+  });
+
   describe('with a user’s _config', () => {
     const mine: MixinConfig = {
       selector: 'job="vigil-prod", env="prod"',
@@ -63,6 +79,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       for: { SecretsSealed: '3m', Watchdog: '1m' },
       severity: { VigilConfigReloadFailed: 'critical' },
       thresholds: { secretsLicenseWarningDays: 14, secretsLeadershipChangesPerHour: 10 },
+      telemetry: false,
     };
     const override = `(import 'mixin.libsonnet') + { _config+:: ${JSON.stringify({
       vigilSelector: mine.selector,
@@ -141,6 +158,7 @@ describe('vigil-mixin/ (the jsonnet mixin package)', () => {
       clusterLabel: DEFAULT_MIXIN.clusterLabel,
       forDurations: DEFAULT_MIXIN.for,
       severities: DEFAULT_MIXIN.severity,
+      upstreamTelemetry: DEFAULT_MIXIN.telemetry,
       thresholds: DEFAULT_MIXIN.thresholds,
     });
   });

@@ -61,7 +61,7 @@ describe('the mixin config', () => {
     expect(parseMixinConfig('', 'm.yml')).toEqual(DEFAULT_MIXIN);
     expect(
       parseMixinConfig(
-        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\nthresholds: { secretsLicenseWarningDays: 14 }\n',
+        'selector: env="prod"\njob: vigil-prod\ncluster_label: cluster\nfor: { VigilDown: 5m }\nseverity: { TeamsCountDropped: warning }\nthresholds: { secretsLicenseWarningDays: 14 }\ntelemetry: true\n',
         'm.yml',
       ),
     ).toEqual({
@@ -71,6 +71,7 @@ describe('the mixin config', () => {
       for: { VigilDown: '5m' },
       severity: { TeamsCountDropped: 'warning' },
       thresholds: { secretsLicenseWarningDays: 14 },
+      telemetry: true,
     });
   });
 
@@ -103,6 +104,7 @@ describe('a user’s labels', () => {
     for: { SecretsSealed: '3m' },
     severity: { VigilConfigReloadFailed: 'critical' },
     thresholds: { secretsLicenseWarningDays: 14, secretsLicenseCriticalDays: 3, secretsLeadershipChangesPerHour: 10, secretsRaftFailureToleranceExpected: 2 },
+    telemetry: false,
   };
   const rules = Object.values(generateRules(mine)).flatMap((t) =>
     (parse(t) as { groups: Array<{ rules: Array<{ alert: string; expr: string; for?: string; labels: Record<string, string> }> }> }).groups.flatMap(
