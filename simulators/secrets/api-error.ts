@@ -12,6 +12,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What a sealed node answers (503) to whatever needs its storage. The real server words it "Vault is sealed"; this simulator speaks of the service. */
+export const SEALED = 'service is sealed';
+
 export const badRequest = (message: string): ApiError => new ApiError(400, [message]);
 export const notFound = (message = 'unsupported path'): ApiError => new ApiError(404, [message]);
 export const permissionDenied = (): ApiError => new ApiError(403, ['permission denied']);

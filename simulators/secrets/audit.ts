@@ -38,6 +38,8 @@ export function blockedByAudit(cluster: ClusterModel, node: SimNode, path: strin
   if (UNAUDITED.has(path)) return false;
   const mode = modeAt(cluster, node);
   if (mode === 'ok') return false;
+  // The device refused (or never took) the request's entry: one request failure in the node's telemetry.
+  node.telemetry.auditRequestFailures += 1;
   if (mode === 'error') {
     sendJson(res, 500, { errors: ['internal error'] });
     return true;

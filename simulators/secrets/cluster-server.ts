@@ -3,21 +3,24 @@ import { applyFaults } from '../common/faults.js';
 import { route, sendJson, type Handler } from '../common/http.js';
 import { handleAdmin } from './admin-api.js';
 import { blockedByAudit } from './audit.js';
-import { ApiError, badRequest, notFound, ok, permissionDenied, respond, type Reply } from './api-error.js';
+import { ApiError, badRequest, notFound, ok, permissionDenied, respond, SEALED, type Reply } from './api-error.js';
 import type { ClientToken, ClusterModel } from './cluster.js';
 import type { Fleet } from './fleet.js';
 import { accessFor, matchEndpoint, type EndpointMatch } from './replication-api.js';
 import type { Access, Method } from './replication-endpoint.js';
+import { METRICS_PATH, sendMetrics } from './metrics-api.js';
 import { readBody, type Body } from './request-body.js';
 import { autopilotReply, haStatusReply, healthReply, leaderReply } from './node-api.js';
 import { activeNode, member, type SimNode } from './nodes.js';
 import { sealRoute } from './seal-api.js';
 import { snapshotRoute } from './snapshots.js';
+import { countAnswer, failsNow } from './telemetry.js';
 import { TOKEN_LOOKUP_SELF, tokenLookupSelf } from './token-lookup.js';
 
 /**
  * The HTTP listener of one simulated cluster (its load balancer, `node` undefined) or of one of its
- * nodes: admin routes, then faults, the node's health and seal status, the seal, routing, namespace, auth.
+ * nodes: admin routes, then faults, the node's health and seal status, its telemetry, the seal, routing, namespace, auth.
+ * Every request the node answers counts in its telemetry (telemetry.ts).
  */
 export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNode): Handler {
   return async (req, res) => {
@@ -26,13 +29,17 @@ export function clusterHandler(fleet: Fleet, cluster: ClusterModel, own?: SimNod
     const node = own ?? balanced(cluster);
     // A killed node, or a cluster whose every node is gone: nothing listens there any more.
     if (!node || node.dead) return void req.socket.destroy();
+    countAnswer(node.telemetry, res);
     if (await applyFaults(cluster.faults, res)) return;
     const now = new Date();
     if (path === '/v1/sys/health') return respond(res, () => healthReply(cluster, node, query, now));
     const seal = sealRoute(path);
     if (seal) return respond(res, () => seal(cluster, node, method));
-    if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: ['service is sealed'] });
+    if (path === METRICS_PATH) return sendMetrics(cluster, node, method, query, req, res, () => mayRead(cluster, req));
+    if (cluster.sealed || node.sealed) return sendJson(res, 503, { errors: [SEALED] });
     if (blockedByAudit(cluster, node, path, req, res)) return;
+    // The 5xx fault: an internal error in the handler, after the request was audited.
+    if (failsNow(node.telemetry)) return sendJson(res, 500, { errors: ['internal error'] });
     await respond(
       res,
       () => nodesAnswer(cluster, path, req, now) ?? snapshotsAnswer(cluster, method, path, query, req, now) ?? answer(fleet, cluster, method, path, query, req),
@@ -129,6 +136,12 @@ function lookupToken(cluster: ClusterModel, token: string): ClientToken | undefi
   const entry = cluster.tokens.get(token) ?? (role.mode === 'secondary' && role.link ? role.link.primary.tokens.get(token) : undefined);
   // The service revokes a token when it expires: from then on it is unknown.
   return entry?.expiresAt && entry.expiresAt.getTime() <= Date.now() ? undefined : entry;
+}
+
+/** Whether the request carries a token the cluster knows (every token may read what `client` access guards). */
+function mayRead(cluster: ClusterModel, req: http.IncomingMessage): boolean {
+  const token = clientToken(req);
+  return token !== undefined && lookupToken(cluster, token) !== undefined;
 }
 
 function authorizeClient(cluster: ClusterModel, req: http.IncomingMessage, access: Extract<Access, 'client' | 'sudo'>): void {

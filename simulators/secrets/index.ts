@@ -73,6 +73,7 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
     for (const spec of valid.clusters) {
       const model = createCluster(spec.name, spec.nodes, spec.sealBackends, createSnapshots(spec.snapshots, spec.snapshotSupport));
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
+      for (const node of model.nodes.nodes) node.telemetry.unauthenticatedMetricsAccess = spec.unauthenticatedMetricsAccess ?? false;
       const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
       servers.push(server);
       serverOf.set(spec.name, server);

@@ -4,13 +4,16 @@ import type { ClusterModel } from './cluster.js';
 import { AUDIT_MODES, moveLeadership, roleOf, type AuditMode, type SimNode } from './nodes.js';
 import { setSnapshot, setSupport, snapshotsView } from './snapshots.js';
 import { optionalBool, optionalString, optionalStringArray, type Body } from './request-body.js';
+import { TELEMETRY_ADMIN_ROUTES } from './telemetry-admin.js';
+import { restartTelemetry } from './telemetry.js';
 
 /**
  * The node faults under `/_sim/`: seal a standby, kill a voter, lag one, remove one, skew its
  * version or clock, leave an unseal stuck part way, fail its seal backends, block its audit devices
  * (`POST /_sim/nodes/<id>`), flap the leader (`POST /_sim/leader`), bring the licence near its end
  * (`POST /_sim/license`), make automated snapshots fail or stall, or not apply
- * (`POST /_sim/snapshots[/<name>]`, see snapshots.ts).
+ * (`POST /_sim/snapshots[/<name>]`, see snapshots.ts), set what the nodes' telemetry serves
+ * (`/_sim/telemetry`, see telemetry-admin.ts).
  */
 type NodeAdminHandler = (cluster: ClusterModel, body: Body, args: string[]) => Reply;
 
@@ -22,6 +25,7 @@ export const NODE_ADMIN_ROUTES: Array<{ method: string; pattern: string; handler
   { method: 'GET', pattern: 'snapshots', handler: (c) => ok(snapshotsView(c.snapshots)) },
   { method: 'POST', pattern: 'snapshots', handler: (c, body) => setSupport(c.snapshots, body) },
   { method: 'POST', pattern: 'snapshots/*', handler: (c, body, a) => setSnapshot(c.snapshots, a[0] ?? '', body) },
+  ...TELEMETRY_ADMIN_ROUTES,
 ];
 
 function nodesView(cluster: ClusterModel): Record<string, unknown> {
@@ -62,7 +66,10 @@ function setNode(cluster: ClusterModel, id: string, body: Body): Reply {
   if (!n.sealed) setUnsealProgress(n, 0);
   if (progress !== undefined) setUnsealProgress(n, progress);
   if (unhealthyBackends) setUnhealthyBackends(n, unhealthyBackends);
+  const wasDead = n.dead;
   n.dead = optionalBool(body, 'dead') ?? n.dead;
+  // A killed node brought back is a new process: its telemetry's counters start from zero.
+  if (wasDead && !n.dead) restartTelemetry(n.telemetry);
   n.removed = optionalBool(body, 'removed') ?? n.removed;
   const lag = optionalInt(body, 'lag_entries');
   if (lag !== undefined && lag < 0) throw badRequest('"lag_entries" must not be negative');

@@ -1,3 +1,5 @@
+import { createTelemetry, type NodeTelemetry } from './telemetry.js';
+
 /**
  * The nodes of one simulated cluster: one active node, standbys and performance standbys, every one a
  * raft voter, each with a listener of its own (its API address) answering its own `sys/health`; its
@@ -34,6 +36,8 @@ export interface SimNode {
   readonly sealBackendsDown: Map<string, Date>;
   /** Its audit devices: `ok`, or all blocked (`hang`, `error`), so that what it audits is not served (audit.ts). */
   audit: AuditMode;
+  /** What its own `sys/metrics` serves: its counters, and the telemetry faults set on it (telemetry.ts). */
+  readonly telemetry: NodeTelemetry;
 }
 
 export interface NodeSet {
@@ -66,6 +70,7 @@ export function createNodes(count: number, now = new Date()): NodeSet {
     unsealNonce: '',
     sealBackendsDown: new Map(),
     audit: 'ok',
+    telemetry: createTelemetry(),
   }));
   return { nodes, activeId: 'node-1', licenseExpiry: new Date(now.getTime() + 365 * 86_400_000), activeSince: now };
 }

@@ -16,7 +16,8 @@ export interface SecretsScenario {
    * port 0 or absent: a free port. nodes: how many (each a raft voter; default 3; up to 64, the nodes vigil polls), the first one
    * active. sealBackends: the names of two or three auto seals under Seal HA; absent: one Shamir seal.
    * snapshots: its automated raft snapshot configurations (interval default 3600 s); snapshotSupport: `community` (404) or
-   * `no-raft` (400) for a cluster where they do not apply.
+   * `no-raft` (400) for a cluster where they do not apply. unauthenticatedMetricsAccess: every node's listener serves
+   * `sys/metrics` without a token (default false; `/_sim/telemetry` sets it per node).
    */
   clusters: Array<{
     name: string;
@@ -25,6 +26,7 @@ export interface SecretsScenario {
     sealBackends?: string[];
     snapshots?: Array<{ name: string; intervalSeconds?: number }>;
     snapshotSupport?: SnapshotSupport;
+    unauthenticatedMetricsAccess?: boolean;
   }>;
   replication?: ReplicationLink[];
 }
@@ -55,6 +57,7 @@ const scenarioSchema = z
             .max(64)
             .optional(),
           snapshotSupport: z.enum(['enterprise', 'community', 'no-raft']).optional(),
+          unauthenticatedMetricsAccess: z.boolean().optional(),
         }),
       )
       .min(1),

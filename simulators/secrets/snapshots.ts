@@ -15,6 +15,8 @@ export interface SimSnapshot {
   lastError: string;
   lastUrl: string;
   consecutiveErrors: number;
+  /** Failed saves since the cluster started, never reset (`vault.autosnapshots.save.errors`). */
+  saveErrors: number;
   nextStart: Date;
   failing?: string;
   stalled: boolean;
@@ -49,6 +51,7 @@ export function createSnapshots(
       lastError: '',
       lastUrl: '',
       consecutiveErrors: 0,
+      saveErrors: 0,
       nextStart: new Date(now.getTime() - 60_000),
       stalled: false,
     };
@@ -63,6 +66,7 @@ function attempt(s: SimSnapshot, at: Date, count = 1): void {
   s.lastEnd = new Date(at.getTime() + ATTEMPT_MS);
   if (s.failing) {
     s.consecutiveErrors += count;
+    s.saveErrors += count;
     s.lastError = s.failing;
   } else {
     s.consecutiveErrors = 0;
