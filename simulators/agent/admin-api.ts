@@ -8,6 +8,7 @@ import { NODE_STATUSES, type NodeChange, type NodeFleet, type NodeStatus } from 
 import { autopilotAdmin } from './autopilot-admin.js';
 import { licenseAdmin } from './license.js';
 import { agentStats } from './stats.js';
+import { telemetryAdmin } from './telemetry.js';
 import { workloadAdmin } from './workload-admin.js';
 import type { Workload } from './workload.js';
 
@@ -69,6 +70,8 @@ const NO_POOL = fail(409, 'this agent runs no server, so it has no gossip pool')
  *   POST /_sim/evaluations              {"blocked"?: N, "pending"?: M, "namespace"?, "job"?} adds evaluations of a job
  *   POST /_sim/license                  {"expires_in_seconds": N, "terminates_in_seconds"?: M} an enterprise agent's
  *                                       licence expiry (N <= 0: expired); DELETE: a year again (see license.ts)
+ *   POST /_sim/telemetry                {"plan_queue_depth"?: N, "plan_wait_for_index_ms"?: X} what this agent's (a leader's)
+ *                                       /v1/metrics serves of its plan queue; DELETE: empty again (see telemetry.ts)
  */
 export async function handleAdmin(ctx: AdminContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { method, path } = route(req);
@@ -135,6 +138,7 @@ function dispatch(ctx: AdminContext, method: string, target: string, body: Body)
   if (method === 'POST' && target.startsWith('nodes/')) return changeNode(ctx.fleet, target.slice('nodes/'.length), body);
   if (target === 'evaluations' || target === 'jobs' || target.startsWith('jobs/'))
     return workloadAdmin(ctx.workload, method, target, body) ?? fail(404, `no admin route ${key}`);
+  if (target === 'telemetry') return telemetryAdmin(agent.telemetry, method, body) ?? fail(404, `no admin route ${key}`);
   if (target === 'license') return licenseAdmin(agent.license, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (target.startsWith('autopilot')) return autopilotAdmin(agent.autopilot, method, target, body) ?? fail(404, `no admin route ${key}`);
   if (method === 'POST' && target.startsWith('members/')) {

@@ -1,6 +1,7 @@
 import type { RegionAutopilot } from './autopilot.js';
 import { hostIp, stableUuid } from './identity.js';
 import { AgentLicense } from './license.js';
+import { createAgentTelemetry, type AgentTelemetry } from './telemetry.js';
 import { MemberPool, type PoolOptions } from './members.js';
 import { AGENT_DEFAULTS, type AgentRole, type AgentSpec } from './scenario.js';
 
@@ -52,6 +53,8 @@ export class AgentModel {
   diskUsedOverride: Record<string, number> = {};
   /** The Enterprise licence this agent answers with; undefined on the community edition (the scenario's `enterprise`). */
   readonly license: AgentLicense | undefined;
+  /** What its own `/v1/metrics` serves that only a fault sets: the plan queue (telemetry.ts). */
+  readonly telemetry: AgentTelemetry = createAgentTelemetry();
   /** The region's raft servers as autopilot sees them (shared by the region's agents); undefined in a region without servers. */
   autopilot: RegionAutopilot | undefined;
   httpPort = 0;

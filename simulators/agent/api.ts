@@ -5,6 +5,7 @@ import type { Acl } from './acl.js';
 import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
 import { sendLicense } from './license.js';
+import { sendMetrics } from './metrics-api.js';
 import type { NodeFleet } from './nodes.js';
 import { NEXT_TOKEN_HEADER, pagingOf } from './paging.js';
 import type { AclPolicy } from './scenario.js';
@@ -111,6 +112,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
   '/v1/nodes': { GET: { acl: 'node:read', answer: sendNodes } },
   '/v1/operator/autopilot/health': { GET: { acl: 'operator:read', answer: sendAutopilotHealth } },
   '/v1/operator/license': { GET: { acl: 'operator:read', answer: sendLicense } },
+  '/v1/metrics': { GET: { answer: sendMetrics } },
   '/v1/agent/force-leave': { POST: forceLeave, PUT: forceLeave },
   ...Object.fromEntries(
     Object.entries(WORKLOAD_ENDPOINTS).map(([path, e]): [string, Partial<Record<string, Endpoint>>] => [

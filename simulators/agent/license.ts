@@ -32,6 +32,11 @@ export class AgentLicense {
     this.set(DEFAULT_LIFE_MS / 1000);
   }
 
+  /** When it expires (Unix milliseconds): what `nomad.license.expiration_time_epoch` reports, in seconds. */
+  get expiresAtMs(): number {
+    return this.expiresAt;
+  }
+
   /** The answer of an Enterprise server (api.LicenseReply: the licence and the query meta). */
   body(): Record<string, unknown> {
     const at = (ms: number) => new Date(ms).toISOString();
