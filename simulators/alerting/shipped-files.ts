@@ -77,15 +77,18 @@ export function shippedRules(): ShippedRule[] {
 }
 
 /**
- * alerts/*.rules.yml as shipped, each `for:` divided by `factor`, written into `dir`; returns the
- * glob Prometheus' `rule_files` takes.
+ * alerts/*.rules.yml as shipped (with `telemetry`, the optional alerts/telemetry/*.rules.yml too),
+ * each `for:` divided by `factor`, written into `dir`; returns the glob Prometheus' `rule_files` takes.
  */
-export function writeScaledRules(dir: string, factor: number): string {
+export function writeScaledRules(dir: string, factor: number, telemetry = false): string {
   const alerts = join(repoRoot(), 'alerts');
-  for (const f of readdirSync(alerts).filter((x) => x.endsWith('.rules.yml'))) {
-    const doc = parse(readFileSync(join(alerts, f), 'utf8')) as { groups: Array<{ rules: Array<{ for?: string }> }> };
-    for (const g of doc.groups) for (const r of g.rules) if (r.for) r.for = scaled(r.for, factor);
-    writeFileSync(join(dir, f), stringify(doc));
+  const from = telemetry ? [alerts, join(alerts, 'telemetry')] : [alerts];
+  for (const d of from) {
+    for (const f of readdirSync(d).filter((x) => x.endsWith('.rules.yml'))) {
+      const doc = parse(readFileSync(join(d, f), 'utf8')) as { groups: Array<{ rules: Array<{ for?: string }> }> };
+      for (const g of doc.groups) for (const r of g.rules) if (r.for) r.for = scaled(r.for, factor);
+      writeFileSync(join(dir, d === alerts ? f : `telemetry-${f}`), stringify(doc));
+    }
   }
   return join(dir, '*.rules.yml');
 }
@@ -94,7 +97,7 @@ export function writeScaledRules(dir: string, factor: number): string {
  * deploy/prometheus/prometheus.yml as shipped, with its `vigil` job scraping `targets`, every
  * interval set to `interval`, the rules from `ruleGlob` and Alertmanager at `alertmanager`.
  */
-export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; alertmanager: string; interval: string }): unknown {
+export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; alertmanager: string; interval: string; jobs?: Obj[] }): unknown {
   const p = parse(readFileSync(join(repoRoot(), 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
     global: Record<string, string>;
     rule_files: string[];
@@ -110,6 +113,7 @@ export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; 
   job.scrape_interval = opts.interval;
   job.scrape_timeout = opts.interval;
   job.static_configs[0]!.targets = opts.targets;
+  p.scrape_configs.push(...((opts.jobs ?? []) as typeof p.scrape_configs));
   return p;
 }
 

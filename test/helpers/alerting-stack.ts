@@ -27,7 +27,12 @@ export interface AlertingStack {
   stop(): Promise<void>;
 }
 
-export async function startAlertingStack(config: string, factor = 10): Promise<AlertingStack> {
+/** Beside vigil: Prometheus' scrapes of the upstreams' own telemetry, and the optional rules of alerts/telemetry/ on it. */
+export interface TelemetryScrapes {
+  jobs: Array<Record<string, unknown>>;
+}
+
+export async function startAlertingStack(config: string, factor = 10, telemetry?: TelemetryScrapes): Promise<AlertingStack> {
   const pager = standIn();
   const sink = standIn();
   for (const s of [pager.server, sink.server]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
@@ -42,10 +47,16 @@ export async function startAlertingStack(config: string, factor = 10): Promise<A
   const alertmanager = await startAlertmanager(
     deployedAlertmanager({ urls: { vigil: sink.url(), pager: pager.url(), heartbeat: sink.url() }, tokenFile: tempFile('am-token', 'unused'), factor }),
   );
-  const rules = writeScaledRules(tempDir('vigil-e2e-rules-'), factor);
+  const rules = writeScaledRules(tempDir('vigil-e2e-rules-'), factor, telemetry !== undefined);
   // Prometheus resends a firing alert every resend-delay (1m by default); 2s gets one through promptly.
   const prometheus = await startPrometheus(
-    deployedPrometheus({ targets: [`127.0.0.1:${port}`], ruleGlob: rules, alertmanager: new URL(alertmanager.url).host, interval: '1s' }),
+    deployedPrometheus({
+      targets: [`127.0.0.1:${port}`],
+      ruleGlob: rules,
+      alertmanager: new URL(alertmanager.url).host,
+      interval: '1s',
+      jobs: telemetry?.jobs,
+    }),
     ['--rules.alert.resend-delay=2s'],
   );
   const query = async (expr: string) => {
