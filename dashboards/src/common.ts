@@ -120,6 +120,7 @@ export const DASHBOARDS = {
   scheduler: { uid: 'vigil-scheduler-agents', title: 'vigil / Scheduler agents' },
   teams: { uid: 'vigil-teams', title: 'vigil / Teams' },
   vigil: { uid: 'vigil-self', title: 'vigil / vigil' },
+  telemetry: { uid: 'vigil-upstream-telemetry', title: 'vigil / Upstream telemetry' },
 } as const;
 
 /** The variables that pick vigils, in order, with the matchers they put on every query. */
@@ -151,7 +152,12 @@ function vigilVariables(settings: DashboardSettings): { variables: QueryVariable
  * and `target` variables, a fixed uid, and links to the other vigil dashboards (by tag, keeping
  * time range and variables). Every query reads only the vigils the variables pick.
  */
-export function dashboard(key: keyof typeof DASHBOARDS, description: string, targetMetric: string, settings: DashboardSettings): VigilDashboard {
+export function dashboard(
+  key: Exclude<keyof typeof DASHBOARDS, 'telemetry'>,
+  description: string,
+  targetMetric: string,
+  settings: DashboardSettings,
+): VigilDashboard {
   const d = DASHBOARDS[key];
   const { variables, matchers } = vigilVariables(settings);
   const b = new DashboardBuilder(d.title)

@@ -1,5 +1,5 @@
 import type { DashboardSettings, VigilDashboard } from '../../dashboards/src/common.js';
-import { allDashboards } from '../../dashboards/src/index.js';
+import { allDashboards, telemetryDashboards } from '../../dashboards/src/index.js';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
 import { withMatchers } from './promql.js';
 
@@ -11,4 +11,9 @@ export function dashboardSettings(config: MixinConfig): DashboardSettings {
 /** Every shipped dashboard fitted to `config`, by the file name it is written to in dashboards/. */
 export function mixinDashboards(config: MixinConfig = DEFAULT_MIXIN): Record<string, VigilDashboard> {
   return allDashboards(dashboardSettings(config));
+}
+
+/** The optional dashboards on the upstreams' telemetry fitted to `config`, by file name in dashboards/telemetry/. */
+export function mixinTelemetryDashboards(config: MixinConfig = DEFAULT_MIXIN): Record<string, VigilDashboard> {
+  return telemetryDashboards(dashboardSettings(config));
 }

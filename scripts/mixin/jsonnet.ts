@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { DEFAULT_MIXIN, type MixinConfig } from './config.js';
-import { mixinDashboards } from './dashboards.js';
+import { mixinDashboards, mixinTelemetryDashboards } from './dashboards.js';
 import { upMatchers } from './promql.js';
 import { fitExpr, RULES_SOURCE, ruleSourceFiles, TELEMETRY_SOURCE } from './rules.js';
 import { THRESHOLD_NAMES, THRESHOLDS } from './thresholds.js';
@@ -230,10 +230,12 @@ ${THRESHOLD_NAMES.map((n) => `    //   ${n} (${THRESHOLDS[n].shipped}): ${THRESH
 }
 
 function dashboardsLibsonnet(): string {
-  const boards = Object.fromEntries(Object.entries(mixinDashboards(DEFAULT_MIXIN)).map(([f, d]) => [f, JSON.parse(JSON.stringify(d.build())) as Json]));
-  return `${header}// The dashboards of dashboards/*.json, with their datasource, job and instance variables.
+  const json = (boards: Record<string, { build(): unknown }>) =>
+    Object.fromEntries(Object.entries(boards).map(([f, d]) => [f, JSON.parse(JSON.stringify(d.build())) as Json]));
+  return `${header}// The dashboards of dashboards/*.json, with their datasource, job and instance variables; with
+// upstreamTelemetry, the one on the upstreams' own telemetry (dashboards/telemetry/) too.
 {
-  grafanaDashboards+:: ${value(boards, '  ')},
+  grafanaDashboards+:: ${value(json(mixinDashboards(DEFAULT_MIXIN)), '  ')} + (if $._config.upstreamTelemetry then ${value(json(mixinTelemetryDashboards(DEFAULT_MIXIN)), '  ')} else {}),
 }
 `;
 }
