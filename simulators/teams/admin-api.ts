@@ -3,6 +3,7 @@ import { handleFaultAdmin } from '../common/faults.js';
 import { readJson, sendEmpty, sendJson } from '../common/http.js';
 import { addOrganization, type SimulatorContext } from './context.js';
 import { organizationSpecSchema } from './scenario.js';
+import { telemetryAdmin } from './telemetry.js';
 
 type Body = Record<string, unknown>;
 
@@ -122,6 +123,14 @@ export async function handleAdmin(ctx: SimulatorContext, req: http.IncomingMessa
       return method === 'POST' ? memberToken(ctx, req, res) : fail(res, 405, 'use POST');
     case '/_sim/team-users':
       return method === 'POST' ? teamUsers(ctx, req, res) : fail(res, 405, 'use POST');
+    case '/_sim/telemetry':
+      return telemetryAdmin(
+        ctx.telemetry,
+        ctx.store.organizations().map((o) => o.name),
+        method,
+        req,
+        res,
+      );
     case '/_sim/state':
       return state(ctx, res);
     default:

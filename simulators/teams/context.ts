@@ -4,6 +4,7 @@ import { addOwnersTeam, populateOrganization } from './generate.js';
 import { RateLimiter } from './rate-limit.js';
 import type { OrganizationSpec, TeamsScenario } from './scenario.js';
 import { TeamStore } from './store.js';
+import { TeamsTelemetry } from './telemetry.js';
 import type { TeamsProfile } from './profiles.js';
 
 /** A fault bound to one page number of the team list. */
@@ -23,6 +24,8 @@ export interface SimulatorContext {
   readonly requests: Map<string, number>;
   /** The release whose shapes the service answers in. */
   readonly profile: TeamsProfile;
+  /** The hosted service's metrics service: agents per pool, runs by status. */
+  readonly telemetry: TeamsTelemetry;
 }
 
 export const DEFAULT_RATE_PER_SECOND = 30;
@@ -46,5 +49,6 @@ export function createContext(scenario: TeamsScenario, profile: TeamsProfile = '
     limiter: new RateLimiter(scenario.rateLimit?.perSecond ?? DEFAULT_RATE_PER_SECOND),
     maxPageSize: scenario.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     requests: new Map(),
+    telemetry: new TeamsTelemetry(),
   };
 }

@@ -4,6 +4,7 @@ import { handleAdmin } from './admin-api.js';
 import { handleApi } from './api.js';
 import { createContext } from './context.js';
 import { parseScenario, type TeamsScenario } from './scenario.js';
+import { handleTelemetry, isTelemetryPath } from './telemetry.js';
 import type { TeamsProfile } from './profiles.js';
 export { TEAMS_PROFILES, type TeamsProfile } from './profiles.js';
 
@@ -11,7 +12,10 @@ export { demoTeamsScenario, parseScenario } from './scenario.js';
 export type { OrganizationSpec, TeamsScenario } from './scenario.js';
 
 export interface TeamsSimulator {
-  /** Base URL; the API is at url + '/api/v2/...', the admin API at url + '/_sim/...'. */
+  /**
+   * Base URL; the API is at url + '/api/v2/...', the admin API at url + '/_sim/...', the metrics
+   * service at url + '/telemetry/hcpt/<organization id>/metrics' (ids and tokens: GET /_sim/telemetry).
+   */
   readonly url: string;
   /** Organization token: acts as owner, sees all teams. */
   ownerToken(org: string): string;
@@ -34,6 +38,8 @@ export async function startTeamsSimulator(
       if (request.path === '/_sim' || request.path.startsWith('/_sim/')) {
         return handleAdmin(ctx, req, res, request.method, request.path);
       }
+      // The metrics service is a service of its own: the API's faults and rate limit are not its.
+      if (isTelemetryPath(request.path)) return handleTelemetry(ctx.telemetry, req, res, request.path);
       ctx.requests.set(request.path, (ctx.requests.get(request.path) ?? 0) + 1);
       if (await applyFaults(ctx.faults, res)) return;
       return handleApi(ctx, req, res, request);
