@@ -29,7 +29,12 @@ describe('the runbook URL rewrite recipe', () => {
     expect(grep.stdout.trim()).toBe('');
     const rules = readFileSync(join(scratch, 'deploy/kubernetes/prometheusrule.yaml'), 'utf8');
     expect(rules).toContain('runbook_url: https://wiki.example/vigil-runbooks#');
-    const tests = readdirSync(join(scratch, 'alerts/tests')).map((f) => `tests/${f}`);
+    // The shipped rules' tests and the optional telemetry rules' (alerts/tests/telemetry/).
+    const tests = ['tests', 'tests/telemetry'].flatMap((d) =>
+      readdirSync(join(scratch, 'alerts', d))
+        .filter((f) => f.endsWith('.test.yml'))
+        .map((f) => `${d}/${f}`),
+    );
     const r = spawnSync(requireTool('promtool', 'apt-get install prometheus'), ['test', 'rules', ...tests], {
       cwd: join(scratch, 'alerts'),
       encoding: 'utf8',
