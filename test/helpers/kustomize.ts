@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
-import { AlertmanagerConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
+import { AlertmanagerConfig, ScrapeConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
 import { StatefulSet } from 'kubernetes-models/apps/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -36,6 +36,7 @@ const MODELS: Record<string, new (o: never) => { validate(): void }> = {
   ServiceMonitor,
   PrometheusRule,
   AlertmanagerConfig,
+  ScrapeConfig,
 };
 
 /** Checks a built object against its Kubernetes or Prometheus Operator schema (throws naming the problem). */

@@ -4,27 +4,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { uncommentTelemetry } from '../../deploy/kubernetes/src/telemetry.js';
 import { requireTool } from '../helpers/tools.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const shipped = fileURLToPath(new URL('../../deploy/prometheus/prometheus.yml', import.meta.url));
-const BEGIN = /^\s*# --- BEGIN upstream telemetry/;
-const END = /^\s*# --- END upstream telemetry/;
-
-/** The shipped file with its marked block uncommented: `# ` goes, `## ` notes stay comments. */
-function uncommentTelemetry(text: string): string {
-  let inside = false;
-  return text
-    .split('\n')
-    .map((line) => {
-      if (BEGIN.test(line)) inside = true;
-      else if (END.test(line)) inside = false;
-      else if (inside) return line.replace(/^(\s*)# ?(?!#)/, '$1');
-      return line;
-    })
-    .join('\n');
-}
-
 interface Job {
   job_name: string;
   metrics_path?: string;

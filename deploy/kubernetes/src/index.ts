@@ -6,6 +6,7 @@ import { alertmanagerConfig, prometheusRule, serviceMonitor, type RuleGroup } fr
 import { componentKustomization, dashboardsConfigMap, exampleOverlay, releaseLabelTransformer } from './kube-prometheus-stack.js';
 import { IMAGE, NAMESPACE } from './settings.js';
 import { configMapPatch, shardedComponent, shardedOverlay, statefulSetPatch } from './sharded.js';
+import { scrapeConfigs, telemetryComponent } from './telemetry.js';
 import { statefulSet } from './workload.js';
 
 interface Model {
@@ -75,6 +76,9 @@ export function allFiles(groups?: RuleGroup[]): Record<string, string> {
   out['../kube-prometheus-stack/component/release-label.yaml'] = HEADER + releaseLabelTransformer();
   out['../kube-prometheus-stack/component/dashboards.yaml'] = renderManifest([dashboardsConfigMap()]);
   out['../kube-prometheus-stack/kustomization.yaml'] = HEADER + exampleOverlay();
+  // Optional, and not in the overlay above: the upstreams' own telemetry.
+  out['../kube-prometheus-stack/telemetry/kustomization.yaml'] = HEADER + telemetryComponent();
+  out['../kube-prometheus-stack/telemetry/scrapeconfigs.yaml'] = renderManifest(scrapeConfigs());
   // Patches, not whole objects: the test validates what kubectl kustomize builds from them.
   out['../kubernetes-sharded/component/kustomization.yaml'] = HEADER + shardedComponent();
   out['../kubernetes-sharded/component/statefulset.yaml'] = HEADER + yaml(statefulSetPatch());

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { ScrapeConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
+import { parse, stringify } from 'yaml';
+import { NAME, meta } from './settings.js';
+
+/**
+ * The upstreams' own telemetry as Prometheus Operator ScrapeConfigs, an optional kustomize
+ * component over deploy/kube-prometheus-stack: the same jobs as the commented block of
+ * deploy/prometheus/prometheus.yml, read from it so the two never differ. Files become keys of one
+ * Secret you create (TELEMETRY_SECRET); nothing is inline.
+ */
+const PROMETHEUS_YML = new URL('../../prometheus/prometheus.yml', import.meta.url);
+const BEGIN = /^\s*# --- BEGIN upstream telemetry/;
+const END = /^\s*# --- END upstream telemetry/;
+const FILES_DIR = '/etc/prometheus/';
+
+/** The Secret whose keys hold the tokens and CA certificates the jobs name as files. */
+export const TELEMETRY_SECRET = 'vigil-telemetry';
+
+/** prometheus.yml with its marked block uncommented: `# ` goes, `## ` notes stay comments. */
+export function uncommentTelemetry(text: string): string {
+  let inside = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (BEGIN.test(line)) inside = true;
+      else if (END.test(line)) inside = false;
+      else if (inside) return line.replace(/^(\s*)# ?(?!#)/, '$1');
+      return line;
+    })
+    .join('\n');
+}
+
+interface RelabelConfig {
+  source_labels?: string[];
+  target_label?: string;
+  regex?: string;
+  action?: string;
+}
+
+export interface TelemetryJob {
+  job_name: string;
+  metrics_path?: string;
+  params?: Record<string, string[]>;
+  scheme?: string;
+  tls_config?: { ca_file?: string };
+  authorization?: { credentials_file?: string };
+  static_configs: Array<{ targets: string[]; labels?: Record<string, string> }>;
+  metric_relabel_configs?: RelabelConfig[];
+}
+
+/** The jobs of the marked block (every job but vigil's own). */
+export function telemetryJobs(text: string = readFileSync(PROMETHEUS_YML, 'utf8')): TelemetryJob[] {
+  const jobs = (parse(uncommentTelemetry(text)) as { scrape_configs: TelemetryJob[] }).scrape_configs;
+  return jobs.filter((j) => j.job_name !== NAME);
+}
+
+/** A file's key in the Secret: its name, or `<dir>-<name>` where two files share a name (ca.pem). */
+export function secretKeys(jobs: TelemetryJob[]): Map<string, string> {
+  const files = jobs.flatMap((j) => [j.tls_config?.ca_file, j.authorization?.credentials_file]).filter((f): f is string => f !== undefined);
+  const base = (f: string) => f.slice(f.lastIndexOf('/') + 1);
+  const keys = new Map<string, string>();
+  for (const f of files) {
+    if (!f.startsWith(FILES_DIR)) throw new Error(`deploy/prometheus/prometheus.yml: ${f} is not under ${FILES_DIR}`);
+    const shared = files.some((g) => g !== f && base(g) === base(f));
+    keys.set(f, shared ? f.slice(FILES_DIR.length).replaceAll('/', '-') : base(f));
+  }
+  return keys;
+}
+
+const relabeling = (r: RelabelConfig) => ({
+  ...(r.source_labels ? { sourceLabels: r.source_labels } : {}),
+  ...(r.target_label ? { targetLabel: r.target_label } : {}),
+  ...(r.regex ? { regex: r.regex } : {}),
+  ...(r.action ? { action: r.action } : {}),
+});
+
+/**
+ * One ScrapeConfig per job. The Secret's keys replace the files. @kubernetes-models 4.4.4 predates
+ * ScrapeConfig's scheme, params, authorization, tlsConfig and metricRelabelings (operator 0.65+):
+ * validate() checks the rest, and the test checks these against the job.
+ */
+export function scrapeConfigs(jobs: TelemetryJob[] = telemetryJobs()): ScrapeConfig[] {
+  const keys = secretKeys(jobs);
+  const fromSecret = (file: string) => ({ name: TELEMETRY_SECRET, key: keys.get(file)! });
+  return jobs.map((j) => {
+    const spec = {
+      jobName: j.job_name,
+      staticConfigs: j.static_configs,
+      ...(j.metrics_path ? { metricsPath: j.metrics_path } : {}),
+      ...(j.params ? { params: j.params } : {}),
+      ...(j.scheme ? { scheme: j.scheme.toUpperCase() } : {}),
+      ...(j.tls_config?.ca_file ? { tlsConfig: { ca: { secret: fromSecret(j.tls_config.ca_file) } } } : {}),
+      ...(j.authorization?.credentials_file ? { authorization: { type: 'Bearer', credentials: fromSecret(j.authorization.credentials_file) } } : {}),
+      ...(j.metric_relabel_configs ? { metricRelabelings: j.metric_relabel_configs.map(relabeling) } : {}),
+    };
+    return new ScrapeConfig({ metadata: meta(j.job_name), spec: spec as ScrapeConfig['spec'] });
+  });
+}
+
+const yaml = (v: unknown) => stringify(v, { lineWidth: 0 });
+
+/**
+ * The component. Its ScrapeConfigs take the `release` label and the namespace of vigil's
+ * ServiceMonitor, which the kube-prometheus-stack component and overlay set: the release name stays
+ * written once, the jobs land where the chart's Prometheus looks, and a build that lists this
+ * component before that one fails instead of leaving the ScrapeConfigs unselected.
+ */
+export const telemetryComponent = () =>
+  `# Optional: scrape the upstreams' own telemetry (the jobs of deploy/prometheus/prometheus.yml's commented block).
+# Include after the kube-prometheus-stack component:
+#   components: [<path to>/deploy/kube-prometheus-stack/component, <path to>/deploy/kube-prometheus-stack/telemetry]
+# and create the Secret ${TELEMETRY_SECRET} with the tokens and CA certificates (see deploy/README.md).
+${yaml({
+  apiVersion: 'kustomize.config.k8s.io/v1alpha1',
+  kind: 'Component',
+  resources: ['scrapeconfigs.yaml'],
+  replacements: [
+    {
+      source: { kind: 'ServiceMonitor', name: NAME, fieldPath: 'metadata.labels.release' },
+      targets: [{ select: { kind: 'ScrapeConfig' }, fieldPaths: ['metadata.labels.release'], options: { create: true } }],
+    },
+    {
+      source: { kind: 'ServiceMonitor', name: NAME, fieldPath: 'metadata.namespace' },
+      targets: [{ select: { kind: 'ScrapeConfig' }, fieldPaths: ['metadata.namespace'] }],
+    },
+  ],
+})}`;
