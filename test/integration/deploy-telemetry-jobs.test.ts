@@ -33,6 +33,12 @@ describe('the upstreams’ telemetry scrape jobs in deploy/prometheus/prometheus
     expect((parse(text) as { scrape_configs: Job[] }).scrape_configs.map((j) => j.job_name)).toEqual(['vigil']);
   });
 
+  it('as shipped, passes promtool check config (not only its syntax)', () => {
+    const r = checkConfig(shipped);
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status).toBe(0);
+  });
+
   it('uncommented, passes promtool check config with its token and CA files in place', () => {
     const dir = tempDir('vigil-telemetry-jobs-');
     const rewritten = enabled.replaceAll('/etc/prometheus/', `${dir}/`);
