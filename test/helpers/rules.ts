@@ -70,3 +70,14 @@ export function ruleTestCoverage(files: string[] = testFiles()): Map<string, { f
   }
   return cov;
 }
+
+/** The anchors GitHub gives the `##` and `###` headings of a Markdown text (the runbooks' sections). */
+export function runbookAnchors(markdown: string): string[] {
+  return [...markdown.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+    m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9 -]/g, '')
+      .replace(/ /g, '-'),
+  );
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALERTS_DIR, alertRules, ruleFiles, ruleTestCoverage, telemetryRuleFiles, telemetryTestFiles, testFiles } from '../helpers/rules.js';
+import { ALERTS_DIR, alertRules, ruleFiles, ruleTestCoverage, runbookAnchors, telemetryRuleFiles, telemetryTestFiles, testFiles } from '../helpers/rules.js';
 import { requireTool } from '../helpers/tools.js';
 
 const dir = fileURLToPath(ALERTS_DIR);
@@ -34,15 +34,7 @@ describe('alert rules', () => {
   const rules = [...alertRules(), ...alertRules(telemetryRuleFiles())];
   const coverage = ruleTestCoverage([...testFiles(), ...telemetryTestFiles()]);
   const runbooks = readFileSync(new URL('../../docs/runbooks.md', import.meta.url), 'utf8');
-  const anchors = new Set(
-    [...runbooks.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
-      m[1]!
-        .trim()
-        .toLowerCase()
-        .replace(/[^a-z0-9 -]/g, '')
-        .replace(/ /g, '-'),
-    ),
-  );
+  const anchors = new Set(runbookAnchors(runbooks));
 
   it('include the alerts operators page on', () => {
     const names = rules.map((r) => r.alert);

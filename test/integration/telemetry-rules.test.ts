@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { runbookAnchors } from '../helpers/rules.js';
 import { requireTool } from '../helpers/tools.js';
 
 /**
@@ -37,15 +38,7 @@ const tests = testFiles().map((f) => parse(readFileSync(`${ALERTS}tests/telemetr
 const anchors = new Set(
   readdirSync(DOCS)
     .filter((f) => /^runbooks.*\.md$/.test(f))
-    .flatMap((f) =>
-      [...readFileSync(new URL(f, DOCS), 'utf8').matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
-        m[1]!
-          .trim()
-          .toLowerCase()
-          .replace(/[^a-z0-9 -]/g, '')
-          .replace(/ /g, '-'),
-      ),
-    ),
+    .flatMap((f) => runbookAnchors(readFileSync(new URL(f, DOCS), 'utf8'))),
 );
 
 describe('the optional telemetry alert rules', () => {
