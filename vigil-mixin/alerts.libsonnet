@@ -98,6 +98,8 @@ local names = [
   'SecretsRaftFSMBacklog',
   'SecretsReplicationWALBackPressure',
   'SecretsAutoSnapshotSaveErrors',
+  'TeamsAgentsErrored',
+  'TeamsRunsErrored',
 ];
 local severities = ['critical', 'warning', 'info', 'none'];
 local thresholdNames = [
@@ -1988,9 +1990,15 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
           {
             alert: 'SecretsReplicationWALBackPressure',
             expr: |||
-              max by (target%(clusterComma)s) (rate(vault_wal_flushready_sum[5m]) / rate(vault_wal_flushready_count[5m])) > 500
+              max by (target%(clusterComma)s) (
+                rate(vault_wal_flushReady_sum[5m]) / rate(vault_wal_flushReady_count[5m])
+                or rate(vault_wal_flushready_sum[5m]) / rate(vault_wal_flushready_count[5m])
+              ) > 500
               or
-              max by (target%(clusterComma)s) (rate(vault_wal_persistwals_sum[5m]) / rate(vault_wal_persistwals_count[5m])) > 1000
+              max by (target%(clusterComma)s) (
+                rate(vault_wal_persistWALs_sum[5m]) / rate(vault_wal_persistWALs_count[5m])
+                or rate(vault_wal_persistwals_sum[5m]) / rate(vault_wal_persistwals_count[5m])
+              ) > 1000
             ||| % keys,
             'for': forOf('SecretsReplicationWALBackPressure', '10m'),
             labels: {
@@ -2017,6 +2025,53 @@ local unknown(o) = [n for n in std.objectFields(o) if !std.member(names, n)];
               summary: 'An automated snapshot of a secrets cluster failed to save.',
               description: '{{ $labels.target }} failed to save {{ $value | humanize }} automated snapshots in the last hour.',
               runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#secretsautosnapshotsaveerrors',
+            },
+          },
+        ],
+      },
+      {
+        name: 'vigil-teams-telemetry',
+        rules: [
+          {
+            alert: 'TeamsAgentsErrored',
+            expr: |||
+              max by (target%(clusterComma)s) (
+                sum by (target, instance%(clusterComma)s) (tfc_terraform_agent_count{status="errored"})
+              ) > 0
+            ||| % keys,
+            'for': forOf('TeamsAgentsErrored', '5m'),
+            labels: {
+              severity: severityOf('TeamsAgentsErrored', 'warning'),
+            },
+            annotations: {
+              summary: 'Agents of the team-management service are errored.',
+              description: 'Organization target {{ $labels.target }} has {{ $value }} errored agents ({{ range printf "max by (agent_pool_id) (tfc_terraform_agent_count{status=\\"errored\\",target=%q}) > 0" $labels.target | query }}pool {{ .Labels.agent_pool_id }}: {{ .Value }} {{ end }}): their pools run fewer jobs than they were sized for.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#teamsagentserrored',
+            },
+          },
+          {
+            alert: 'TeamsRunsErrored',
+            expr: |||
+              max by (target%(clusterComma)s) (
+                sum by (target, instance%(clusterComma)s) (increase(terraform_run_status_total{run_status="errored"}[1h]))
+              )
+              /
+              max by (target%(clusterComma)s) (
+                sum by (target, instance%(clusterComma)s) (increase(terraform_run_status_total[1h]))
+              ) > 0.5
+              and
+              max by (target%(clusterComma)s) (
+                sum by (target, instance%(clusterComma)s) (increase(terraform_run_status_total{run_status="errored"}[1h]))
+              ) >= 5
+            ||| % keys,
+            'for': forOf('TeamsRunsErrored', '15m'),
+            labels: {
+              severity: severityOf('TeamsRunsErrored', 'warning'),
+            },
+            annotations: {
+              summary: 'Most runs of the team-management service end errored.',
+              description: 'Organization target {{ $labels.target }}: {{ $value | humanizePercentage }} of the runs completed in the last hour ended errored.',
+              runbook_url: 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.md#teamsrunserrored',
             },
           },
         ],

@@ -6452,6 +6452,26 @@
             sort: 1,
             allValue: '.*',
           },
+          {
+            type: 'query',
+            name: 'organization',
+            skipUrlSync: false,
+            multi: true,
+            allowCustomValue: true,
+            includeAll: true,
+            auto: false,
+            auto_min: '10s',
+            auto_count: 30,
+            label: 'Organization',
+            datasource: {
+              type: 'prometheus',
+              uid: '${datasource}',
+            },
+            query: 'label_values(tfc_terraform_agent_count, target)',
+            refresh: 2,
+            sort: 1,
+            allValue: '.*',
+          },
         ],
       },
       annotations: {},
@@ -6466,6 +6486,22 @@
         from: 'now-3h',
         to: 'now',
       },
+      links: [
+        {
+          title: 'vigil dashboards',
+          type: 'dashboards',
+          icon: '',
+          tooltip: '',
+          tags: [
+            'vigil',
+          ],
+          asDropdown: true,
+          placement: 'inControlsMenu',
+          targetBlank: false,
+          includeVars: true,
+          keepTime: true,
+        },
+      ],
       panels: [
         {
           type: 'row',
@@ -6841,7 +6877,7 @@
           },
           targets: [
             {
-              expr: 'max by (target) (rate(vault_wal_flushready_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_flushready_count{target=~"$target"}[$__rate_interval]))',
+              expr: 'max by (target) (rate(vault_wal_flushReady_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_flushReady_count{target=~"$target"}[$__rate_interval]) or rate(vault_wal_flushready_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_flushready_count{target=~"$target"}[$__rate_interval]))',
               datasource: {
                 type: 'prometheus',
                 uid: '${datasource}',
@@ -6850,7 +6886,7 @@
               legendFormat: '{{target}} flush ready',
             },
             {
-              expr: 'max by (target) (rate(vault_wal_persistwals_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_persistwals_count{target=~"$target"}[$__rate_interval]))',
+              expr: 'max by (target) (rate(vault_wal_persistWALs_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_persistWALs_count{target=~"$target"}[$__rate_interval]) or rate(vault_wal_persistwals_sum{target=~"$target"}[$__rate_interval]) / rate(vault_wal_persistwals_count{target=~"$target"}[$__rate_interval]))',
               datasource: {
                 type: 'prometheus',
                 uid: '${datasource}',
@@ -7131,6 +7167,121 @@
               },
               refId: 'A',
               legendFormat: '{{region}}',
+            },
+          ],
+        },
+        {
+          type: 'row',
+          collapsed: false,
+          id: 0,
+          panels: [],
+          title: 'Team management',
+          gridPos: {
+            x: 0,
+            y: 50,
+            h: 1,
+            w: 24,
+          },
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Agents by status',
+          description: "Agents of each organization's pools by status (tfc_terraform_agent_count, the hosted service's metrics service); TeamsAgentsErrored warns on any errored agent for 5m.",
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 0,
+            y: 51,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (target, status) (sum by (target, instance, status) (tfc_terraform_agent_count{target=~"$organization"}))',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{status}}',
+            },
+          ],
+        },
+        {
+          type: 'timeseries',
+          transparent: false,
+          repeatDirection: 'h',
+          options: {
+            legend: {
+              displayMode: 'list',
+              placement: 'bottom',
+              showLegend: false,
+              calcs: [],
+            },
+            tooltip: {
+              mode: 'single',
+              sort: 'asc',
+            },
+          },
+          fieldConfig: {
+            defaults: {
+              custom: {
+                lineWidth: 1,
+                fillOpacity: 10,
+              },
+              unit: 'short',
+              noValue: 'none',
+            },
+            overrides: [],
+          },
+          title: 'Runs completed per hour, by status',
+          description: 'Runs each organization completed per hour, by how they ended (terraform_run_status_total); TeamsRunsErrored warns when more than half of at least 5 errored.',
+          datasource: {
+            type: 'prometheus',
+            uid: '${datasource}',
+          },
+          gridPos: {
+            x: 12,
+            y: 51,
+            w: 12,
+            h: 8,
+          },
+          targets: [
+            {
+              expr: 'max by (target, run_status) (sum by (target, instance, run_status) (rate(terraform_run_status_total{target=~"$organization"}[$__rate_interval]))) * 3600',
+              datasource: {
+                type: 'prometheus',
+                uid: '${datasource}',
+              },
+              refId: 'A',
+              legendFormat: '{{target}} {{run_status}}',
             },
           ],
         },

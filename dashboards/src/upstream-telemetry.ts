@@ -1,8 +1,17 @@
-import { DashboardBuilder, DatasourceVariableBuilder, QueryVariableBuilder, VariableRefresh, VariableSort } from '@grafana/grafana-foundation-sdk/dashboard';
+import {
+  DashboardBuilder,
+  DashboardLinkBuilder,
+  DashboardLinkType,
+  DatasourceVariableBuilder,
+  QueryVariableBuilder,
+  VariableRefresh,
+  VariableSort,
+} from '@grafana/grafana-foundation-sdk/dashboard';
 import { DASHBOARDS, DATASOURCE, TAG, VigilDashboard, type DashboardSettings } from './common.js';
 
 const T = 'target=~"$target"';
 const R = 'region=~"$region"';
+const O = 'target=~"$organization"';
 const mean = (m: string, sel: string) => `rate(${m}_sum{${sel}}[$__rate_interval]) / rate(${m}_count{${sel}}[$__rate_interval])`;
 
 function variable(name: string, label: string, query: string) {
@@ -35,11 +44,13 @@ export function upstreamTelemetryDashboard(settings: DashboardSettings): VigilDa
     .refresh('30s')
     .time({ from: 'now-3h', to: 'now' })
     .timezone('browser')
-    .withVariable(new DatasourceVariableBuilder('datasource').label('Data source').type('prometheus'));
+    .withVariable(new DatasourceVariableBuilder('datasource').label('Data source').type('prometheus'))
+    .link(new DashboardLinkBuilder('vigil dashboards').type(DashboardLinkType.Dashboards).tags([TAG]).asDropdown(true).keepTime(true).includeVars(true));
   const values = (metric: string, label: string) => `label_values(${metric}${inCluster === '' ? '' : `{${inCluster}}`}, ${label})`;
   if (cluster !== '') b.withVariable(variable('cluster', 'Cluster', `label_values(vault_core_unsealed, ${cluster})`));
   b.withVariable(variable('target', 'Secrets cluster', values('vault_core_unsealed', 'target')));
   b.withVariable(variable('region', 'Scheduler region', values('nomad_nomad_heartbeat_active', 'region')));
+  b.withVariable(variable('organization', 'Organization', values('tfc_terraform_agent_count', 'target')));
   const fit = (e: string) => (inCluster === '' ? e : settings.fit(e, inCluster));
   return new VigilDashboard(d.uid, b, fit)
     .row('Secrets service')
@@ -100,8 +111,8 @@ export function upstreamTelemetryDashboard(settings: DashboardSettings): VigilDa
       unit: 'ms',
       mayBeEmpty: true,
       queries: [
-        { expr: `max by (target) (${mean('vault_wal_flushready', T)})`, legend: '{{target}} flush ready' },
-        { expr: `max by (target) (${mean('vault_wal_persistwals', T)})`, legend: '{{target}} persist' },
+        { expr: `max by (target) (${mean('vault_wal_flushReady', T)} or ${mean('vault_wal_flushready', T)})`, legend: '{{target}} flush ready' },
+        { expr: `max by (target) (${mean('vault_wal_persistWALs', T)} or ${mean('vault_wal_persistwals', T)})`, legend: '{{target}} persist' },
       ],
     })
     .table({
@@ -143,5 +154,27 @@ export function upstreamTelemetryDashboard(settings: DashboardSettings): VigilDa
       unit: 'd',
       mayBeEmpty: true,
       queries: [{ expr: `(min by (region) (nomad_license_expiration_time_epoch{${R}}) - time()) / 86400`, legend: '{{region}}' }],
+    })
+    .row('Team management')
+    .timeseries({
+      title: 'Agents by status',
+      description:
+        "Agents of each organization's pools by status (tfc_terraform_agent_count, the hosted service's metrics service); TeamsAgentsErrored warns on any errored agent for 5m.",
+      unit: 'short',
+      mayBeEmpty: true,
+      queries: [{ expr: `max by (target, status) (sum by (target, instance, status) (tfc_terraform_agent_count{${O}}))`, legend: '{{target}} {{status}}' }],
+    })
+    .timeseries({
+      title: 'Runs completed per hour, by status',
+      description:
+        'Runs each organization completed per hour, by how they ended (terraform_run_status_total); TeamsRunsErrored warns when more than half of at least 5 errored.',
+      unit: 'short',
+      mayBeEmpty: true,
+      queries: [
+        {
+          expr: `max by (target, run_status) (sum by (target, instance, run_status) (rate(terraform_run_status_total{${O}}[$__rate_interval]))) * 3600`,
+          legend: '{{target}} {{run_status}}',
+        },
+      ],
     });
 }

@@ -14,7 +14,7 @@ export const RULES_SOURCE = new URL('../../alerts/src/', import.meta.url);
 export const TELEMETRY_SOURCE = new URL('telemetry/', RULES_SOURCE);
 
 /** Metrics of the upstreams' own telemetry: Prometheus scrapes them from the upstreams, so the selector of vigil's series is not theirs. */
-export const isUpstreamMetric = (metric: string) => /^(vault|nomad|tfe)_/.test(metric);
+export const isUpstreamMetric = (metric: string) => /^(vault|nomad|tfe|tfc|terraform)_/.test(metric);
 
 const header = (file: string) => `# Generated from alerts/src/${file} by \`npm run mixin\`; edit the source, not this file.\n`;
 

@@ -6,7 +6,7 @@ import { alertmanagerConfig, prometheusRule, serviceMonitor, type RuleGroup } fr
 import { componentKustomization, dashboardsConfigMap, exampleOverlay, releaseLabelTransformer } from './kube-prometheus-stack.js';
 import { IMAGE, NAMESPACE } from './settings.js';
 import { configMapPatch, shardedComponent, shardedOverlay, statefulSetPatch } from './sharded.js';
-import { scrapeConfigs, telemetryComponent } from './telemetry.js';
+import { scrapeConfigs, telemetryComponent, telemetryDashboards, telemetryRule } from './telemetry.js';
 import { statefulSet } from './workload.js';
 
 interface Model {
@@ -79,6 +79,8 @@ export function allFiles(groups?: RuleGroup[]): Record<string, string> {
   // Optional, and not in the overlay above: the upstreams' own telemetry.
   out['../kube-prometheus-stack/telemetry/kustomization.yaml'] = HEADER + telemetryComponent();
   out['../kube-prometheus-stack/telemetry/scrapeconfigs.yaml'] = renderManifest(scrapeConfigs());
+  out['../kube-prometheus-stack/telemetry/prometheusrule.yaml'] = renderManifest([telemetryRule(alertGroups(new URL('telemetry/', ALERTS)))]);
+  out['../kube-prometheus-stack/telemetry/dashboards.yaml'] = renderManifest([telemetryDashboards()]);
   // Patches, not whole objects: the test validates what kubectl kustomize builds from them.
   out['../kubernetes-sharded/component/kustomization.yaml'] = HEADER + shardedComponent();
   out['../kubernetes-sharded/component/statefulset.yaml'] = HEADER + yaml(statefulSetPatch());

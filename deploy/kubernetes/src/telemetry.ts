@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { ScrapeConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
+import { ConfigMap } from 'kubernetes-models/v1';
+import type { RuleGroup } from './operator.js';
 import { parse, stringify } from 'yaml';
 import { NAME, meta } from './settings.js';
 
@@ -100,6 +103,23 @@ export function scrapeConfigs(jobs: TelemetryJob[] = telemetryJobs()): ScrapeCon
 
 const yaml = (v: unknown) => stringify(v, { lineWidth: 0 });
 
+/** The optional rules of alerts/telemetry/ (alerts and the health probe's recording rules), switched on with the scrapes. */
+export const telemetryRule = (groups: RuleGroup[]) => new PrometheusRule({ metadata: meta(`${NAME}-telemetry`), spec: { groups } });
+
+const TELEMETRY_DASHBOARDS = new URL('../../../dashboards/telemetry/', import.meta.url);
+
+/** dashboards/telemetry/*.json for the Grafana sidecar, as the vigil component's dashboards. */
+export const telemetryDashboards = () =>
+  new ConfigMap({
+    metadata: meta(`${NAME}-telemetry-dashboards`, { grafana_dashboard: '1' }),
+    data: Object.fromEntries(
+      readdirSync(TELEMETRY_DASHBOARDS)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => [f, readFileSync(new URL(f, TELEMETRY_DASHBOARDS), 'utf8')]),
+    ),
+  });
+
 /**
  * The component. Its ScrapeConfigs take the `release` label and the namespace of vigil's
  * ServiceMonitor, which the kube-prometheus-stack component and overlay set: the release name stays
@@ -107,22 +127,31 @@ const yaml = (v: unknown) => stringify(v, { lineWidth: 0 });
  * component before that one fails instead of leaving the ScrapeConfigs unselected.
  */
 export const telemetryComponent = () =>
-  `# Optional: scrape the upstreams' own telemetry (the jobs of deploy/prometheus/prometheus.yml's commented block).
+  `# Optional: scrape the upstreams' own telemetry (the jobs of deploy/prometheus/prometheus.yml's commented block),
+# with the optional rules of alerts/telemetry/ and the dashboard of dashboards/telemetry/ on it: one unit.
 # Include after the kube-prometheus-stack component:
 #   components: [<path to>/deploy/kube-prometheus-stack/component, <path to>/deploy/kube-prometheus-stack/telemetry]
 # and create the Secret ${TELEMETRY_SECRET} with the tokens and CA certificates (see deploy/README.md).
 ${yaml({
   apiVersion: 'kustomize.config.k8s.io/v1alpha1',
   kind: 'Component',
-  resources: ['scrapeconfigs.yaml'],
+  resources: ['scrapeconfigs.yaml', 'prometheusrule.yaml', 'dashboards.yaml'],
   replacements: [
     {
       source: { kind: 'ServiceMonitor', name: NAME, fieldPath: 'metadata.labels.release' },
-      targets: [{ select: { kind: 'ScrapeConfig' }, fieldPaths: ['metadata.labels.release'], options: { create: true } }],
+      targets: ['ScrapeConfig', 'PrometheusRule'].map((kind) => ({
+        select: { kind, ...(kind === 'PrometheusRule' ? { name: `${NAME}-telemetry` } : {}) },
+        fieldPaths: ['metadata.labels.release'],
+        options: { create: true },
+      })),
     },
     {
       source: { kind: 'ServiceMonitor', name: NAME, fieldPath: 'metadata.namespace' },
-      targets: [{ select: { kind: 'ScrapeConfig' }, fieldPaths: ['metadata.namespace'] }],
+      targets: [
+        { select: { kind: 'ScrapeConfig' }, fieldPaths: ['metadata.namespace'] },
+        { select: { kind: 'PrometheusRule', name: `${NAME}-telemetry` }, fieldPaths: ['metadata.namespace'] },
+        { select: { kind: 'ConfigMap', name: `${NAME}-telemetry-dashboards` }, fieldPaths: ['metadata.namespace'] },
+      ],
     },
   ],
 })}`;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARDS } from '../../../dashboards/src/common.js';
 import { renderDashboard } from '../../../dashboards/src/index.js';
-import { mixinDashboards } from '../../../scripts/mixin/dashboards.js';
+import { mixinDashboards, mixinTelemetryDashboards } from '../../../scripts/mixin/dashboards.js';
 
 interface Panel {
   type: string;
@@ -12,7 +12,11 @@ interface Panel {
   targets?: Array<{ expr: string }>;
 }
 
-const dashboards = mixinDashboards();
+// The optional one on the upstreams' telemetry is held to the same rules, in dashboards/telemetry/.
+const dashboards = {
+  ...mixinDashboards(),
+  ...Object.fromEntries(Object.entries(mixinTelemetryDashboards()).map(([f, d]) => [`telemetry/${f}`, d])),
+};
 
 describe.each(Object.entries(dashboards))('dashboards/%s', (file, d) => {
   const json = d.build() as unknown as {
