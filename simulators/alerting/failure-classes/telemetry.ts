@@ -20,8 +20,8 @@ export const TELEMETRY_CLASSES: readonly FailureClass[] = [
     alert: 'SecretsAuditLogFailing',
     control: true,
     optional: true,
-    proof: 'promtool',
-    note: 'one page, SecretsRequestsBlocked: the rule leaves the cluster out, and Alertmanager holds the warning behind the page',
+    proof: 'live',
+    note: 'one page, SecretsRequestsBlocked: the rule leaves the cluster out, and Alertmanager holds the warning behind the page; produced in test/e2e/paging-telemetry.test.ts, with Prometheus scraping the nodes beside vigil',
   },
   {
     id: 'telemetry-leases',
@@ -103,8 +103,8 @@ export const TELEMETRY_CLASSES: readonly FailureClass[] = [
     failure: 'evaluations blocked for 15 minutes in a region whose evaluations vigil does not list',
     alert: 'SchedulerBlockedEvaluations',
     optional: true,
-    proof: 'promtool',
-    note: 'where vigil lists them, SchedulerEvaluationsBlocked warns instead',
+    proof: 'live',
+    note: 'where vigil lists them, SchedulerEvaluationsBlocked warns instead; produced in test/e2e/paging-telemetry.test.ts',
   },
   {
     id: 'telemetry-plan-queue',
@@ -138,5 +138,21 @@ export const TELEMETRY_CLASSES: readonly FailureClass[] = [
     optional: true,
     proof: 'promtool',
     note: 'the name of vigil’s own page: the two never fire for one region',
+  },
+  {
+    id: 'telemetry-agents-errored',
+    area: 'Team management',
+    failure: "agents of an organization's pools are errored (silent for 2 hours), as the hosted service's metrics service counts them",
+    alert: 'TeamsAgentsErrored',
+    optional: true,
+    proof: 'promtool',
+  },
+  {
+    id: 'telemetry-runs-errored',
+    area: 'Team management',
+    failure: 'more than half of the runs an organization completed in the last hour errored, at least 5',
+    alert: 'TeamsRunsErrored',
+    optional: true,
+    proof: 'promtool',
   },
 ];

@@ -79,15 +79,17 @@ describe('deploy/kube-prometheus-stack/telemetry (optional component)', () => {
 
   it('brings the optional rules of alerts/telemetry/ and the telemetry dashboard with the scrapes, as one unit the chart picks up', () => {
     const rule = objects.find((o) => o.kind === 'PrometheusRule' && o.metadata.name === 'vigil-telemetry') as
-      | { metadata: { namespace?: string; labels?: Record<string, string> }; spec: { groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string }> }> } }
+      | {
+          metadata: { namespace?: string; labels?: Record<string, string> };
+          spec: { groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string }> }> };
+        }
       | undefined;
     expect(rule?.metadata.namespace).toBe('monitoring');
     expect(rule?.metadata.labels?.release).toBe('kube-prometheus-stack');
     const names = rule!.spec.groups.flatMap((g) => g.rules.map((r) => r.alert ?? r.record));
     for (const n of ['SecretsAuditLogFailing', 'SchedulerBlockedEvaluations', 'TeamsAgentsErrored', 'vault_health_status_code']) expect(names).toContain(n);
     const boards = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'vigil-telemetry-dashboards') as
-      | { metadata: { namespace?: string; labels?: Record<string, string> }; data: Record<string, string> }
-      | undefined;
+      { metadata: { namespace?: string; labels?: Record<string, string> }; data: Record<string, string> } | undefined;
     expect(boards?.metadata.namespace).toBe('monitoring');
     expect(boards?.metadata.labels?.grafana_dashboard).toBe('1');
     expect(Object.keys(boards!.data)).toEqual(['upstream-telemetry.json']);
