@@ -9,6 +9,7 @@ import { pageLine, type Page } from './alerting/pager.js';
 import { demoConfig } from './demo-config.js';
 import { alertsOf } from './alerting/failure-classes/index.js';
 import { demoFaults } from './demo-faults.js';
+import { demoTelemetryJobs } from './demo-telemetry.js';
 import { AGENT_PROFILES, demoAgentScenario, startAgentSimulator } from './agent/index.js';
 import { checkProfile } from './common/profile.js';
 import { DEMO_NODES_CLUSTER, demoWithNodesScenario, SECRETS_PROFILES, startSecretsSimulator } from './secrets/index.js';
@@ -118,7 +119,7 @@ if (missing.length === 0) {
       for (const l of pageLine(p)) if (!said.has(l) && said.add(l)) process.stdout.write(`[pager] ${l}\n`);
       for (const l of pageLine({ ...p, alerts: p.alerts.map((a) => ({ ...a, status: a.status === 'firing' ? 'resolved' : 'firing' })) })) said.delete(l);
     };
-    stack = await startAlertingStack({ dir, vigil: vigilAddress, onPage });
+    stack = await startAlertingStack({ dir, vigil: vigilAddress, onPage, telemetry: demoTelemetryJobs(secrets, agents, nodesTokenFile) });
   } catch (e) {
     process.stderr.write(`the alerting path did not start, the demo runs without it: ${e instanceof Error ? e.message : String(e)}\n`);
   }
@@ -146,7 +147,7 @@ vigil demo: open the status page ${url}/
   alert sink     ${url}/webhook/alertmanager   (history: ${url}/api/v1/notifications)
 ${
   stack
-    ? `  Prometheus     ${stack.prometheus.url}/alerts   (the shipped rules, for: divided by ${FACTOR}; scrapes vigil every ${INTERVAL_SECONDS} s)
+    ? `  Prometheus     ${stack.prometheus.url}/alerts   (the shipped rules and the optional ones on the upstreams' telemetry, for: divided by ${FACTOR}; scrapes vigil, and the ${DEMO_NODES_CLUSTER} nodes' and the agents' own telemetry, every ${INTERVAL_SECONDS} s)
   Alertmanager   ${stack.alertmanager.url}/   (the shipped routing, waits divided by ${FACTOR})
   pager          ${stack.pager.url}/   (a stand-in: what pages; also printed here as [pager] lines)
   heartbeat      ${stack.heartbeat.url}/   (the stand-in dead-man's switch: the Watchdog every few seconds)`

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { TelemetryJob } from './telemetry-jobs.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
@@ -97,7 +98,13 @@ export function writeScaledRules(dir: string, factor: number, telemetry = false)
  * deploy/prometheus/prometheus.yml as shipped, with its `vigil` job scraping `targets`, every
  * interval set to `interval`, the rules from `ruleGlob` and Alertmanager at `alertmanager`.
  */
-export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; alertmanager: string; interval: string; jobs?: Obj[] }): unknown {
+export function deployedPrometheus(opts: {
+  targets: string[];
+  ruleGlob: string;
+  alertmanager: string;
+  interval: string;
+  jobs?: readonly TelemetryJob[];
+}): unknown {
   const p = parse(readFileSync(join(repoRoot(), 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
     global: Record<string, string>;
     rule_files: string[];
@@ -113,7 +120,7 @@ export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; 
   job.scrape_interval = opts.interval;
   job.scrape_timeout = opts.interval;
   job.static_configs[0]!.targets = opts.targets;
-  p.scrape_configs.push(...((opts.jobs ?? []) as typeof p.scrape_configs));
+  p.scrape_configs.push(...((opts.jobs ?? []) as unknown as typeof p.scrape_configs));
   return p;
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startStandInPager, type Page, type StandInPager } from './pager.js';
 import { findBinary, startAlertmanager, startPrometheus, type Service } from './service.js';
+import type { TelemetryJob } from './telemetry-jobs.js';
 import { deployedAlertmanager, deployedPrometheus, durationSeconds, shippedRules, writeScaledRules } from './shipped-files.js';
 
 /**
@@ -36,7 +37,14 @@ export function missingForAlerting(): string[] {
  * `vigil` takes the webhooks (any replica takes any notification) and is scraped; `replicas`, when
  * given, are scraped instead: every replica of a sharded vigil, `vigil` among them.
  */
-export async function startAlertingStack(opts: { dir: string; vigil: string; replicas?: string[]; onPage?: (p: Page) => void }): Promise<AlertingStack> {
+export async function startAlertingStack(opts: {
+  dir: string;
+  vigil: string;
+  replicas?: string[];
+  onPage?: (p: Page) => void;
+  /** Scrapes of the upstreams' own telemetry beside vigil: with them, the optional rules of alerts/telemetry/ too. */
+  telemetry?: TelemetryJob[];
+}): Promise<AlertingStack> {
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
     const pager = await startStandInPager({ title: 'Stand-in pager', ...(opts.onPage ? { onPage: opts.onPage } : {}) });
@@ -64,9 +72,10 @@ export async function startAlertingStack(opts: { dir: string; vigil: string; rep
     const prometheus = await startPrometheus(
       deployedPrometheus({
         targets: opts.replicas ?? [opts.vigil],
-        ruleGlob: writeScaledRules(rules, FACTOR),
+        ruleGlob: writeScaledRules(rules, FACTOR, opts.telemetry !== undefined),
         alertmanager: new URL(alertmanager.url).host,
         interval,
+        ...(opts.telemetry ? { jobs: opts.telemetry } : {}),
       }),
       ['--rules.alert.resend-delay=2s'],
       { parentDir: opts.dir },

@@ -94,6 +94,24 @@ describe('the demo', () => {
     });
   }, 70_000);
 
+  it("scrapes the upstreams' own telemetry beside vigil with the shipped jobs, and records vigil's node health for the vault-mixin", async () => {
+    const query = async (expr: string) =>
+      (
+        (await (await fetch(`${prometheus}/api/v1/query?query=${encodeURIComponent(expr)}`)).json()) as { data: { result: Array<{ value: [number, string] }> } }
+      ).data.result.map((r) => r.value[1]);
+    await waitFor(
+      'the nodes and agents scraped, the health probe recorded',
+      async () =>
+        (await query('count(up{job="secrets-telemetry"} == 1)')).at(0) === '3' &&
+        Number((await query('count(up{job="scheduler-telemetry"} == 1)')).at(0)) >= 2 &&
+        (await query('count(vault_health_status_code{target="three-nodes"})')).at(0) === '3'
+          ? true
+          : undefined,
+      60_000,
+    );
+    expect(await query('vault_core_unsealed{target="three-nodes"}')).toEqual(['1', '1', '1']);
+  }, 70_000);
+
   it('shows the sections the README’s screenshot of it shows (else take it again: scripts/ui-screenshot.ts)', async () => {
     const { sections } = screenshotRecord();
     let shown: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetryJobs, type TelemetryJob } from '../../deploy/kubernetes/src/telemetry.js';
 import { demoAgentScenario, startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
+import { pointedTelemetryJob as pointed, telemetryJobs } from '../../simulators/alerting/telemetry-jobs.js';
 import { startAlertingStack, type AlertingStack } from '../helpers/alerting-stack.js';
 import { tempFile } from '../helpers/daemon.js';
 import { notified, type Posted } from '../helpers/stand-in-receiver.js';
@@ -27,17 +27,6 @@ const names = (posts: readonly Posted[]) =>
       posts.flatMap((p) => p.alerts.filter((a) => a.status === 'firing').map((a) => `${a.labels.alertname} ${a.labels.target ?? a.labels.region ?? ''}`)),
     ),
   ].sort();
-
-/** A shipped telemetry job pointed at the simulators: their addresses, plain HTTP, the token in a file of its own. */
-function pointed(job: TelemetryJob, targets: string[], labels: Record<string, string>, tokenFile?: string): Record<string, unknown> {
-  const { tls_config: _tls, ...rest } = job;
-  return {
-    ...rest,
-    scheme: 'http',
-    ...(job.authorization ? { authorization: { credentials_file: tokenFile } } : {}),
-    static_configs: [{ targets, labels }],
-  };
-}
 
 beforeAll(async () => {
   secrets = await startSecretsSimulator({ clusters: [{ name: 'blocked' }] }, { walTickMs: 3_600_000 });

@@ -1,3 +1,4 @@
+import type { TelemetryJob } from '../../simulators/alerting/telemetry-jobs.js';
 import { tempFile } from './daemon.js';
 import { startVigil, type VigilProcess } from './process.js';
 import { deployedAlertmanager, deployedPrometheus, writeScaledRules } from './shipped-alerting.js';
@@ -29,7 +30,7 @@ export interface AlertingStack {
 
 /** Beside vigil: Prometheus' scrapes of the upstreams' own telemetry, and the optional rules of alerts/telemetry/ on it. */
 export interface TelemetryScrapes {
-  jobs: Array<Record<string, unknown>>;
+  jobs: TelemetryJob[];
 }
 
 export async function startAlertingStack(config: string, factor = 10, telemetry?: TelemetryScrapes): Promise<AlertingStack> {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { uncommentTelemetry } from '../../deploy/kubernetes/src/telemetry.js';
+import { uncommentTelemetry } from '../../simulators/alerting/telemetry-jobs.js';
 import { requireTool } from '../helpers/tools.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -3,7 +3,8 @@ import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitorin
 import { ScrapeConfig } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1';
 import { ConfigMap } from 'kubernetes-models/v1';
 import type { RuleGroup } from './operator.js';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { telemetryJobs, type RelabelConfig, type TelemetryJob } from '../../../simulators/alerting/telemetry-jobs.js';
 import { NAME, meta } from './settings.js';
 
 /**
@@ -12,51 +13,10 @@ import { NAME, meta } from './settings.js';
  * deploy/prometheus/prometheus.yml, read from it so the two never differ. Files become keys of one
  * Secret you create (TELEMETRY_SECRET); nothing is inline.
  */
-const PROMETHEUS_YML = new URL('../../prometheus/prometheus.yml', import.meta.url);
-const BEGIN = /^\s*# --- BEGIN upstream telemetry/;
-const END = /^\s*# --- END upstream telemetry/;
 const FILES_DIR = '/etc/prometheus/';
 
 /** The Secret whose keys hold the tokens and CA certificates the jobs name as files. */
 export const TELEMETRY_SECRET = 'vigil-telemetry';
-
-/** prometheus.yml with its marked block uncommented: `# ` goes, `## ` notes stay comments. */
-export function uncommentTelemetry(text: string): string {
-  let inside = false;
-  return text
-    .split('\n')
-    .map((line) => {
-      if (BEGIN.test(line)) inside = true;
-      else if (END.test(line)) inside = false;
-      else if (inside) return line.replace(/^(\s*)# ?(?!#)/, '$1');
-      return line;
-    })
-    .join('\n');
-}
-
-interface RelabelConfig {
-  source_labels?: string[];
-  target_label?: string;
-  regex?: string;
-  action?: string;
-}
-
-export interface TelemetryJob {
-  job_name: string;
-  metrics_path?: string;
-  params?: Record<string, string[]>;
-  scheme?: string;
-  tls_config?: { ca_file?: string };
-  authorization?: { credentials_file?: string };
-  static_configs: Array<{ targets: string[]; labels?: Record<string, string> }>;
-  metric_relabel_configs?: RelabelConfig[];
-}
-
-/** The jobs of the marked block (every job but vigil's own). */
-export function telemetryJobs(text: string = readFileSync(PROMETHEUS_YML, 'utf8')): TelemetryJob[] {
-  const jobs = (parse(uncommentTelemetry(text)) as { scrape_configs: TelemetryJob[] }).scrape_configs;
-  return jobs.filter((j) => j.job_name !== NAME);
-}
 
 /** A file's key in the Secret: its name, or `<dir>-<name>` where two files share a name (ca.pem). */
 export function secretKeys(jobs: TelemetryJob[]): Map<string, string> {

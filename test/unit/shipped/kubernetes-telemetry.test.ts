@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TELEMETRY_SECRET, telemetryJobs } from '../../../deploy/kubernetes/src/telemetry.js';
+import { TELEMETRY_SECRET } from '../../../deploy/kubernetes/src/telemetry.js';
+import { telemetryJobs } from '../../../simulators/alerting/telemetry-jobs.js';
 import { kustomize, validateBuilt, type Built } from '../../helpers/kustomize.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
