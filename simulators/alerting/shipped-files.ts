@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { TelemetryJob } from './telemetry-jobs.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
