@@ -97,13 +97,7 @@ export function writeScaledRules(dir: string, factor: number, telemetry = false)
  * deploy/prometheus/prometheus.yml as shipped, with its `vigil` job scraping `targets`, every
  * interval set to `interval`, the rules from `ruleGlob` and Alertmanager at `alertmanager`.
  */
-export function deployedPrometheus(opts: {
-  targets: string[];
-  ruleGlob: string;
-  alertmanager: string;
-  interval: string;
-  jobs?: readonly TelemetryJob[];
-}): unknown {
+export function deployedPrometheus(opts: { targets: string[]; ruleGlob: string; alertmanager: string; interval: string; jobs?: readonly object[] }): unknown {
   const p = parse(readFileSync(join(repoRoot(), 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
     global: Record<string, string>;
     rule_files: string[];
