@@ -18,7 +18,7 @@ const OLD = 'https://github.com/vigil-monitoring/vigil/blob/main/docs/runbooks.m
 
 describe('the runbook URL rewrite recipe', () => {
   it('rewrites every runbook_url users deploy, and the rules still pass their tests', () => {
-    for (const p of ['alerts', 'dashboards', 'scripts', 'deploy', 'src', 'package.json', 'tsconfig.json'])
+    for (const p of ['alerts', 'dashboards', 'scripts', 'deploy', 'src', 'simulators', 'package.json', 'tsconfig.json'])
       cpSync(join(repo, p), join(scratch, p), { recursive: true });
     symlinkSync(join(repo, 'node_modules'), join(scratch, 'node_modules'));
     const doc = readFileSync(join(repo, 'docs/runbooks.md'), 'utf8');
