@@ -515,7 +515,8 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
     // a-denied is configured with a token without the policy from the start.
     // secrets-proxy-sets is configured from the start; it must page nobody.
     // teams-owners-dropped and agent-token-expired are produced by paging-owners.test.ts and paging-expired-token.test.ts,
-    // the audit devices' rows by paging-audit.test.ts, the snapshots' by paging-snapshots.test.ts, the workload's by paging-workload.test.ts.
+    // the audit devices' rows by paging-audit.test.ts, the snapshots' by paging-snapshots.test.ts, the workload's by paging-workload.test.ts,
+    // the optional rows on the upstreams' own telemetry by paging-telemetry.test.ts.
     const covered = new Set([
       ...FAULTS.flatMap((f) => f.classes),
       ...[
@@ -533,6 +534,8 @@ describe('the shipped rules, scrape job and routing, with two vigils', () => {
         'job-batch-failed',
         'job-queued',
         'deployment-below-desired',
+        'telemetry-audit-blocked',
+        'telemetry-blocked-evaluations',
       ],
     ]);
     expect(live.filter((id) => !covered.has(id))).toEqual([]);
