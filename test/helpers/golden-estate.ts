@@ -79,7 +79,9 @@ async function startAgents(temp: TempFile): Promise<{ sim: AgentSimulator; yaml:
   await admin(sim, 'server-1', 'members/server-3', { status: 'failed' });
   const token = temp('agent-token', sim.readToken);
   const t = (name: string) =>
-    `  - { name: ${name}, address: "${sim.agent(name).url}", token_file: "${token}", schedule: "${NEVER}", members: true, servers: true, self: true, host: true }\n`;
+    // Every schedule NEVER, the node and workload listings' too: a default tick (every 30 s) that falls
+    // while the settled runs are under way would count a skipped run.
+    `  - { name: ${name}, address: "${sim.agent(name).url}", token_file: "${token}", schedule: "${NEVER}", nodes_schedule: "${NEVER}", workload: { schedule: "${NEVER}" }, members: true, servers: true, self: true, host: true }\n`;
   return { sim, yaml: `agents:\n${t('server-1')}${t('client-1')}` };
 }
 
