@@ -65,7 +65,7 @@ export async function callEndpoint(e: AnyEndpoint, call: unknown, item: unknown,
     const res = await reach.client.bytes(request);
     received?.(res.body.length);
     const input = e.offload.input(res.body, call as never, item as never, sent);
-    const remembered = e.offload.remember === false ? undefined : { memo: reach.memo, endpoint: e.id, key: new URLSearchParams(sent.query).toString() };
+    const remembered = { memo: reach.memo, endpoint: e.id, key: new URLSearchParams(sent.query).toString() };
     return {
       status: res.status,
       headers: res.headers,

@@ -62,15 +62,12 @@ export interface Offloaded<C, I, P> {
   readonly task: (input: never) => P;
   readonly from: number;
   readonly input: (body: Buffer, call: C, item: I, sent: Sent) => unknown;
-  /** Whether the target's memo keeps the last value (default true); not where holding it costs more than decoding again. */
-  readonly remember?: boolean;
 }
 
 export const offloaded = <C, I, X, P>(o: {
   task: (input: X) => P;
   from: number;
   input: (body: Buffer, call: C, item: I, sent: Sent) => X;
-  remember?: boolean;
 }): Offloaded<C, I, P> => o as Offloaded<C, I, P>;
 
 /**
@@ -132,7 +129,6 @@ export interface AnyEndpoint extends Omit<Endpoint<never, never, unknown, unknow
     readonly task: (input: never) => unknown;
     readonly from: number;
     readonly input: (body: Buffer, call: never, item: never, sent: Sent) => unknown;
-    readonly remember?: boolean;
   };
   readonly read?: (get: never, call: never, item: never, within: Within) => Promise<unknown>;
   readonly families: readonly AnyFamily[];

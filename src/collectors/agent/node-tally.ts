@@ -1,20 +1,8 @@
 import { SeriesCap } from '../../metrics/series-cap.js';
-import { foldLabelValue } from '../../support/label-value.js';
 import { NodeGroups, type NodeKey } from './node-groups.js';
+import { summarisePage, type ListedNode, type NodesPage } from './node-page.js';
 
 export { NODE_STATUSES, type NodeKey } from './node-groups.js';
-
-/** What the tally reads of a node (as the listing's schema gives it). */
-interface AgentNode {
-  readonly ID?: string | undefined;
-  readonly Name?: string | undefined;
-  readonly Datacenter?: string | undefined;
-  readonly NodeClass?: string | undefined;
-  readonly NodePool?: string | undefined;
-  readonly Status: string;
-  readonly SchedulingEligibility?: string | undefined;
-  readonly Drain?: boolean | undefined;
-}
 
 /** A node that gets series of its own: one that is not ready, or drains. */
 export interface WatchedNode extends NodeKey {
@@ -35,16 +23,6 @@ export interface NodesListing {
   readonly pages: number;
 }
 
-/** Each label folded as it is kept, not only where rendered: a node's megabyte pool name costs a label value's length per group kept, not a megabyte. */
-const keyOf = (n: AgentNode): NodeKey => ({
-  datacenter: foldLabelValue(n.Datacenter ?? ''),
-  node_pool: foldLabelValue(n.NodePool ?? ''),
-  node_class: foldLabelValue(n.NodeClass ?? ''),
-  status: foldLabelValue(n.Status),
-  eligibility: foldLabelValue(n.SchedulingEligibility ?? ''),
-  drain: n.Drain === undefined ? '' : String(n.Drain),
-});
-
 const LOST = new Set(['down', 'disconnected']);
 
 /** The tally's bounds: the target's max_nodes and max_node_groups. */
@@ -54,7 +32,7 @@ export interface TallyBounds {
 }
 
 /**
- * Takes the nodes one at a time and keeps only what the series need: the counts by key, up to
+ * Takes the nodes a page at a time and keeps only what the series need: the counts by key, up to
  * max_node_groups combinations, and the nodes that need attention up to max_nodes. A fleet of any
  * size, in any number of pools, costs those bounds, not a list of every node or of every pool.
  */
@@ -67,12 +45,16 @@ export class NodeTally {
     this.cap = new SeriesCap<WatchedNode>(bounds.max_nodes, (n) => LOST.has(n.status));
   }
 
-  add(n: AgentNode): void {
-    const key = keyOf(n);
-    this.groups.add(key);
-    if (n.Status !== 'ready' || n.Drain === true) {
-      this.cap.offer({ ...key, node: foldLabelValue(n.Name ?? n.ID ?? ''), node_id: foldLabelValue(n.ID ?? '') });
-    }
+  /** One node, as a page of its own. */
+  add(n: ListedNode): void {
+    this.addPage(summarisePage([n]));
+  }
+
+  /** A page's nodes in its order, from what was kept of it (`summarisePage`): the same counts as taking them one at a time. */
+  addPage(page: NodesPage): void {
+    const { keys, runs } = page;
+    for (let i = 0; i < runs.length; i += 2) this.groups.add(keys[runs[i]!]!, runs[i + 1]);
+    for (const w of page.watched) this.cap.offer({ ...keys[w.key]!, node: w.node, node_id: w.node_id });
   }
 
   listing(pages: number): NodesListing {

@@ -7,6 +7,7 @@ import { boolish, lenient } from '../../upstream/schema-helpers.js';
 import { offloaded, type Get } from '../endpoint.js';
 import { nextTokenPages } from './next-token-pages.js';
 import type { AgentAuth } from './auth.js';
+import { summarisePage, type NodesPage } from './node-page.js';
 import { NodeTally, type NodesListing, type TallyBounds, type WatchedNode } from './node-tally.js';
 import { optional } from './optional.js';
 
@@ -45,15 +46,16 @@ export interface NodesPageInput {
 
 /**
  * An answer is bounded by what was asked: a page holding more nodes than per_page (a server that
- * ignores paging, or a hostile one) is refused before any node of it is read. Pure, so that a large
- * page is decoded on a worker thread.
+ * ignores paging, or a hostile one) is refused before any node of it is read. Returns what the
+ * listing keeps of the page (`NodesPage`), not its nodes. Pure, so that a large page is decoded on
+ * a worker thread.
  */
-export function decodeNodesPage({ body, page, perPage }: NodesPageInput): AgentNode[] {
+export function decodeNodesPage({ body, page, perPage }: NodesPageInput): NodesPage {
   const doc = decode(textOf(body), nodesEndpoint.id);
   if (Array.isArray(doc) && doc.length > perPage) {
     throw new UpstreamError('too_large', `${nodesEndpoint.id}: page ${page} holds ${doc.length} nodes, more than the per_page of ${perPage} asked for`);
   }
-  return parseBody(agentNodesPage, doc, nodesEndpoint.id);
+  return summarisePage(parseBody(agentNodesPage, doc, nodesEndpoint.id));
 }
 
 /**
@@ -61,13 +63,13 @@ export function decodeNodesPage({ body, page, perPage }: NodesPageInput): AgentN
  * arrives (see `nextTokenPages`). Returns the pages fetched.
  */
 export function listNodes(
-  get: Get<AgentNode[]>,
+  get: Get<NodesPage>,
   t: { node_page_size: number; max_node_pages: number },
-  tally: { add(node: AgentNode): void },
+  tally: { addPage(page: NodesPage): void },
 ): Promise<number> {
-  return nextTokenPages(get, { id: nodesEndpoint.id, pageSize: t.node_page_size, maxPages: t.max_node_pages, maxPagesKey: 'max_node_pages' }, (page) => {
-    for (const node of page) tally.add(node);
-  });
+  return nextTokenPages(get, { id: nodesEndpoint.id, pageSize: t.node_page_size, maxPages: t.max_node_pages, maxPagesKey: 'max_node_pages' }, (page) =>
+    tally.addPage(page),
+  );
 }
 
 /**
@@ -135,14 +137,14 @@ export const nodesFamilies: readonly Family<NodesListing>[] = [
 ];
 
 /**
- * A page of nodes is decoded in the collection thread at any size, and not remembered. On a worker
- * thread it cost more, not less: cloning a page's 500 decoded nodes back took longer than decoding
- * them (20,000 nodes: 300 ms of CPU offloaded against 170 ms here). Remembered, the decoded pages of
- * every agent that lists its region's nodes stayed in the heap between collections (about 170 MiB
- * more at a million series, and a tenth more CPU marking them). Either would pay only for what the
- * listing keeps of a page (its counts and the nodes with series), not for its nodes.
+ * A page of nodes is decoded on a worker thread from this size on (~200 nodes), and remembered by
+ * the target's memo: an unchanged page costs a digest. Both pay only for what the listing keeps of a
+ * page (`NodesPage`: its combinations, runs and the nodes not ready or draining), not for its nodes:
+ * cloning 500 decoded nodes back cost more than decoding them (20,000 nodes: 300 ms of CPU offloaded
+ * against 170 ms in the collection thread), and holding every agent's decoded pages between
+ * listings cost about 170 MiB at a million series.
  */
-export const NODES_PAGE_OFFLOAD_BYTES = Number.POSITIVE_INFINITY;
+export const NODES_PAGE_OFFLOAD_BYTES = 64 * 1024;
 
 /** What the listing reads of its target's: its paging and its cap. */
 interface NodesCall extends AgentAuth {
@@ -161,7 +163,6 @@ export const nodesEndpoint = optional('nodes', {
     task: decodeNodesPage,
     from: NODES_PAGE_OFFLOAD_BYTES,
     input: (body, c: NodesCall, _item, sent): NodesPageInput => ({ body, page: sent.page ?? 1, perPage: c.target.node_page_size }),
-    remember: false,
   }),
   read: async (get, c: NodesCall): Promise<NodesListing> => {
     const tally = new NodeTally(c.target);

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
-import { listNodes, nodesEndpoint, type AgentNode } from '../../../../src/collectors/agent/nodes.js';
+import { listNodes, nodesEndpoint } from '../../../../src/collectors/agent/nodes.js';
+import type { NodesPage } from '../../../../src/collectors/agent/node-page.js';
 import type { Get } from '../../../../src/collectors/endpoint.js';
 import { callAs } from '../../../helpers/endpoint-call.js';
 import { loopbackUpstream } from '../../../helpers/loopback-upstream.js';
@@ -35,13 +36,19 @@ interface Listing {
 }
 const req = (extra: Partial<Listing> = {}): Listing => ({ node_page_size: 2, max_node_pages: 10, ...extra });
 /** The node listing's call as a job makes it, its pages handed to `tally`. */
-const listed = (t: Listing, tally: { add(n: AgentNode): void }) =>
+const listed = (t: Listing, tally: { addPage(p: NodesPage): void }) =>
   callAs(nodesEndpoint as never, { target: t, authorized: async () => ({}) }, upstream.client(), {
-    read: ((get: Get<AgentNode[]>) => listNodes(get, t, tally)) as never,
+    read: ((get: Get<NodesPage>) => listNodes(get, t, tally)) as never,
   }) as Promise<number>;
+/** Every node of the pages as the listing keeps it: its key's labels in the page's order, and the nodes not ready or draining by id. */
 const everyNode = () => {
-  const nodes: AgentNode[] = [];
-  return { nodes, add: (n: AgentNode) => void nodes.push(n) };
+  const nodes: Array<Record<string, string>> = [];
+  const watched: string[] = [];
+  const addPage = (p: NodesPage) => {
+    for (let i = 0; i < p.runs.length; i += 2) for (let n = 0; n < p.runs[i + 1]!; n++) nodes.push({ ...p.keys[p.runs[i]!]! });
+    watched.push(...p.watched.map((w) => w.node_id));
+  };
+  return { nodes, watched, addPage };
 };
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -59,7 +66,8 @@ describe('listNodes', () => {
     answer = (t) => pages[t] as Answer;
     const tally = everyNode();
     expect(await listed(req(), tally)).toBe(3);
-    expect(tally.nodes.map((n) => `${n.ID}:${n.Status}`)).toEqual(['a1:ready', 'a2:ready', 'b1:ready', 'b2:down', 'c1:ready']);
+    expect(tally.nodes.map((n) => n.status)).toEqual(['ready', 'ready', 'ready', 'down', 'ready']);
+    expect(tally.watched).toEqual(['b2']);
     expect(asked.map((q) => [q.get('per_page'), q.get('next_token')])).toEqual([
       ['2', null],
       ['2', 'b1'],
@@ -109,7 +117,8 @@ describe('listNodes', () => {
     answer = () => ({ body: [{ ID: 'a1', Status: 'ready', Datacenter: 7, Drain: 'true' }] });
     const tally = everyNode();
     await listed(req(), tally);
-    expect(tally.nodes).toEqual([{ ID: 'a1', Status: 'ready', Drain: true }]);
+    expect(tally.nodes).toEqual([{ datacenter: '', node_pool: '', node_class: '', status: 'ready', eligibility: '', drain: 'true' }]);
+    expect(tally.watched).toEqual(['a1']);
     answer = () => ({ body: [{ ID: 'a1' }] });
     expect(await failure(listed(req(), everyNode()))).toMatchObject({ reason: 'schema', message: expect.stringContaining('0.Status') });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeTally } from '../../../../src/collectors/agent/node-tally.js';
 import { nodesFamilies } from '../../../../src/collectors/agent/nodes.js';
+import { summarisePage } from '../../../../src/collectors/agent/node-page.js';
 import type { AgentNode } from '../../../../src/collectors/agent/nodes.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
@@ -135,6 +136,22 @@ describe('the node tally', () => {
     const perKept = kept(10_000) / kept(100);
     expect(perKept, `100x the combinations kept took ${perKept.toFixed(1)}x the time`).toBeLessThan(10);
     expect(ratio, `10x the nodes took ${ratio.toFixed(1)}x the time`).toBeLessThan(30);
+  });
+
+  it('counts a page kept as runs of one combination exactly as it counts its nodes one at a time, past both bounds', () => {
+    // Pools that repeat in runs and interleave, nodes down among them, more combinations than kept and more nodes to watch than max_nodes.
+    const fleet = Array.from({ length: 3_000 }, (_, i) =>
+      node(i, { NodePool: `pool-${Math.floor(i / 7) % 40}`, Status: i % 37 === 0 ? 'down' : i % 53 === 0 ? 'initializing' : 'ready', Drain: i % 41 === 0 }),
+    );
+    const oneByOne = new NodeTally(bounds(25, 12));
+    for (const n of fleet) oneByOne.add(n);
+    const byPage = new NodeTally(bounds(25, 12));
+    for (let p = 0; p < fleet.length; p += 500) byPage.addPage(summarisePage(fleet.slice(p, p + 500)));
+    const page = summarisePage(fleet.slice(0, 500));
+    expect(page.keys.length).toBeLessThan(page.runs.length / 2);
+    expect(byPage.listing(6)).toEqual(oneByOne.listing(6));
+    expect(byPage.listing(6).groupsDropped).toBeGreaterThan(0);
+    expect(byPage.listing(6).dropped).toBeGreaterThan(0);
   });
 
   it('renders the nodes left out of the counts', () => {
