@@ -62,3 +62,19 @@ describe('the bounds the endpoints declare', () => {
     expect(bounds.map((b) => b.dropped).filter((n) => !read(n))).toEqual([]);
   });
 });
+
+describe('the listings', () => {
+  // A listing's pages are the largest answers vigil reads and the ones that change least: each goes
+  // through its target's memo (an unchanged page costs a digest, not a parse) and, from a size on,
+  // through the decoding thread, which is what `offload` declares.
+  const listings = ENDPOINTS.filter(({ endpoint }) => endpoint.paged !== undefined);
+  it('are there: the teams, nodes, jobs, evaluations and deployments listings', () => {
+    expect(listings.map(({ endpoint }) => endpoint.id).sort()).toEqual(
+      expect.arrayContaining(['agent/deployments', 'agent/evaluations', 'agent/jobs', 'agent/nodes', 'teams/list']),
+    );
+  });
+  it.each(listings.map(({ endpoint }) => [endpoint.id, endpoint] as const))('%s is remembered and decoded off the collection thread when large', (_id, e) => {
+    expect(e.offload).toBeDefined();
+    expect(e.offload!.from).toBeLessThanOrEqual(256 * 1024);
+  });
+});
