@@ -33,7 +33,15 @@ const agentSpecs: AgentSpec[] = [
   ...Array.from({ length: shape.servers }, (_, i): AgentSpec => ({ name: `server-${pad(i)}`, role: 'server', members: shape.members })),
   ...Array.from({ length: shape.clients }, (_, i): AgentSpec => ({ name: `client-${pad(i)}`, role: 'client', allocations: 10 + i })),
 ];
-const agents = await startAgentSimulator({ agents: agentSpecs, acl: { enabled: true } }, { host });
+const agents = await startAgentSimulator(
+  {
+    agents: agentSpecs,
+    acl: { enabled: true },
+    nodes: { count: shape.nodes, pools: ['default', 'gpu', 'batch', 'spot'], datacenters: ['dc1', 'dc2'], classes: ['', 'large'] },
+    jobs: { count: shape.jobs, namespaces: ['default', 'payments', 'search', 'batch'] },
+  },
+  { host },
+);
 
 const organizations = Array.from({ length: shape.organizations }, (_, i) => ({ name: `org-${pad(i)}`, teams: shape.teams, seed: i + 1 }));
 const teams = await startTeamsSimulator({ organizations, rateLimit: { perSecond: 100_000 } }, { host });
@@ -45,7 +53,7 @@ const secret = (name: string, value: string) => {
 };
 const estate: Estate = {
   shape,
-  secrets: [...secrets.clusters.values()].map((c) => ({ name: c.name, url: c.url })),
+  secrets: [...secrets.clusters.values()].map((c) => ({ name: c.name, url: c.url, tokenFile: secret(`secrets-token-${c.name}`, c.rootToken) })),
   agents: [...agents.agents.values()].map((a) => ({ name: a.name, url: a.url })),
   agentTokenFile: secret('agent-token', agents.readToken),
   teamsUrl: teams.url,

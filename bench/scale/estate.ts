@@ -2,29 +2,41 @@ import { http } from './start-vigil.js';
 
 /**
  * The estate the scale benchmark watches, at a fraction of full size, and vigil's configuration for
- * it. Full size is the issue's: 10 secrets primaries with a secondary each (both kinds replicated),
- * 5 server agents with 5,000 gossip members each, 20 client agents, 5 organizations of 2,000 teams.
- * Per-target sizes and the counts of small targets scale with the fraction; the 5 servers and the
- * 5 organizations stay, so the series count grows linearly with it.
+ * it. Full size is the issue's: 10 secrets primaries with a secondary each (both kinds replicated,
+ * three nodes each, vigil holding a token: its lookup and the audited request), 5 server agents with
+ * 5,000 gossip members each, 20 client agents, a region of 1,000 client nodes in 4 pools running 300
+ * jobs (with their evaluations and deployments), 5 organizations of 2,000 teams. Per-target sizes
+ * and the counts of small targets scale with the fraction; the 5 servers and the 5 organizations
+ * stay, so the series count grows linearly with it.
  */
 export interface EstateShape {
   pairs: number;
   servers: number;
   members: number;
   clients: number;
+  /** Client nodes of the region (`/v1/nodes`). */
+  nodes: number;
+  /** Jobs of the region (`/v1/jobs`), with their evaluations and deployments. */
+  jobs: number;
   organizations: number;
   teams: number;
 }
 
 export function shapeAt(scale: number, override: Partial<EstateShape> = {}): EstateShape {
   const of = (full: number) => Math.max(1, Math.round(full * scale));
-  return { pairs: of(10), servers: 5, members: of(5000), clients: of(20), organizations: 5, teams: of(2000), ...override };
+  return { pairs: of(10), servers: 5, members: of(5000), clients: of(20), nodes: of(1000), jobs: of(300), organizations: 5, teams: of(2000), ...override };
 }
+
+/**
+ * Agents that list the region's client nodes and its workload: as docs/configuration-agents.md
+ * advises, one or two per region (every agent answers the same listing from the region's servers).
+ */
+export const LISTING_AGENTS = 2;
 
 /** What the estate child prints once every simulator listens. */
 export interface Estate {
   shape: EstateShape;
-  secrets: Array<{ name: string; url: string }>;
+  secrets: Array<{ name: string; url: string; tokenFile: string }>;
   agents: Array<{ name: string; url: string }>;
   agentTokenFile: string;
   teamsUrl: string;
@@ -48,7 +60,8 @@ const TIMEOUT = '30s';
 const NEVER = '0 0 0 1 1 *';
 
 /**
- * vigil watching the whole estate with the defaults an operator would keep, except: schedules are
+ * vigil watching the whole estate with the defaults an operator would keep (the node and workload
+ * listings on the first LISTING_AGENTS agents, the servers), except: schedules are
  * the benchmark's, the agents' client-node and workload listings' included (by default never, collections driven
  * by POST /-/collect; the soak gives every target one that fires), and the teams service's rate limit is raised so a listing measures
  * vigil, not the limit.
@@ -60,15 +73,15 @@ export function vigilConfig(e: Estate, listen: string, schedule = NEVER, only?: 
   };
   section(
     'secrets',
-    e.secrets.map((c) => `  - name: ${c.name}\n    address: ${c.url}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`),
+    e.secrets.map((c) => `  - name: ${c.name}\n    address: ${c.url}\n    token_file: ${c.tokenFile}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`),
   );
   // The client-node listing has a schedule of its own (every 30 s by default): it is the benchmark's too.
   section(
     'agents',
-    e.agents.map(
-      (a) =>
-        `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    workload:\n      schedule: "${schedule}"\n    timeout: ${TIMEOUT}`,
-    ),
+    e.agents.map((a, i) => {
+      const listings = i < LISTING_AGENTS ? '' : '\n    nodes: false\n    jobs: false\n    evaluations: false\n    deployments: false';
+      return `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    workload:\n      schedule: "${schedule}"\n    timeout: ${TIMEOUT}${listings}`;
+    }),
   );
   section(
     'teams',

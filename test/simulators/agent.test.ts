@@ -567,6 +567,22 @@ describe('faults', () => {
     await admin(sim(), 'server-1', 'faults', undefined, 'DELETE');
   });
 
+  it("varies a listing's page in its first item, and leaves a list of strings as it is", async () => {
+    const page = async () => (await call(sim(), 'server-1', '/v1/nodes', { token: sim().managementToken })).text();
+    const servers = async () => (await call(sim(), 'client-1', '/v1/agent/servers', { token: sim().managementToken })).text();
+    const [steadyServers, steadyPage] = [await servers(), await page()];
+    await admin(sim(), 'server-1', 'faults', { vary: true });
+    await admin(sim(), 'client-1', 'faults', { vary: true });
+    const [a, b] = [await page(), await page()];
+    expect(a).not.toBe(b);
+    const strip = (text: string) => (JSON.parse(text) as Array<Record<string, unknown>>).map(({ sim_serial: _s, ...node }) => node);
+    expect(strip(a)).toEqual(JSON.parse(steadyPage));
+    expect(strip(b)).toEqual(JSON.parse(steadyPage));
+    expect(await servers()).toBe(steadyServers);
+    await admin(sim(), 'server-1', 'faults', undefined, 'DELETE');
+    await admin(sim(), 'client-1', 'faults', undefined, 'DELETE');
+  });
+
   it('answers a fixed status a given number of times, on one agent only', async () => {
     await admin(sim(), 'server-1', 'faults', { status: { code: 503, body: 'overloaded', times: 1 } });
     expect((await call(sim(), 'client-1', '/v1/agent/health')).status).toBe(200);
