@@ -11,6 +11,7 @@ import { startAgentSimulator, type AgentSpec } from '../../simulators/agent/inde
 import { startSecretsSimulator, type ReplicationLink } from '../../simulators/secrets/index.js';
 import { startTeamsSimulator } from '../../simulators/teams/index.js';
 import { shapeAt, type Estate, type EstateShape } from './estate.js';
+import { startRequestLog } from './request-log.js';
 
 const { values } = parseArgs({ options: { scale: { type: 'string' }, dir: { type: 'string' }, shape: { type: 'string' } }, strict: true });
 const shape = shapeAt(Number(values.scale), JSON.parse(values.shape ?? '{}') as Partial<EstateShape>);
@@ -60,6 +61,8 @@ const estate: Estate = {
   organizations: organizations.map((o) => ({ name: o.name, tokenFile: secret(`teams-token-${o.name}`, teams.ownerToken(o.name)) })),
 };
 process.stdout.write(`estate ${JSON.stringify(estate)}\n`);
+// The requests vigil sends, recorded on demand for the collection floor (request-log.ts)
+await startRequestLog(dir);
 
 process.once('SIGTERM', () => {
   void Promise.all([secrets.close(), agents.close(), teams.close()]).then(() => process.exit(0));
