@@ -7,6 +7,14 @@
  *   npm run bench -- --size=1M       # one size of the plan (or several: --size=full,3x,8x,1M)
  *   npm run bench:smoke   # 1/100 size, seconds: keeps the harness from rotting (CI)
  *   npm run bench -- --size=1x,3x,8x,1M --collections-only   # only the collections, answers unchanged and all changed
+ *   npm run build && node --import tsx bench/scale.ts --smoke --collections-only --out=/tmp/floor-smoke   # the same at 1/100, seconds
+ *
+ * Each way of the answers also has its floor (bench/scale/floor.ts): the requests of one vigil
+ * collection, recorded in the estate child (bench/scale/request-log.ts), are replayed by a child of
+ * their own (bench/scale/floor-main.ts) with vigil's HTTP client, each body read and SHA-256-digested
+ * as vigil's answer memo does, nothing else. Table 7 gives the floor's CPU and vigil's as a multiple
+ * of it (goal: answers unchanged <= 2x the floor, every answer changed <= 5x), and
+ * scale-floor-endpoints.json where the requests and bytes go per endpoint class.
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
  * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended
@@ -22,6 +30,7 @@ import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { answersRows, bothWays, type AnswersMode } from './scale/answers.js';
 import { setFaults, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
+import { floorEndpointRows, floorLine, floorOf } from './scale/floor.js';
 import { prometheusScrape, type PrometheusScrape } from './scale/prometheus-scrape.js';
 import { machine, printTable, writeResult, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
@@ -73,6 +82,8 @@ const PLAN: readonly Size[] = flags.smoke
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;
+/** Replays of one collection's requests by the floor (bench/scale/floor-main.ts), after one uncounted. */
+const FLOOR_REPLAYS = 3;
 const LOAD_CONNECTIONS = 4;
 
 const children = new Children();
@@ -178,8 +189,10 @@ async function measure(size: Size): Promise<SizeResult> {
   const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
   const gzipBytes = (await vigil.metrics(true)).length;
   say(`series: ${series} (snapshot ${collections.at(-1)?.series}), /metrics ${text.length} bytes, gzip ${gzipBytes} bytes`);
-  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), QUIET_COLLECTIONS);
+  const floor = () => floorOf(children, sim, () => vigil.collect(), FLOOR_REPLAYS);
+  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), QUIET_COLLECTIONS, floor);
   for (const row of answersRows(size.label, series, answers, rssBytes(vigil.child.pid, true))) say(`  ${JSON.stringify(row)}`);
+  for (const a of answers) if (a.floor) say(floorLine(a.mode, median(a.collections.map((c) => c.cpu_seconds)), a.floor));
 
   const memory: Row = {
     size: size.label,
@@ -292,7 +305,14 @@ const NO_PROMETHEUS: SizeResult['prometheus'] = {
 /** A collection with the answers unchanged and with every answer changed, per size (scale-answers.json). */
 function reportAnswers(results: SizeResult[]): void {
   const rows = results.flatMap((r) => answersRows(r.size, r.series, r.answers, r.rss_peak_bytes));
-  printTable(`7. a collection, answers unchanged and every answer changed (median of ${QUIET_COLLECTIONS} each, CPU of all vigil's threads)`, rows);
+  printTable(
+    `7. a collection, answers unchanged and every answer changed (median of ${QUIET_COLLECTIONS} each, CPU of all vigil's threads), ` +
+      `against the floor (the same answers fetched and digested, median of ${FLOOR_REPLAYS} replays; goal: unchanged <= 2x, changed <= 5x)`,
+    rows,
+  );
+  const endpoints = results.flatMap((r) => r.answers.flatMap((a) => (a.floor ? floorEndpointRows(r.size, a.mode, a.floor) : [])));
+  printTable("   the floor per endpoint class: where a collection's requests and bytes go", endpoints);
+  writeResult(OUT, 'scale-floor-endpoints', { machine: machine(), smoke: flags.smoke }, endpoints);
   writeResult(
     OUT,
     'scale-answers',

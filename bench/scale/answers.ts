@@ -1,5 +1,6 @@
 import type { CollectSummary } from '../../src/daemon.js';
 import { rssBytes } from './children.js';
+import { timesFloor, type Floor } from './floor.js';
 import type { Row } from './report.js';
 import type { Vigil } from './start-vigil.js';
 
@@ -10,6 +11,8 @@ export interface AnswersMode {
   /** Answers vigil found byte-identical to the last and reused, per collection (vigil_upstream_unchanged_answers_total). */
   reused_per_collection: number;
   rss_after_bytes: number;
+  /** The same answers fetched and digested by a bare client (floor.ts), when measured. */
+  floor?: Floor;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -34,19 +37,30 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number): 
  * A collection both ways, in one run: the estate's answers as they are between collections (the
  * simulators answer the same bytes while nothing changes, the common case), then every answer
  * changed (the simulators' `vary` fault: each answer's bytes differ from the last, so each takes the
- * whole path, the worst case). `vary` turns the fault on and off.
+ * whole path, the worst case). `vary` turns the fault on and off. `floor`, when given, measures
+ * each mode's floor after its collections, with the answers still that way (`floorOf` of floor.ts).
  */
-export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unknown>, n: number): Promise<AnswersMode[]> {
-  const unchanged = await collections(vigil, 'unchanged', n);
+export async function bothWays(
+  vigil: Vigil,
+  vary: (on: boolean) => Promise<unknown>,
+  n: number,
+  floor?: (mode: AnswersMode['mode']) => Promise<Floor>,
+): Promise<AnswersMode[]> {
+  const withFloor = async (m: AnswersMode): Promise<AnswersMode> => (floor ? { ...m, floor: await floor(m.mode) } : m);
+  const unchanged = await withFloor(await collections(vigil, 'unchanged', n));
   await vary(true);
   try {
-    return [unchanged, await collections(vigil, 'every answer changes', n)];
+    return [unchanged, await withFloor(await collections(vigil, 'every answer changes', n))];
   } finally {
     await vary(false);
   }
 }
 
-/** One row per size and mode: a collection's CPU (median), per series, the RSS after, the stall (the main thread's longest event-loop delay). */
+/**
+ * One row per size and mode: a collection's CPU (median), per series, the RSS after, the stall (the
+ * main thread's longest event-loop delay), and when measured the floor's CPU (median of its replays)
+ * and vigil's as a multiple of it (goal: unchanged <= 2x, every answer changed <= 5x).
+ */
 export function answersRows(size: string, series: number, modes: readonly AnswersMode[], rssPeakBytes: number): Row[] {
   return modes.map((m) => {
     const cpu = median(m.collections.map((c) => c.cpu_seconds));
@@ -63,6 +77,7 @@ export function answersRows(size: string, series: number, modes: readonly Answer
       'RSS peak MiB': Math.round((rssPeakBytes / 2 ** 20) * 10) / 10,
       'stall max ms': Math.max(...m.collections.map((c) => ms(c.event_loop_delay_max_seconds))),
       'stall median ms': ms(median(m.collections.map((c) => c.event_loop_delay_max_seconds))),
+      ...(m.floor ? { 'floor requests': m.floor.recorded, 'floor CPU s': m.floor.cpu_s.toFixed(3), '× floor': timesFloor(cpu, m.floor) } : {}),
     };
   });
 }
