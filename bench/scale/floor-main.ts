@@ -7,7 +7,7 @@
  *   node --import tsx bench/scale/floor-main.ts --requests=FILE [--replays=3] [--warmup=1] [--per-origin=4]
  *
  * The client is vigil's: an undici `Pool` per origin with the options of `UpstreamClient`
- * (src/upstream/client.ts builds its pool inline, so they are repeated here, constants imported),
+ * (its `POOL_SHAPE` and header bound, and the timeouts of the estate's targets),
  * and the body read by vigil's own `readCapped`. Up to `--per-origin` requests of one origin in
  * flight at a time, in the recorded order (vigil's pool has 4 connections per target and a target's
  * endpoints are fetched concurrently), all origins at once. Unlike vigil, no pacing (the teams
@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
-import { MAX_RESPONSE_HEADER_BYTES } from '../../src/upstream/client.js';
+import { MAX_RESPONSE_HEADER_BYTES, POOL_SHAPE } from '../../src/upstream/client.js';
 import { readCapped } from '../../src/upstream/attempt-bounds.js';
 import type { FloorReplay, FloorResult } from './floor.js';
 import type { RecordedRequest } from './request-log.js';
@@ -30,9 +30,7 @@ import type { RecordedRequest } from './request-log.js';
 /** vigil's pool options (UpstreamClient's constructor), for an http target with the estate's 30 s timeout. */
 const TIMEOUT_MS = 30_000;
 const poolOptions: Pool.Options = {
-  connections: 4,
-  pipelining: 1,
-  keepAliveTimeout: 30_000,
+  ...POOL_SHAPE,
   headersTimeout: TIMEOUT_MS,
   maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
   bodyTimeout: TIMEOUT_MS,

@@ -83,6 +83,9 @@ interface BodyOf<B> {
   fromValue: (value: unknown) => B;
 }
 
+/** The shape of each target's connection pool: what a benchmark fetching the same answers with the same client must hold to. */
+export const POOL_SHAPE = { connections: 4, pipelining: 1, keepAliveTimeout: 30_000 } as const;
+
 /** One keep-alive connection pool to one upstream target, with timeouts, a size cap and retries. */
 export class UpstreamClient {
   private readonly pool: Pool;
@@ -109,9 +112,7 @@ export class UpstreamClient {
         ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) }, proxy: proxyName(proxy) }
         : undefined;
     this.pool = new Pool(this.forward && proxy ? proxy.origin : url.origin, {
-      connections: 4,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
+      ...POOL_SHAPE,
       // Clamped like every timer: a `timeout: 30d` must not wrap around into an immediate timeout.
       headersTimeout: timerMs(opts.timeoutMs),
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
