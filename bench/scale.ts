@@ -7,6 +7,7 @@
  *   npm run bench -- --size=1M       # one size of the plan (or several: --size=full,3x,8x,1M)
  *   npm run bench:smoke   # 1/100 size, seconds: keeps the harness from rotting (CI)
  *   npm run bench -- --size=1x,3x,8x,1M --collections-only   # only the collections, answers unchanged and all changed
+ *   npm run bench -- --size=1M --collections-only --shares   # and each endpoint's share of a collection's CPU
  *   npm run build && node --import tsx bench/scale.ts --smoke --collections-only --out=/tmp/floor-smoke   # the same at 1/100, seconds
  *
  * Each way of the answers also has its floor (bench/scale/floor.ts): the requests of one vigil
@@ -29,6 +30,7 @@ import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
 import { answersRows, bothWays, type AnswersMode } from './scale/answers.js';
+import { endpointShares } from './scale/endpoint-shares.js';
 import { setFaults, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
 import { floorEndpointRows, floorLine, floorOf } from './scale/floor.js';
 import { prometheusScrape, type PrometheusScrape } from './scale/prometheus-scrape.js';
@@ -47,6 +49,8 @@ const { values: flags } = parseArgs({
     size: { type: 'string' },
     // A collection both ways (answers unchanged, every answer changed), without the load, the scrapes and the leak check.
     'collections-only': { type: 'boolean', default: false },
+    // What each endpoint costs a collection, after the rest (endpoint-shares.ts): one vigil reloaded without each in turn.
+    shares: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -155,6 +159,8 @@ interface SizeResult {
   rss_peak_bytes: number;
   /** Collections with the answers unchanged, then with every answer changed. */
   answers: AnswersMode[];
+  /** With --shares: a collection's CPU without each endpoint in turn (endpoint-shares.ts). */
+  shares: Row[];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -205,9 +211,22 @@ async function measure(size: Size): Promise<SizeResult> {
   const loaded = flags['collections-only'] ? { load: [], latency: [], prometheus: NO_PROMETHEUS } : await leakAndLoad(size, vigil, estate, text, memory);
   const rssPeak = rssBytes(vigil.child.pid, true);
   memory.rss_peak_mib = mib(rssPeak);
+  const shares = flags.shares ? await endpointShares(vigil, estate, size.label) : [];
   await children.stop(vigil.child);
   await children.stop(sim);
-  return { size: size.label, shape: s, series, bytes: text.length, gzip_bytes: gzipBytes, memory, collections, ...loaded, rss_peak_bytes: rssPeak, answers };
+  return {
+    size: size.label,
+    shape: s,
+    series,
+    bytes: text.length,
+    gzip_bytes: gzipBytes,
+    memory,
+    collections,
+    ...loaded,
+    rss_peak_bytes: rssPeak,
+    answers,
+    shares,
+  };
 }
 
 /** The leak check, the load on every server, the scrapes while collecting and a real Prometheus: all but the collections. */
@@ -313,6 +332,11 @@ function reportAnswers(results: SizeResult[]): void {
   const endpoints = results.flatMap((r) => r.answers.flatMap((a) => (a.floor ? floorEndpointRows(r.size, a.mode, a.floor) : [])));
   printTable("   the floor per endpoint class: where a collection's requests and bytes go", endpoints);
   writeResult(OUT, 'scale-floor-endpoints', { machine: machine(), smoke: flags.smoke }, endpoints);
+  const shares = results.flatMap((r) => r.shares);
+  if (shares.length) {
+    printTable("   each endpoint's share of a collection's CPU, every answer changed: what leaving it out saves (median of 2 each)", shares);
+    writeResult(OUT, 'scale-endpoint-shares', { machine: machine(), smoke: flags.smoke }, shares);
+  }
   writeResult(
     OUT,
     'scale-answers',

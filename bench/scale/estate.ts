@@ -66,20 +66,40 @@ const NEVER = '0 0 0 1 1 *';
  * by POST /-/collect; the soak gives every target one that fires), and the teams service's rate limit is raised so a listing measures
  * vigil, not the limit.
  */
-export function vigilConfig(e: Estate, listen: string, schedule = NEVER, only?: ReadonlySet<string>): string {
+/** Endpoints of the estate left unpolled, to measure what each costs (`endpoint-shares.ts`). */
+export interface Without {
+  /** The secrets clusters' token: its lookup and the audited request. */
+  secretsToken?: boolean;
+  /** The node poll of each secrets cluster (its nodes' health, seal status, HA status, autopilot, leader). */
+  secretsNodes?: boolean;
+  /** The gossip members of the server agents. */
+  members?: boolean;
+  /** The client-node listing. */
+  nodes?: boolean;
+  /** The jobs, evaluations and deployments listings. */
+  workload?: boolean;
+}
+
+export function vigilConfig(e: Estate, listen: string, schedule = NEVER, only?: ReadonlySet<string>, without: Without = {}): string {
   const lines = [`web:\n  listen_address: ${listen}`];
   const section = (key: string, entries: string[]) => {
     if (!only || only.has(key)) lines.push(`${key}:`, ...entries);
   };
   section(
     'secrets',
-    e.secrets.map((c) => `  - name: ${c.name}\n    address: ${c.url}\n    token_file: ${c.tokenFile}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}`),
+    e.secrets.map((c) => {
+      const token = without.secretsToken ? '' : `\n    token_file: ${c.tokenFile}`;
+      const nodes = without.secretsNodes ? '\n    nodes:\n      enabled: false' : '';
+      return `  - name: ${c.name}\n    address: ${c.url}${token}\n    schedule: "${schedule}"\n    timeout: ${TIMEOUT}${nodes}`;
+    }),
   );
   // The client-node listing has a schedule of its own (every 30 s by default): it is the benchmark's too.
   section(
     'agents',
     e.agents.map((a, i) => {
-      const listings = i < LISTING_AGENTS ? '' : '\n    nodes: false\n    jobs: false\n    evaluations: false\n    deployments: false';
+      const nodes = i >= LISTING_AGENTS || without.nodes ? '\n    nodes: false' : '';
+      const workload = i >= LISTING_AGENTS || without.workload ? '\n    jobs: false\n    evaluations: false\n    deployments: false' : '';
+      const listings = `${nodes}${workload}${without.members ? '\n    members: false' : ''}`;
       return `  - name: ${a.name}\n    address: ${a.url}\n    token_file: ${e.agentTokenFile}\n    schedule: "${schedule}"\n    nodes_schedule: "${schedule}"\n    workload:\n      schedule: "${schedule}"\n    timeout: ${TIMEOUT}${listings}`;
     }),
   );

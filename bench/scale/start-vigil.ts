@@ -43,6 +43,8 @@ export interface Vigil {
   heapAfterGc(): Promise<number>;
   collect(): Promise<CollectSummary>;
   metrics(gzip?: boolean): Promise<Buffer>;
+  /** Writes a new config (for the same listen address) and has vigil reload it. */
+  reconfigure(config: (listen: string) => string): Promise<void>;
 }
 
 /**
@@ -91,5 +93,9 @@ export async function startVigil(children: Children, dir: string, config: (liste
       return summary;
     },
     metrics: (gzip = false) => rawGet(`${url}/metrics`, gzip),
+    reconfigure: async (next) => {
+      writeFileSync(file, next(listen));
+      await http(`${url}/-/reload`, { method: 'POST' });
+    },
   };
 }

@@ -55,20 +55,24 @@ export function decodeTask<X, P>(
 }
 
 /**
- * The young generation of the decoding threads, in MiB (vigil's other threads have 8). `JSON.parse`
- * builds a whole answer's objects at once, all alive until the answer is mapped: with 8 MiB, each
- * scavenge during a gossip pool's parse (a pool of 20,000 members is ~30 MB of objects) copied
- * everything built so far, and promoted it, and the thread spent a third of its time collecting.
- * With 64 MiB a page of teams is parsed, mapped and dropped between two scavenges. Measured turn
- * about at a million series (`bench/collect-ab.ts`): 23 % less CPU a collection. It costs RSS at every
- * size, about 86 MiB at 1x where it saves no CPU (docs/performance.md, "Under 8 CPU seconds with
- * every answer changed").
+ * The young generation of a decoding thread, in MiB, for answers of `bytes` at most (vigil's other
+ * threads have 8): eight times the largest answer, a power of two from 8 to 64. `JSON.parse` builds
+ * a whole answer's objects at once, all alive until the answer is mapped (a gossip pool of 20,000
+ * members, ~7 MB, is ~30 MB of objects): with too small a young generation each scavenge during the
+ * parse copies everything built so far, and promotes it; 64 MiB saved 23 % of a collection's CPU at
+ * a million series (`bench/collect-ab.ts`). But it costs RSS whatever the answers: about 86 MiB at 1x,
+ * whose largest answer (a pool of 5,000 members, ~1.9 MB) needs 16 and where 8 cost no more CPU. So
+ * the threads are sized by the largest answer they have been given, and replaced by larger ones when
+ * a larger answer comes (at most three times: 8, 16, 32, 64), not by a constant
+ * (docs/performance.md, "The whole product at a million series").
  */
-export const DECODING_YOUNG_GENERATION_MB = 64;
+export function decodingYoungGenerationMb(bytes: number): number {
+  const wanted = (bytes * 8) / 2 ** 20;
+  let mb = 8;
+  while (mb < wanted && mb < 64) mb *= 2;
+  return mb;
+}
 
 /** The worker threads that run the collectors' decoding tasks (`decoding-worker.ts`); started on first use. */
 export const collectionOffloadPool = (size?: number) =>
-  new OffloadPool<typeof TASKS>(
-    { base: import.meta.url, name: 'decoding-worker', resourceLimits: { maxYoungGenerationSizeMb: DECODING_YOUNG_GENERATION_MB } },
-    size,
-  );
+  new OffloadPool<typeof TASKS>({ base: import.meta.url, name: 'decoding-worker', youngGenerationFor: decodingYoungGenerationMb }, size);

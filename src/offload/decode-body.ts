@@ -33,7 +33,7 @@ export async function decodeBody<T extends TaskTable, N extends keyof T & string
 ): Promise<ReturnType<T[N]>> {
   type Out = ReturnType<T[N]>;
   const run = async (): Promise<Out> => {
-    if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body)) as Promise<Out>;
+    if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body), body.length) as Promise<Out>;
     await ctx.turns.take();
     return (tasks.table[name] as (i: typeof input) => Out)(input);
   };

@@ -35,19 +35,33 @@ export interface WorkerEntry {
   name: string;
   /** The threads' heap limits, where they differ from `startThread`'s. */
   resourceLimits?: ResourceLimits;
+  /**
+   * The young generation (MiB) a thread needs for answers of this many bytes at most: a thread is
+   * started for the largest answer the pool has been given, and replaced (once its tasks are done)
+   * when a larger one needs more. Unset: `resourceLimits` as they are.
+   */
+  youngGenerationFor?: (bytes: number) => number;
 }
 
-/** What a job sees of a pool: a task run by name, off the thread that asks. */
+/** What a job sees of a pool: a task run by name, off the thread that asks (`bytes`: the size of the answer it reads). */
 export interface Offload {
-  run(name: string, input: unknown, transfer?: ArrayBuffer[]): Promise<unknown>;
+  run(name: string, input: unknown, transfer?: ArrayBuffer[], bytes?: number): Promise<unknown>;
 }
 
 class Thread {
   readonly pending = new Map<number, Pending>();
   private readonly worker: Worker;
+  /** Terminated once its last task answers: a thread with a larger young generation took its place. */
+  private retired = false;
 
-  constructor(entry: WorkerEntry, onExit: (t: Thread) => void) {
-    this.worker = startThread(entry.base, entry.name, entry.resourceLimits ? { resourceLimits: entry.resourceLimits } : {});
+  constructor(
+    entry: WorkerEntry,
+    /** Its young generation (MiB), when the pool sizes it. */
+    readonly youngMb: number | undefined,
+    onExit: (t: Thread) => void,
+  ) {
+    const limits = { ...entry.resourceLimits, ...(youngMb === undefined ? {} : { maxYoungGenerationSizeMb: youngMb }) };
+    this.worker = startThread(entry.base, entry.name, Object.keys(limits).length ? { resourceLimits: limits } : {});
     // An idle pool must not keep the process alive.
     this.worker.unref();
     this.worker.on('message', (m: Reply) => {
@@ -55,6 +69,7 @@ class Thread {
       if (!p) return;
       this.pending.delete(m.id);
       this.sync();
+      if (this.retired && this.pending.size === 0) void this.terminate();
       if (m.error) p.reject(new UpstreamError(m.error.reason, m.error.message, m.error.status));
       else p.resolve(m.ok);
     });
@@ -79,6 +94,12 @@ class Thread {
     else this.worker.unref();
   }
 
+  /** Ends the thread once its tasks in flight have answered. */
+  retire(): void {
+    this.retired = true;
+    if (this.pending.size === 0) void this.terminate();
+  }
+
   terminate(): Promise<number> {
     return this.worker.terminate();
   }
@@ -86,7 +107,10 @@ class Thread {
 
 export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
   private readonly threads: Thread[] = [];
+  private readonly retiring = new Set<Thread>();
   private nextId = 0;
+  /** The largest answer given so far, in bytes: what a thread's young generation is sized for. */
+  private largest = 0;
 
   constructor(
     private readonly entry: WorkerEntry,
@@ -97,21 +121,41 @@ export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
    * Runs a task on the least busy thread (threads start on first use). `transfer` moves buffers to
    * the worker instead of copying them; they are unusable here afterwards.
    */
-  run<N extends keyof T & string>(name: N, input: Parameters<T[N]>[0], transfer: ArrayBuffer[] = []): Promise<ReturnType<T[N]>> {
+  run<N extends keyof T & string>(name: N, input: Parameters<T[N]>[0], transfer: ArrayBuffer[] = [], bytes = 0): Promise<ReturnType<T[N]>> {
+    if (bytes > this.largest) this.grow(bytes);
     const thread = this.pick();
     return new Promise((resolve, reject) => {
       thread.post(this.nextId++, name, input, transfer, { resolve: resolve as (v: unknown) => void, reject });
     });
   }
 
+  /** The young generation (MiB) of each thread running, where the pool sizes it. */
+  youngGenerations(): number[] {
+    return this.threads.flatMap((t) => (t.youngMb === undefined ? [] : [t.youngMb]));
+  }
+
   async close(): Promise<void> {
-    const threads = this.threads.splice(0);
+    const threads = [...this.threads.splice(0), ...this.retiring];
+    this.retiring.clear();
     await Promise.all(threads.map((t) => t.terminate()));
+  }
+
+  /** A larger answer than any before: threads sized for less are retired, and new ones started for it. */
+  private grow(bytes: number): void {
+    this.largest = bytes;
+    const wanted = this.entry.youngGenerationFor?.(bytes);
+    if (wanted === undefined) return;
+    for (const t of this.threads.filter((x) => (x.youngMb ?? 0) < wanted)) {
+      this.threads.splice(this.threads.indexOf(t), 1);
+      this.retiring.add(t);
+      t.retire();
+    }
   }
 
   private pick(): Thread {
     if (this.threads.length < this.size) {
-      const t = new Thread(this.entry, (dead) => {
+      const t = new Thread(this.entry, this.entry.youngGenerationFor?.(this.largest), (dead) => {
+        this.retiring.delete(dead);
         const i = this.threads.indexOf(dead);
         if (i !== -1) this.threads.splice(i, 1);
       });

@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectionOffloadPool, decodingYoungGenerationMb } from '../../../src/collectors/decoding.js';
+import { transferable } from '../../../src/support/transfer.js';
+
+/**
+ * The decoding threads' young generation follows the largest answer they have been given: a thread
+ * started for small answers is replaced by a larger one when a large answer comes, the tasks it had
+ * in flight answered first, never failed.
+ */
+const pool = collectionOffloadPool(1);
+afterAll(() => pool.close());
+
+const members = (n: number) =>
+  Buffer.from(
+    JSON.stringify({
+      Members: Array.from({ length: n }, (_, i) => ({
+        Name: `server-${i}.global`,
+        Addr: `10.0.${(i >> 8) & 255}.${i & 255}`,
+        Port: 4648,
+        Tags: { region: 'global', dc: 'dc1', build: '1.9.3', role: 'nomad', rpc_addr: `10.0.${(i >> 8) & 255}.${i & 255}`, port: '4647' },
+        Status: 'alive',
+        ProtocolMin: 1,
+        ProtocolMax: 5,
+        ProtocolCur: 2,
+        DelegateMin: 2,
+        DelegateMax: 5,
+        DelegateCur: 2,
+      })),
+    }),
+  );
+const poll = (body: Buffer) => {
+  const bytes = body.length;
+  return pool.run('agent-members', { body, max: 100_000, context: { target: 's1', endpoint: 'members' } }, transferable(body), bytes);
+};
+
+describe("the decoding threads' young generation", () => {
+  it('is 8 MiB for small answers, 8 times the largest answer up to 64 MiB', () => {
+    expect(decodingYoungGenerationMb(0)).toBe(8);
+    expect(decodingYoungGenerationMb(270_000)).toBe(8);
+    expect(decodingYoungGenerationMb(1_900_000)).toBe(16);
+    expect(decodingYoungGenerationMb(7_400_000)).toBe(64);
+    expect(decodingYoungGenerationMb(500_000_000)).toBe(64);
+  });
+
+  it('grows with the largest answer, the smaller thread finishing what it had before it ends', async () => {
+    const small = members(100);
+    expect((await poll(small)).members).toBe(100);
+    expect(pool.youngGenerations()).toEqual([8]);
+    const large = members(20_000);
+    const mb = decodingYoungGenerationMb(large.length);
+    expect(mb).toBeGreaterThan(8);
+    // One task in flight on the small thread while the large answer arrives: both answer.
+    const [a, b] = await Promise.all([poll(members(5_000)), poll(large)]);
+    expect([a.members, b.members]).toEqual([5_000, 20_000]);
+    expect(pool.youngGenerations()).toEqual([mb]);
+    // A smaller answer later keeps the larger thread.
+    expect((await poll(members(10))).members).toBe(10);
+    expect(pool.youngGenerations()).toEqual([mb]);
+  });
+});
