@@ -40,7 +40,7 @@ await runBench('memory-makeup', children, scratch, async () => {
       'RSS MiB': mib(rss),
       'RSS peak MiB': mib(rssBytes(vigil.child.pid, true)),
       'main heap used (total) MiB': `${mib(main.heapUsed)} (${mib(main.heapTotal)})`,
-      'main buffers MiB': mib(main.arrayBuffers),
+      'main buffers (external) MiB': `${mib(main.arrayBuffers)} (${mib(main.external)})`,
       'rest MiB': mib(rss - main.heapTotal - main.external),
     });
   }
