@@ -39,7 +39,7 @@ export function renderPerformance(results: Results = performanceResults()): stri
     const changed = at(size, 'every answer changes');
     if (!unchanged || !changed) throw new Error(`bench/results/${PERFORMANCE_RESULTS}.json lacks size ${size} measured both ways`);
     const floor = (r: typeof unchanged) => (r['× floor'] === undefined ? '' : ` (${r['× floor']}×)`);
-    const peak = unchanged['RSS peak MiB'] === undefined ? '–' : String(Math.round(unchanged['RSS peak MiB']));
+    const peak = unchanged['RSS peak MiB'] === undefined ? '–' : count(Math.round(unchanged['RSS peak MiB']));
     return `| ${count(unchanged.series)} | ${unchanged['collection CPU s']}${floor(unchanged)} | ${changed['collection CPU s']}${floor(changed)} | ${unchanged['floor CPU s'] ?? '–'} | ${peak} |`;
   };
   const bySeries = sizes.sort((a, b) => (at(a, 'unchanged')?.series ?? 0) - (at(b, 'unchanged')?.series ?? 0));
