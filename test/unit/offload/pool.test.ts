@@ -11,21 +11,12 @@ import { holds } from '../../../src/collectors/teams/team-resource.js';
 import { decodeTeamsPage } from '../../../src/collectors/teams/list.js';
 import { parseExposition } from '../../helpers/exposition.js';
 import { fixture } from '../../helpers/fixtures.js';
+import { gossipPoolBody } from '../../helpers/gossip-pool.js';
 
 const pool = collectionOffloadPool(2);
 afterAll(() => pool.close());
 
-const body = (n: number) =>
-  Buffer.from(
-    JSON.stringify({
-      Members: Array.from({ length: n }, (_, i) => ({
-        Name: `server-${i}.global`,
-        Addr: `10.0.${(i >> 8) & 255}.${i & 255}`,
-        Tags: { region: 'global', dc: 'dc1', build: '1.9.3' },
-        Status: i % 50 === 0 ? 'failed' : 'alive',
-      })),
-    }),
-  );
+const body = gossipPoolBody;
 const input = (b: Buffer, max = 10_000) => ({ body: b, max, context: { target: 's1', endpoint: 'members' } });
 const texts = (group: Array<[string, EncodedLines]>) => group.map(([name, e]) => [name, Buffer.from(e.bytes).toString()] as const);
 const lines = (group: Array<[string, EncodedLines]>) =>

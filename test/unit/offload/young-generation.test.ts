@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectionOffloadPool, decodingYoungGenerationMb } from '../../../src/collectors/decoding.js';
 import { transferable } from '../../../src/support/transfer.js';
+import { gossipPoolBody } from '../../helpers/gossip-pool.js';
 
 /**
  * The decoding threads' young generation follows the largest answer they have been given: a thread
@@ -10,24 +11,7 @@ import { transferable } from '../../../src/support/transfer.js';
 const pool = collectionOffloadPool(1);
 afterAll(() => pool.close());
 
-const members = (n: number) =>
-  Buffer.from(
-    JSON.stringify({
-      Members: Array.from({ length: n }, (_, i) => ({
-        Name: `server-${i}.global`,
-        Addr: `10.0.${(i >> 8) & 255}.${i & 255}`,
-        Port: 4648,
-        Tags: { region: 'global', dc: 'dc1', build: '1.9.3', role: 'nomad', rpc_addr: `10.0.${(i >> 8) & 255}.${i & 255}`, port: '4647' },
-        Status: 'alive',
-        ProtocolMin: 1,
-        ProtocolMax: 5,
-        ProtocolCur: 2,
-        DelegateMin: 2,
-        DelegateMax: 5,
-        DelegateCur: 2,
-      })),
-    }),
-  );
+const members = gossipPoolBody;
 const poll = (body: Buffer) => {
   const bytes = body.length;
   return pool.run('agent-members', { body, max: 100_000, context: { target: 's1', endpoint: 'members' } }, transferable(body), bytes);
