@@ -1,7 +1,7 @@
-import { decodeBody, type Remembered, type Tasks } from '../offload/decode-body.js';
+import { decodeBody, type Remembered } from '../offload/decode-body.js';
 import { OffloadPool } from '../offload/pool.js';
 import type { BuildContext } from '../jobs/context.js';
-import { membersPoll, membersPollHolding } from './agent/members.js';
+import { membersPoll } from './agent/members.js';
 import { decodeDeploymentsPage } from './agent/deployments-page.js';
 import { decodeEvaluationsPage } from './agent/evaluations.js';
 import { decodeJobsPage } from './agent/jobs-page.js';
@@ -27,12 +27,6 @@ export const TASKS = {
   answer: decodeAnswer,
 } as const;
 
-const DECODING: Tasks<typeof TASKS> = {
-  table: TASKS,
-  // A rendered group's bytes are moved to the main thread once committed: the memo holds a copy.
-  holdings: { 'agent-members': membersPollHolding },
-};
-
 const NAMES = new Map<unknown, keyof typeof TASKS>(Object.entries(TASKS).map(([name, task]) => [task, name as keyof typeof TASKS]));
 
 /** The name a task is known by on the worker threads; throws for a function that is not one of TASKS. */
@@ -51,7 +45,7 @@ export function decodeTask<X, P>(
   from: number,
   remembered?: Remembered,
 ): Promise<P> {
-  return decodeBody(ctx, DECODING, taskName(task), body, input as never, from, remembered) as Promise<P>;
+  return decodeBody(ctx, TASKS, taskName(task), body, input as never, from, remembered) as Promise<P>;
 }
 
 /**

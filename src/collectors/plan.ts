@@ -25,6 +25,8 @@ export interface StepOutcome<V = unknown> extends PartOutcome<V> {
   readonly item?: string;
   /** The endpoint it called: `--config.check.probe` reports under it. */
   readonly endpoint?: AnyEndpoint;
+  /** The labels its lines were rendered with. */
+  readonly context?: Labels;
 }
 
 /** A condition on the target (known when the jobs are built) or on the run's earlier answers, and what it says in the docs. */

@@ -42,6 +42,8 @@ export function planJob(plan: Plan, t: PlanTarget, ctx: BuildContext): Job | und
   if (!steps.some((s) => s.kind === 'call')) return undefined;
   const memo = answerMemoFor(t.kind, t.target, ctx);
   const minInterval = plan.minIntervalSeconds?.(target);
+  /** Each part's last success the store holds, by part: a run whose value is the same renders nothing (`collectPart`). */
+  const held = new Map<string, Held>();
   return {
     collector: plan.job,
     target: t.target.name,
@@ -50,9 +52,19 @@ export function planJob(plan: Plan, t: PlanTarget, ctx: BuildContext): Job | und
     run: async (signal) => {
       const call = t.call(signal);
       const reach = (client: UpstreamClient, within: Within, under: AbortSignal): Reach => ({ client, signal: under, memo, decoding: ctx, within });
-      return runSteps(steps, { t, ctx, call, reach, signal });
+      return runSteps(steps, { t, ctx, call, reach, signal, held });
+    },
+    committed: (outcomes) => {
+      held.clear();
+      for (const o of outcomes as readonly StepOutcome[])
+        if (!o.error && o.value !== undefined && o.context) held.set(o.part, { value: o.value, context: o.context });
     },
   };
+}
+
+interface Held {
+  readonly value: unknown;
+  readonly context: Labels;
 }
 
 interface Run {
@@ -61,6 +73,7 @@ interface Run {
   call: { readonly client: UpstreamClient };
   reach: (client: UpstreamClient, within: Within, signal: AbortSignal) => Reach;
   signal: AbortSignal;
+  held: ReadonlyMap<string, Held>;
 }
 
 /** Runs each step once the steps it comes after are done; the outcomes in step order, less the parts of values without families. */
@@ -120,8 +133,9 @@ async function called(s: CallStep, run: Run, earlier: Earlier, steps: readonly A
     return await Promise.all(
       items.map(async (item) => {
         const context = { ...run.t.context, ...(item === undefined ? {} : s.each?.labels(item, earlier)), ...e.labels };
+        const part = partName(s as AnyStep, item);
         const o = await collectPart({
-          part: partName(s as AnyStep, item),
+          part,
           context,
           fetch: () => fetchOne(s, run, steps, item, fanOut.signal),
           families: e.families as never,
@@ -129,8 +143,9 @@ async function called(s: CallStep, run: Run, earlier: Earlier, steps: readonly A
           notApplicable: e.notApplicable?.test,
           rendered: e.rendered?.lines as never,
           turns: run.ctx.turns,
+          last: run.held.get(part),
         });
-        return { ...o, ...(item === undefined ? {} : { item }), endpoint: e, ...(s.reportedByUp && o.error ? { reportedByUp: true as const } : {}) };
+        return { ...o, context, ...(item === undefined ? {} : { item }), endpoint: e, ...(s.reportedByUp && o.error ? { reportedByUp: true as const } : {}) };
       }),
     );
   } finally {

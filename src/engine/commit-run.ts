@@ -36,7 +36,10 @@ export function makeExecute(deps: ExecuteDeps) {
     }
     await deps.turns?.take();
     if (signal.aborted) return;
-    deps.store.replaceAll(groupKey(job, ''), new Map(outcomes.map((o) => [groupKey(job, o.part), o.group])));
+    const rendered = outcomes.filter((o) => !o.unchanged);
+    const kept = new Set(outcomes.filter((o) => o.unchanged).map((o) => groupKey(job, o.part)));
+    deps.store.replaceAll(groupKey(job, ''), new Map(rendered.map((o) => [groupKey(job, o.part), o.group])), kept);
+    job.committed?.(outcomes);
     job.afterCommit?.(outcomes);
 
     const s = deps.stats(job);

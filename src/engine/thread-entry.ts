@@ -69,7 +69,7 @@ const stateChanged = (jobKey?: string) => {
 const writer: GroupWriter = {
   replace: (key, group) => (store.replace(key, group), soon()),
   replaceLater: (key, render) => (store.replaceLater(key, render), soon()),
-  replaceAll: (prefix, groups) => (store.replaceAll(prefix, groups), soon()),
+  replaceAll: (prefix, groups, kept) => (store.replaceAll(prefix, groups, kept), soon()),
   removePrefix: (prefix) => (store.removePrefix(prefix), soon()),
 };
 

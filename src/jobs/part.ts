@@ -3,6 +3,7 @@ import type { Family, Labels, Sample } from '../metrics/family.js';
 import type { Turns } from '../support/turns.js';
 import { mergeGroups, renderGroup, renderSamples, type RenderedGroup } from '../metrics/render.js';
 import { toUpstreamError, type UpstreamError } from '../upstream/errors.js';
+import { sameValue } from '../support/same-value.js';
 
 /**
  * What one part of a collection (one endpoint, one replication kind) produced: the group of samples
@@ -23,6 +24,11 @@ export interface PartOutcome<T = unknown> {
    * not answer): counted by reason and logged, but the collector itself did not fail.
    */
   readonly reportedByUp?: true;
+  /**
+   * The value is the same as the part's last committed one (`PartSpec.last`): its lines would be
+   * the same, so none are rendered (`group` is empty) and the store keeps the group it holds.
+   */
+  readonly unchanged?: true;
 }
 
 /** One scheduled job: one collector for one target. */
@@ -36,6 +42,8 @@ export interface Job {
   run(signal: AbortSignal): Promise<PartOutcome[]>;
   /** Runs after the outcomes are committed, for state derived across targets. */
   afterCommit?(outcomes: readonly PartOutcome[]): void;
+  /** Told what the store now holds of a run (before `afterCommit`): the parts it may say are unchanged next run. */
+  committed?(outcomes: readonly PartOutcome[]): void;
   /** A costly run (an operation on the upstream, not a read): POST /-/collect runs it at most this often. */
   readonly minIntervalSeconds?: number;
 }
@@ -58,6 +66,12 @@ export interface PartSpec<T> {
   rendered?: (value: T) => RenderedGroup;
   /** Mapping a large answer takes milliseconds: with turns, it waits for one of its own (see `Turns`). */
   turns?: Turns;
+  /**
+   * The value of the part's last success that the store holds, with the labels it was rendered with.
+   * The families are pure mappings of the value and the labels: a value the same as it (`sameValue`)
+   * renders the same lines, so it is not rendered again (`unchanged`).
+   */
+  last?: { readonly value: T; readonly context: Labels };
 }
 
 /**
@@ -74,6 +88,9 @@ export async function collectPart<T>(spec: PartSpec<T>): Promise<PartOutcome<T>>
     if (spec.notApplicable?.(err)) return { part: spec.part, group: new Map(), notApplicable: true, refusal: err };
     return { part: spec.part, group: upGroup(false), error: err };
   }
+  const last = spec.last;
+  if (last && sameValue(last.value, value) && sameValue(last.context, spec.context))
+    return { part: spec.part, group: new Map(), value: last.value, unchanged: true };
   await spec.turns?.take();
   let group: Map<string, GroupLines>;
   try {

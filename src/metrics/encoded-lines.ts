@@ -54,18 +54,6 @@ export function encodeGroup(group: Iterable<readonly [string, string]>): Array<[
   });
 }
 
-/** A group's encoded lines copied into one buffer of their own, as `encodeGroup` lays them out. */
-export function copyEncodedGroup(group: ReadonlyArray<readonly [string, EncodedLines]>): Array<[string, EncodedLines]> {
-  const all = Buffer.allocUnsafeSlow(group.reduce((n, [, l]) => n + l.bytes.byteLength, 0));
-  let at = 0;
-  return group.map(([name, l]) => {
-    all.set(l.bytes, at);
-    const bytes = all.subarray(at, at + l.bytes.byteLength);
-    at += l.bytes.byteLength;
-    return [name, { bytes, lines: l.lines }];
-  });
-}
-
 /** The lines as text (tools and tests; the store keeps bytes). */
 export function linesText(lines: GroupLines): string {
   return typeof lines === 'string' ? lines : asBuffer(lines.bytes).toString();

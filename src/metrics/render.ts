@@ -127,6 +127,10 @@ export interface GroupWriter {
    * per batch of polls, from the state as it is by then. A later call replaces an earlier one not yet rendered.
    */
   replaceLater(key: string, render: () => RenderedGroup): void;
-  replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void;
+  /**
+   * Replaces every group under `prefix` at once: keys in `groups` are replaced, keys in `kept` stay
+   * as they are (a part whose answers did not change), other keys under the prefix are removed.
+   */
+  replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>, kept?: ReadonlySet<string>): void;
   removePrefix(prefix: string): void;
 }

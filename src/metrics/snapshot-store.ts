@@ -89,8 +89,9 @@ export class SnapshotStore {
       const before = this.byFamily.get(name)?.get(key);
       const encoded = encodeLines(lines);
       const bytes = ownBytes(asBuffer(encoded.bytes));
+      const lent = typeof lines !== 'string' && bytes.buffer === encoded.bytes.buffer;
       // Unchanged lines keep their chunk, and with it the compression already made of them.
-      chunks.set(name, before?.sameBytes(bytes) ? before : new Chunk(bytes, encoded.lines, true));
+      chunks.set(name, before?.sameBytes(bytes) ? before : new Chunk(bytes, encoded.lines, true, lent));
     }
     // In place: a group keeps its position in each family, so unchanged neighbours keep their runs.
     for (const n of this.groups.get(key) ?? []) {
@@ -115,11 +116,12 @@ export class SnapshotStore {
   }
 
   /**
-   * Replaces every group under `prefix` at once: keys in `groups` are replaced, other keys under the
-   * prefix are removed (a part that a run no longer produces must not linger).
+   * Replaces every group under `prefix` at once: keys in `groups` are replaced, keys in `kept` stay
+   * as they are, other keys under the prefix are removed (a part that a run no longer produces must
+   * not linger).
    */
-  replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>): void {
-    for (const key of this.under(prefix)) if (!groups.has(key)) this.remove(key);
+  replaceAll(prefix: string, groups: ReadonlyMap<string, RenderedGroup>, kept?: ReadonlySet<string>): void {
+    for (const key of this.under(prefix)) if (!groups.has(key) && !kept?.has(key)) this.remove(key);
     for (const [key, g] of groups) this.replace(key, g);
     this.scheduleAssembly();
   }

@@ -32,6 +32,11 @@ export class Chunk {
     readonly series: number,
     /** Whether later renderings are compared with it (a group's lines; not a run joined from them). */
     private readonly compared = false,
+    /**
+     * Whether the bytes are another's (a group's lines, which a remembered answer may hand out
+     * again): moved to another thread as a copy, never by taking their buffer away.
+     */
+    private readonly lent = false,
   ) {
     this.own = bytes;
     this.length = bytes.length;
@@ -47,13 +52,13 @@ export class Chunk {
   }
   /**
    * The bytes in a buffer of their own, to move to another thread; this side no longer holds them
-   * (a view into a larger buffer is copied out, so the rest of that buffer is not moved with it).
+   * (a view into a larger buffer, or bytes lent, are copied out, so nothing else loses its bytes).
    */
   moveOut(): Uint8Array {
     const b = this.bytes;
     if (this.compared) this.digest = digestOf(b);
     this.own = undefined;
-    return ownCopy(b);
+    return this.lent ? new Uint8Array(b) : ownCopy(b);
   }
   deflated(compress: Compress): Promise<Deflated> {
     this.deflate ??= compress(this.bytes);

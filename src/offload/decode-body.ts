@@ -1,6 +1,6 @@
 import { transferable } from '../support/transfer.js';
 import type { Turns } from '../support/turns.js';
-import type { AnswerMemo, Holding } from '../upstream/answer-memo.js';
+import type { AnswerMemo } from '../upstream/answer-memo.js';
 import type { Offload, TaskTable } from './pool.js';
 
 /** Where an answer's last decoding is kept (its target's memo), and under what: its endpoint, and its query (a listing's page). */
@@ -8,12 +8,6 @@ export interface Remembered {
   memo: AnswerMemo;
   endpoint: string;
   key?: string;
-}
-
-/** A table of tasks, with how the results of those whose memory moves on are held across polls. */
-export interface Tasks<T extends TaskTable> {
-  readonly table: T;
-  readonly holdings: { readonly [N in keyof T]?: Holding<ReturnType<T[N]>> };
 }
 
 /**
@@ -24,7 +18,7 @@ export interface Tasks<T extends TaskTable> {
  */
 export async function decodeBody<T extends TaskTable, N extends keyof T & string>(
   ctx: { offload: Offload; turns: Turns },
-  tasks: Tasks<T>,
+  tasks: T,
   name: N,
   body: Buffer,
   input: Parameters<T[N]>[0],
@@ -35,8 +29,8 @@ export async function decodeBody<T extends TaskTable, N extends keyof T & string
   const run = async (): Promise<Out> => {
     if (body.length >= threshold) return ctx.offload.run(name, input, transferable(body), body.length) as Promise<Out>;
     await ctx.turns.take();
-    return (tasks.table[name] as (i: typeof input) => Out)(input);
+    return (tasks[name] as (i: typeof input) => Out)(input);
   };
   if (!remembered) return run();
-  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body, run, tasks.holdings[name] as Holding<Out> | undefined);
+  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body, run);
 }

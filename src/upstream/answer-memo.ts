@@ -1,15 +1,5 @@
 import { createHash } from 'node:crypto';
 
-/**
- * How a decoded value is held across polls, for values whose memory moves on (an encoded group's
- * buffer is moved to another thread once committed): `keep` makes the copy the memo holds, `give`
- * the copy each reuse hands out. Plain values need neither: nothing downstream changes them.
- */
-export interface Holding<T> {
-  keep(value: T): T;
-  give(value: T): T;
-}
-
 interface Last {
   readonly digest: Buffer;
   readonly value: unknown;
@@ -37,18 +27,17 @@ export class AnswerMemo {
    * `decode`'s value for `body`, or the value decoded last under `endpoint` and `key` when the body
    * is the same bytes. The digest is taken before `decode` runs, which may move the body's memory away.
    */
-  async decode<T>(endpoint: string, key: string, body: Uint8Array, decode: () => Promise<T>, holding?: Holding<T>): Promise<T> {
+  async decode<T>(endpoint: string, key: string, body: Uint8Array, decode: () => Promise<T>): Promise<T> {
     const at = `${endpoint}\u0000${key}`;
     const digest = digestOf(body);
     const last = this.last.get(at);
     if (last?.digest.equals(digest)) {
       this.reused(endpoint);
-      const value = last.value as T;
-      return holding ? holding.give(value) : value;
+      return last.value as T;
     }
     this.last.delete(at);
     const value = await decode();
-    this.last.set(at, { digest, value: holding ? holding.keep(value) : value });
+    this.last.set(at, { digest, value });
     return value;
   }
 

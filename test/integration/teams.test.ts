@@ -181,6 +181,33 @@ describe('a failed page', () => {
   });
 });
 
+describe('an unchanged listing', () => {
+  it('keeps its series without rendering them again, through a failure and back, and shows the next change', async () => {
+    const d = await daemon(target('faults', 'faults', sim.ownerToken('faults')));
+    const lines = async () => {
+      const m = await d.metrics();
+      return new Map(teamsSeries(m, 'faults').map((k) => [k, m.get(k)]));
+    };
+    const first = await lines();
+    expect(first.size).toBeGreaterThan(250);
+    await d.collect();
+    expect(await lines()).toEqual(first);
+
+    await admin('POST', '/faults/page', { page: 2, status: 500 });
+    await d.collect();
+    expect([...(await lines()).keys()]).toEqual([series('teams_up', L('faults', 'faults'))]);
+    // the same answers as before the failure: the lines come back, rendered again
+    await admin('DELETE', '/faults/page');
+    await d.collect();
+    expect(await lines()).toEqual(first);
+
+    const team = [...first.keys()].map((k) => /^teams_team_users\{.*team="([^"]+)"/.exec(k)?.[1]).find(Boolean)!;
+    await admin('POST', '/team-users', { organization: 'faults', team, count: 4321 });
+    await d.collect();
+    expect((await lines()).get(series('teams_team_users', L('faults', 'faults', { team })))).toBe(4321);
+  });
+});
+
 describe('which token', () => {
   it('a member token sees the organization teams and only its own secret team', async () => {
     const owner = sim.ownerToken('acme');

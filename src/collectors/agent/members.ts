@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { copyEncodedGroup, encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
 import { family, single, type Family, type Labels, type Sample } from '../../metrics/family.js';
 import { renderGroup } from '../../metrics/render.js';
 import { SeriesCap } from '../../metrics/series-cap.js';
-import type { Holding } from '../../upstream/answer-memo.js';
 import { decode } from '../../upstream/decode.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
 import { lenient, lenientString, lenientTextPick } from '../../upstream/schema-helpers.js';
@@ -175,14 +174,6 @@ export function membersPoll(input: MembersPollInput): MembersPoll {
   const group = renderGroup(memberPollFamilies, { members: m.Members, kept: kept.map((k) => agentMember.parse(k)), droppedTotal: 0 }, input.context);
   return { group: encodeGroup(group), members: m.Members.length, dropped };
 }
-
-const copyPoll = (poll: MembersPoll): MembersPoll => ({ ...poll, group: copyEncodedGroup(poll.group) });
-
-/**
- * An unchanged pool's poll is reused, but its lines' buffer is moved to the main thread once
- * committed: the memo keeps a copy of its own and hands out a fresh one each time.
- */
-export const membersPollHolding: Holding<MembersPoll> = { keep: copyPoll, give: copyPoll };
 
 /** One poll's lines, and the members left out by `max_members` summed over the target's polls. */
 export interface MembersResult {

@@ -11,13 +11,17 @@ import { FORMATS, SnapshotStore } from '../../../src/metrics/snapshot-store.js';
 const g = family<number>({ name: 'x_value', help: 'A value.', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((n) => n) });
 const m = family<number>({ name: 'x_member_up', help: 'Members.', type: 'gauge', section: 'vigil', labels: ['target', 'member'], samples: () => [] });
 
-/** A group with a large family (a gossip pool's members), encoded in one buffer as a worker hands it over. */
-function pool(target: string, members: number, up: number): RenderedGroup {
+function linesOf(target: string, members: number, up = members + 1): string {
   let lines = '';
   for (let i = 0; i < members; i++) lines += `x_member_up{target="${target}",member="node-${i}"} ${i % up === 0 ? 0 : 1}\n`;
+  return lines;
+}
+
+/** A group with a large family (a gossip pool's members), encoded in one buffer as a worker hands it over. */
+function pool(target: string, members: number, up: number): RenderedGroup {
   return new Map(
     encodeGroup([
-      ['x_member_up', lines],
+      ['x_member_up', linesOf(target, members, up)],
       ['x_value', `x_value{target="${target}"} ${members}\n`],
     ]),
   );
@@ -90,6 +94,19 @@ describe('the body across threads', () => {
     publisher.publish();
     expect(sent.at(-1)!.bytes).toBeGreaterThan(RUN_BYTES);
     expect(mirror.snapshot('text').text).toContain('x_member_up{target="a",member="node-9"} 0\n');
+  });
+
+  it("leaves a group's bytes whole on this side: a remembered answer hands the same lines out again", () => {
+    const { store, publisher, mirror } = wire();
+    // one family filling its buffer: moved as it is, it would leave the group it came from empty
+    const [[name, lines]] = encodeGroup([['x_member_up', linesOf('a', 4000)]]) as [[string, { bytes: Uint8Array; lines: number }]];
+    expect(lines.bytes.byteLength).toBeGreaterThan(RUN_BYTES);
+    expect(lines.bytes.byteLength).toBe(lines.bytes.buffer.byteLength);
+    const group: RenderedGroup = new Map([[name, lines]]);
+    store.replace('a', group);
+    publisher.publish();
+    expect(Buffer.from(lines.bytes).toString()).toBe(linesOf('a', 4000));
+    expect(mirror.snapshot('text').text).toContain(linesOf('a', 4000));
   });
 
   it('sends nothing when nothing changed, and refuses a piece it was never sent', () => {

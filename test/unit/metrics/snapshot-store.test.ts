@@ -82,6 +82,17 @@ describe('snapshot store', () => {
     expect(s.keys().sort()).toEqual(['job/t1/a', 'job/t2/a']);
   });
 
+  it('replaceAll keeps as they are the keys a run found unchanged', () => {
+    const s = new SnapshotStore([g]);
+    s.replace('job/t1/a', renderGroup([g], 1, { target: 'a' }));
+    s.replace('job/t1/b', renderGroup([g], 2, { target: 'b' }));
+    s.replace('job/t1/c', renderGroup([g], 3, { target: 'c' }));
+    s.replaceAll('job/t1/', new Map([['job/t1/a', renderGroup([g], 9, { target: 'a' })]]), new Set(['job/t1/b']));
+    expect(s.keys().sort()).toEqual(['job/t1/a', 'job/t1/b']);
+    expect(s.snapshot().text).toContain('x_value{target="b"} 2\n');
+    expect(s.snapshot().text).toContain('x_value{target="a"} 9\n');
+  });
+
   it('keeps the rendered text until something changes, and gzips the same bytes', async () => {
     const s = new SnapshotStore([g, c]);
     s.replace('t1', group('t1', 1));

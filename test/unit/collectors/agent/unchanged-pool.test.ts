@@ -1,12 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { droppedCounter } from '../../../../src/collectors/agent/members-dropped.js';
-import { MEMBERS_OFFLOAD_BYTES, membersEndpoint, type MembersResult } from '../../../../src/collectors/agent/members.js';
+import { MEMBERS_OFFLOAD_BYTES, membersEndpoint, membersFamilies, type MembersResult } from '../../../../src/collectors/agent/members.js';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { answerMemoFor, jobContext } from '../../../../src/jobs/context.js';
 import { callAs } from '../../../helpers/endpoint-call.js';
 import { loopbackUpstream } from '../../../helpers/loopback-upstream.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import type { RenderedGroup } from '../../../../src/metrics/render.js';
+import { SnapshotStore, deflateOnce } from '../../../../src/metrics/snapshot-store.js';
+import { BodyPublisher } from '../../../../src/engine/body.js';
 import { fixture } from '../../../helpers/fixtures.js';
 
 const offload = collectionOffloadPool(1);
@@ -25,10 +27,17 @@ const poolOf = (n: number, status = 'alive') =>
     JSON.stringify({ ...pool, Members: Array.from({ length: n }, (_, i) => ({ ...sample, Name: `node-${i}`, Status: i === 0 ? status : 'alive' })) }),
   );
 const text = (g: RenderedGroup) => [...g.values()].map(linesText).join('');
-/** What committing a group does to its bytes: the store moves them to the main thread, leaving them empty here. */
-const moveAway = (g: RenderedGroup) => {
-  const buffers = new Set([...g.values()].flatMap((l) => (typeof l === 'string' ? [] : [l.bytes.buffer as ArrayBuffer])));
-  structuredClone(null, { transfer: [...buffers] });
+/**
+ * What committing a group does: the collection thread's store takes it, and its publisher moves the
+ * body's new pieces to the main thread (a piece's bytes, moved, are gone from this thread).
+ */
+const committer = () => {
+  const store = new SnapshotStore(membersFamilies, deflateOnce, { layOut: 'when-read' });
+  const publisher = new BodyPublisher(store, (_note, transfer) => structuredClone(null, { transfer }));
+  return (g: RenderedGroup) => {
+    store.replace('agents/s1/members', g);
+    publisher.publish();
+  };
 };
 
 describe.each([
@@ -46,6 +55,7 @@ describe.each([
     const reused = () => ctx.upstreamStats.get('vigil/upstream/agents/s1')?.unchanged.get('agent/members') ?? 0;
     if (members > 100) expect(poolOf(members).length).toBeGreaterThan(MEMBERS_OFFLOAD_BYTES);
 
+    const moveAway = committer();
     const first = await poll(poolOf(members));
     const expected = text(first.group);
     moveAway(first.group);
