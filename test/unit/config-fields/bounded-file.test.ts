@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readBoundedFile, readBoundedFileSync } from '../../../src/config-fields/bounded-file.js';
@@ -63,6 +63,21 @@ describe('the files vigil reads', () => {
   it('a FIFO or /dev/zero as a token file fails the read, naming the file', async () => {
     await expect(readSecretFile(fifo, 'token_file')).rejects.toThrow(`cannot read token_file ${fifo} (not a regular file)`);
     await expect(readSecretFile('/dev/zero', 'token_file')).rejects.toThrow('cannot read token_file /dev/zero (not a regular file)');
+  });
+
+  it('a token file read while another read of it is in flight is read once, and read again afterwards', async () => {
+    const p = join(dir, 'shared-token');
+    writeFileSync(p, 'first\n');
+    const together = [readSecretFile(p, 'token_file'), readSecretFile(p, 'token_file'), readSecretFile(p, 'token_file')];
+    expect(together[1]).toBe(together[0]);
+    expect(together[2]).toBe(together[0]);
+    expect(await Promise.all(together)).toEqual(['first', 'first', 'first']);
+    writeFileSync(p, 'second\n');
+    expect(await readSecretFile(p, 'token_file')).toBe('second');
+    rmSync(p);
+    await expect(readSecretFile(p, 'token_file')).rejects.toThrow(`cannot read token_file ${p}`);
+    writeFileSync(p, 'third\n');
+    expect(await readSecretFile(p, 'token_file')).toBe('third');
   });
 
   it('a FIFO as the sink token is a 500-kind failure, not a hang', async () => {
