@@ -24,16 +24,21 @@ export function header(f: AnyFamily): string {
   return `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
 }
 
-/** `{a="1",b="2"}` in the family's label order; a label neither given nor in context is an error. */
-function labelText(f: AnyFamily, context: Labels, own: Labels | undefined, extra?: string): string {
+/** `a="1",b="2"` in the family's label order; a label neither given nor in context is an error. */
+function labelPairs(f: AnyFamily, context: Labels, own: Labels | undefined): string {
   const parts: string[] = [];
   for (const name of f.labels) {
     const v = own?.[name] ?? context[name];
     if (v === undefined) throw new Error(`metric ${f.name}: label ${name} has no value`);
     parts.push(`${name}="${escapeLabelValue(foldLabelValue(v))}"`);
   }
-  if (extra) parts.push(extra);
-  return parts.length ? `{${parts.join(',')}}` : '';
+  return parts.join(',');
+}
+
+/** `{a="1",b="2"}`, or nothing for a family without labels. */
+function labelText(f: AnyFamily, context: Labels, own: Labels | undefined): string {
+  const pairs = labelPairs(f, context, own);
+  return pairs ? `{${pairs}}` : '';
 }
 
 /**
@@ -73,15 +78,20 @@ function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>): 
   return lines.text();
 }
 
+/**
+ * A histogram's lines: a sample's labels are written once for its buckets, sum and count, not once
+ * per line (vigil's request latencies are rendered at every collection, 15 lines a sample).
+ */
 function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>): string {
   const lines = new LineBlocks();
+  const les = [...f.bounds.map(formatValue), '+Inf'].map((b) => `le="${b}"}`);
   for (const s of samples) {
-    f.bounds.forEach((b, i) => {
-      lines.push(`${f.name}_bucket${labelText(f, context, s.labels, `le="${formatValue(b)}"`)} ${s.buckets[i] ?? 0}\n`);
-    });
-    lines.push(`${f.name}_bucket${labelText(f, context, s.labels, 'le="+Inf"')} ${s.count}\n`);
-    lines.push(`${f.name}_sum${labelText(f, context, s.labels)} ${formatValue(s.sum)}\n`);
-    lines.push(`${f.name}_count${labelText(f, context, s.labels)} ${s.count}\n`);
+    const pairs = labelPairs(f, context, s.labels);
+    const bucket = `${f.name}_bucket{${pairs}${pairs ? ',' : ''}`;
+    les.forEach((le, i) => lines.push(`${bucket}${le} ${i < f.bounds.length ? (s.buckets[i] ?? 0) : s.count}\n`));
+    const own = pairs ? `{${pairs}}` : '';
+    lines.push(`${f.name}_sum${own} ${formatValue(s.sum)}\n`);
+    lines.push(`${f.name}_count${own} ${s.count}\n`);
   }
   return lines.text();
 }
