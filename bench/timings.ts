@@ -15,6 +15,7 @@ import type { TargetKind } from '../src/collectors/index.js';
 import { MEMBERS_OFFLOAD_BYTES as OFFLOAD_BYTES, membersPoll } from '../src/collectors/agent/members.js';
 import { collectionOffloadPool, decodeTask } from '../src/collectors/decoding.js';
 import { parseConfig } from '../src/config/load.js';
+import { Received } from '../src/upstream/received.js';
 import { startAgentSimulator } from '../simulators/agent/index.js';
 import { startTeamsSimulator } from '../simulators/teams/index.js';
 import { jobContext } from '../src/jobs/context.js';
@@ -53,7 +54,7 @@ async function polls(n: number, max: number, times: number): Promise<number> {
   const ctx = jobContext(offload);
   const context = { target: 't', endpoint: 'members' };
   return timed(async () => {
-    for (const body of bodies) await decodeTask(ctx, membersPoll, body, { body, max, context }, OFFLOAD_BYTES);
+    for (const body of bodies) await decodeTask(ctx, membersPoll, Received.of(body), (bytes) => ({ body: bytes, max, context }), OFFLOAD_BYTES);
   });
 }
 

@@ -8,7 +8,7 @@
  *
  * The client is vigil's: an undici `Pool` per origin with the options of `UpstreamClient`
  * (its `POOL_SHAPE` and header bound, and the timeouts of the estate's targets),
- * and the body read by vigil's own `readCapped`. Up to `--per-origin` requests of one origin in
+ * and the body read and digested by vigil's own `readBody`. Up to `--per-origin` requests of one origin in
  * flight at a time, in the recorded order (vigil's pool has 4 connections per target and a target's
  * endpoints are fetched concurrently), all origins at once. Unlike vigil, no pacing (the teams
  * targets' request spacing only waits, it costs no CPU), and the organizations, one listener in the
@@ -19,12 +19,11 @@
  * taken around the replay alone and a full collection of its garbage, with the garbage collector
  * on the main thread as vigil's is (`--single-threaded-gc`, `VIGIL_NODE_FLAGS`). Prints one line `floor <json>` (a `FloorResult`), exits 0.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
 import { MAX_RESPONSE_HEADER_BYTES, POOL_SHAPE } from '../../src/upstream/client.js';
-import { readCapped } from '../../src/upstream/attempt-bounds.js';
+import { readBody } from '../../src/upstream/attempt-bounds.js';
 import type { FloorReplay, FloorResult } from './floor.js';
 import type { RecordedRequest } from './request-log.js';
 
@@ -64,8 +63,8 @@ async function fetchOne(pool: Dispatcher, r: RecordedRequest, tally: Tally): Pro
   cls.requests++;
   try {
     const res = await pool.request({ method: r.method as Dispatcher.HttpMethod, path: `${url.pathname}${url.search}`, headers: r.headers });
-    const body = await readCapped(res, MAX_BODY, r.url);
-    createHash('sha256').update(body).digest();
+    // Digested as it arrives, as vigil reads an answer it may know again (`readBody`), never joined.
+    const body = await readBody(res, MAX_BODY, r.url, true);
     tally.bytes += body.length;
     cls.bytes += body.length;
     // The same answer as vigil's: its status when recorded (an optional endpoint's 403 or 501 is

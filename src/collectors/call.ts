@@ -58,18 +58,19 @@ export async function callEndpoint(e: AnyEndpoint, call: unknown, item: unknown,
       const res = await reach.client.bytes(request);
       const value =
         res.body.length < LARGE_ANSWER_BYTES
-          ? parseBody(e.schema, decode(textOf(res.body), e.id), e.id)
-          : await decodeTask(reach.decoding, decodeAnswer, res.body, { id: e.id, body: res.body }, LARGE_ANSWER_BYTES);
+          ? parseBody(e.schema, decode(textOf(res.body.bytes()), e.id), e.id)
+          : await decodeTask(reach.decoding, decodeAnswer, res.body, (body) => ({ id: e.id, body }), LARGE_ANSWER_BYTES);
       return { status: res.status, headers: res.headers, value };
     }
     const res = await reach.client.bytes(request);
     received?.(res.body.length);
-    const input = e.offload.input(res.body, call as never, item as never, sent);
+    const offload = e.offload;
+    const input = (body: Buffer) => offload.input(body, call as never, item as never, sent);
     const remembered = { memo: reach.memo, endpoint: e.id, key: new URLSearchParams(sent.query).toString() };
     return {
       status: res.status,
       headers: res.headers,
-      value: await decodeTask(reach.decoding, e.offload.task, res.body, input as never, e.offload.from, remembered),
+      value: await decodeTask(reach.decoding, offload.task, res.body, input as never, offload.from, remembered),
     };
   };
   return e.read ? e.read(get as never, call as never, item as never, reach.within) : (await get()).value;

@@ -1,6 +1,7 @@
 import { decodeBody, type Remembered } from '../offload/decode-body.js';
 import { OffloadPool } from '../offload/pool.js';
 import type { BuildContext } from '../jobs/context.js';
+import type { Received } from '../upstream/received.js';
 import { membersPoll } from './agent/members.js';
 import { decodeDeploymentsPage } from './agent/deployments-page.js';
 import { decodeEvaluationsPage } from './agent/evaluations.js';
@@ -36,12 +37,12 @@ export function taskName(task: unknown): keyof typeof TASKS {
   return name;
 }
 
-/** Runs a task on an answer's body (see `decodeBody`): off the collection thread from `from` bytes on. */
+/** Runs a task on an answer's body, its input made from the bytes by `input` (see `decodeBody`): off the collection thread from `from` bytes on. */
 export function decodeTask<X, P>(
   ctx: Pick<BuildContext, 'offload' | 'turns'>,
   task: (input: X) => P,
-  body: Buffer,
-  input: X,
+  body: Received,
+  input: (bytes: Buffer) => X,
   from: number,
   remembered?: Remembered,
 ): Promise<P> {

@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
-
 interface Last {
   readonly digest: Buffer;
   readonly value: unknown;
 }
-
-const digestOf = (body: Uint8Array): Buffer => createHash('sha256').update(body).digest();
 
 /**
  * The last successful decoding of each of one target's answers, by endpoint (and page), known again
@@ -24,12 +20,12 @@ export class AnswerMemo {
   constructor(private readonly reused: (endpoint: string) => void = () => undefined) {}
 
   /**
-   * `decode`'s value for `body`, or the value decoded last under `endpoint` and `key` when the body
-   * is the same bytes. The digest is taken before `decode` runs, which may move the body's memory away.
+   * `decode`'s value for a body of `digest` (its SHA-256), or the value decoded last under `endpoint`
+   * and `key` when the body is the same bytes. The digest is the caller's, taken as the body arrived
+   * (`Received`): a body known again is never joined, copied or decoded.
    */
-  async decode<T>(endpoint: string, key: string, body: Uint8Array, decode: () => Promise<T>): Promise<T> {
+  async decode<T>(endpoint: string, key: string, digest: Buffer, decode: () => Promise<T>): Promise<T> {
     const at = `${endpoint}\u0000${key}`;
-    const digest = digestOf(body);
     const last = this.last.get(at);
     if (last?.digest.equals(digest)) {
       this.reused(endpoint);

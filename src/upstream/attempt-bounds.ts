@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { timerMs } from '../config-fields/units.js';
 import { UpstreamError } from './errors.js';
+import { Received } from './received.js';
 
 /**
  * One attempt's signal: aborted by the caller's signal, or when the attempt's time is up. It is
@@ -28,28 +30,33 @@ export function attemptSignal(parent: AbortSignal | undefined, ms: number): { si
 }
 
 /**
- * The body in one buffer. With a declared length it is read straight into a buffer of that size,
- * so the chunks are released as they arrive instead of being held until one copy of them all is made.
+ * The body as it arrives (see `Received`), its size bounded by `max` and by its declared length;
+ * with `digest`, its SHA-256 taken chunk by chunk, so that knowing it again needs no copy of it.
  */
-export async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
+export async function readBody(res: Dispatcher.ResponseData, max: number, endpoint: string, digest = false): Promise<Received> {
   const declared = Number(res.headers['content-length']);
   const tooLarge = () => new UpstreamError('too_large', `${endpoint}: response larger than ${max} bytes`);
   if (Number.isFinite(declared) && declared > max) {
     res.body.destroy();
     throw tooLarge();
   }
+  const bound = Number.isFinite(declared) && declared > 0 ? declared : Infinity;
+  const hash = digest ? createHash('sha256') : undefined;
   const chunks: Buffer[] = [];
-  const into = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
   let size = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    if (size + chunk.length > max || (into && size + chunk.length > into.length)) {
+    if (size + chunk.length > max || size + chunk.length > bound) {
       res.body.destroy();
       throw size + chunk.length > max ? tooLarge() : new UpstreamError('decode', `${endpoint}: body longer than its content-length`);
     }
-    if (into) chunk.copy(into, size);
-    else chunks.push(chunk);
+    hash?.update(chunk);
+    chunks.push(chunk);
     size += chunk.length;
   }
-  if (into) return size === into.length ? into : into.subarray(0, size);
-  return Buffer.concat(chunks, size);
+  return new Received(chunks, size, hash?.digest());
+}
+
+/** The body in one buffer (`readBody`, joined). */
+export async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
+  return (await readBody(res, max, endpoint)).bytes();
 }

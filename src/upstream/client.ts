@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { timerMs } from '../config-fields/units.js';
-import { attemptSignal, readCapped } from './attempt-bounds.js';
+import { attemptSignal, readBody } from './attempt-bounds.js';
 import { decode } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
-import { redactBytes } from './redact-bytes.js';
+import { redactReceived } from './redact-bytes.js';
+import { Received } from './received.js';
 import { refuseUnreadable } from './unreadable.js';
 import { retryAfterMs, type RetryPolicy } from './retry.js';
 import type { TlsObservation } from './tls-observer.js';
@@ -70,16 +71,21 @@ export interface JsonResponse {
   body: unknown;
 }
 
-/** A successful answer's body as received, for a caller that decodes it elsewhere (off the collection thread). */
+/**
+ * A successful answer's body as received, for a caller that decodes it elsewhere (off the
+ * collection thread) or knows it again by its digest (taken as it arrived), unjoined until asked.
+ */
 export interface BytesResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
+  body: Received;
 }
 
 /** How a body becomes what the caller gets: from a success's bytes, or from a data status's decoded JSON. */
 interface BodyOf<B> {
-  fromBytes: (bytes: Buffer, secrets: readonly string[]) => B;
+  /** Whether a success's body is digested as it arrives. */
+  digest: boolean;
+  fromBytes: (body: Received, secrets: readonly string[]) => B;
   fromValue: (value: unknown) => B;
 }
 
@@ -126,8 +132,9 @@ export class UpstreamClient {
   /** Sends a request, retrying what the retry policy allows; throws UpstreamError. */
   json(spec: RequestSpec): Promise<JsonResponse> {
     return this.send(spec, {
-      fromBytes: (bytes, secrets) => {
-        const text = redactText(bytes.toString('utf8'), secrets);
+      digest: false,
+      fromBytes: (received, secrets) => {
+        const text = redactText(received.bytes().toString('utf8'), secrets);
         const body = decode(text, spec.endpoint);
         return secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body;
       },
@@ -140,7 +147,7 @@ export class UpstreamClient {
    * replaced in it as `json` does (error answers are handled alike).
    */
   bytes(spec: RequestSpec): Promise<BytesResponse> {
-    return this.send(spec, { fromBytes: redactBytes, fromValue: (v) => Buffer.from(JSON.stringify(v)) });
+    return this.send(spec, { digest: true, fromBytes: redactReceived, fromValue: (v) => Received.of(Buffer.from(JSON.stringify(v))) });
   }
 
   private async send<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
@@ -219,19 +226,19 @@ export class UpstreamClient {
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       refuseUnreadable(res, spec.endpoint);
-      const bytes = await readCapped(res, this.opts.maxResponseBytes, spec.endpoint);
+      const received = await readBody(res, this.opts.maxResponseBytes, spec.endpoint, success.digest && res.statusCode < 400);
       ended = performance.now();
       bound.dispose();
       await this.opts.beforeDecode?.();
       if (res.statusCode >= 400) {
-        const text = redactText(bytes.toString('utf8'), secrets);
+        const text = redactText(received.bytes().toString('utf8'), secrets);
         // A data status with a JSON body is data; without one it is what it says: an error.
         const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
         asData = data !== undefined;
         if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
         throw this.statusError(spec.endpoint, res, text);
       }
-      return { status: res.statusCode, headers: res.headers, body: success.fromBytes(bytes, secrets) };
+      return { status: res.statusCode, headers: res.headers, body: success.fromBytes(received, secrets) };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {

@@ -1,4 +1,5 @@
 import { hasEscapes, redactText, redactValue } from './redact.js';
+import { Received } from './received.js';
 
 /**
  * `redactText`/`redactValue` for a body kept as bytes (decoded later, off the collection thread). The
@@ -19,4 +20,16 @@ export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
     return Buffer.from(text); // not JSON: the decoder will say so
   }
   return Buffer.from(JSON.stringify(redactValue(value, secrets)));
+}
+
+/**
+ * `redactBytes` for a body as it arrived: the common case, no secret and no escape in it, is a
+ * search of its chunks, with neither a join nor a copy, and the body (and its digest) as they are.
+ */
+export function redactReceived(body: Received, secrets: readonly string[]): Received {
+  if (!secrets.length) return body;
+  if (!body.includes('\\') && !secrets.some((s) => body.includes(s))) return body;
+  const bytes = body.bytes();
+  const redacted = redactBytes(bytes, secrets);
+  return redacted === bytes ? body : Received.of(redacted);
 }

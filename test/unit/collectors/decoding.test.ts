@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OffloadPool } from '../../../src/offload/pool.js';
 import { Turns } from '../../../src/support/turns.js';
+import { Received } from '../../../src/upstream/received.js';
 import { decodeTask } from '../../../src/collectors/decoding.js';
 import { TEAMS_PAGE_OFFLOAD_BYTES, decodeTeamsPage } from '../../../src/collectors/teams/list.js';
 import { fixture } from '../../helpers/fixtures.js';
@@ -25,7 +26,7 @@ describe('which answers leave the main thread', () => {
     const { runs, offload } = recordingPool();
     const body = page(0);
     expect(body.length).toBeLessThan(TEAMS_PAGE_OFFLOAD_BYTES);
-    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, Received.of(body), (bytes) => ({ body: bytes }), TEAMS_PAGE_OFFLOAD_BYTES);
     expect(runs).toEqual([]);
     expect(decoded).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]) });
   });
@@ -33,7 +34,7 @@ describe('which answers leave the main thread', () => {
   it('moves a page of the size the service sends (100 teams, ~270 kB) to the worker, its buffer in the transfer list', async () => {
     const { runs, offload } = recordingPool();
     const body = page(270 * 1024);
-    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, body, { body }, TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, Received.of(body), (bytes) => ({ body: bytes }), TEAMS_PAGE_OFFLOAD_BYTES);
     expect(decoded).toBe('from the worker');
     expect(runs).toEqual([{ name: 'teams-page', transfer: [body.buffer] }]);
   });
@@ -41,7 +42,7 @@ describe('which answers leave the main thread', () => {
   it('refuses a task the decoding table does not list, which no worker thread could run', () => {
     const { offload } = recordingPool();
     const stranger = (input: { body: Uint8Array }) => input.body.length;
-    expect(() => decodeTask({ offload, turns: new Turns() }, stranger, page(0), { body: page(0) }, 1)).toThrow(
+    expect(() => decodeTask({ offload, turns: new Turns() }, stranger, Received.of(page(0)), (body) => ({ body }), 1)).toThrow(
       'a decoding task that src/collectors/decoding.ts does not list',
     );
   });
