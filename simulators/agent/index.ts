@@ -1,5 +1,5 @@
 import { applyFaults, noFaults } from '../common/faults.js';
-import { listen, type RunningServer, type ServeTls } from '../common/http.js';
+import { IDLE_KEEP_ALIVE_MS, listen, type RunningServer, type ServeTls } from '../common/http.js';
 import { Acl } from './acl.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import type { AgentModel } from './agent.js';
@@ -64,6 +64,7 @@ export async function startAgentSimulator(
         checked.agents[i]?.port ?? 0,
         opts.host ?? '127.0.0.1',
         opts.tls,
+        IDLE_KEEP_ALIVE_MS.agent,
       );
       servers.push(server);
       agent.httpPort = server.port;

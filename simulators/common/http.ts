@@ -22,10 +22,27 @@ export interface ServeTls {
 }
 
 /**
- * Listens on host:port (port 0 picks a free one) and tracks sockets so a hang can be torn down.
- * With `tls`, it serves HTTPS.
+ * How long each service keeps an idle keep-alive connection open, as the real one does: a client
+ * polling every 15 s finds its connections still open there, and must here too. With Node's 5 s
+ * every collection of a large estate connected again to every target (0: never closed by the server).
  */
-export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls?: ServeTls): Promise<RunningServer> {
+export const IDLE_KEEP_ALIVE_MS = {
+  /** The listener's `http_idle_timeout`, "5m" by default (developer.hashicorp.com vault/docs/configuration/listener/tcp). */
+  secrets: 300_000,
+  /**
+   * None: the agent's HTTP server sets neither an idle nor a read timeout (hashicorp/nomad,
+   * command/agent/http.go), so an idle connection stays until the client closes it.
+   */
+  agent: 0,
+  /** Not documented by the service: Node's own default, the shortest of the three. */
+  teams: 5_000,
+} as const;
+
+/**
+ * Listens on host:port (port 0 picks a free one) and tracks sockets so a hang can be torn down.
+ * With `tls`, it serves HTTPS. An idle connection is closed after `idleMs` (0: never).
+ */
+export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls?: ServeTls, idleMs = 5_000): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   let requests = 0;
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -37,7 +54,7 @@ export async function listen(handler: Handler, port = 0, host = '127.0.0.1', tls
   };
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {};
   const server = tls ? https.createServer({ cert: tls.cert, key: tls.key, ...clientAuth }, onRequest) : http.createServer(onRequest);
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = idleMs;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

@@ -1,4 +1,4 @@
-import { listen, type RunningServer, type ServeTls } from '../common/http.js';
+import { IDLE_KEEP_ALIVE_MS, listen, type RunningServer, type ServeTls } from '../common/http.js';
 import { createCluster, type ClusterModel } from './cluster.js';
 import { createSnapshots } from './snapshots.js';
 import { clusterHandler } from './cluster-server.js';
@@ -74,13 +74,13 @@ export async function startSecretsSimulator(scenario: SecretsScenario, opts: Sec
       const model = createCluster(spec.name, spec.nodes, spec.sealBackends, createSnapshots(spec.snapshots, spec.snapshotSupport));
       Object.assign(model.quirks, quirksOf(opts.profile ?? 'current'));
       for (const node of model.nodes.nodes) node.telemetry.unauthenticatedMetricsAccess = spec.unauthenticatedMetricsAccess ?? false;
-      const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls);
+      const server = await listen(clusterHandler(fleet, model), spec.port ?? 0, host, opts.tls, IDLE_KEEP_ALIVE_MS.secrets);
       servers.push(server);
       serverOf.set(spec.name, server);
       model.url = server.url;
       const nodeServers: RunningServer[] = [];
       for (const node of model.nodes.nodes) {
-        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.nodeTls?.(spec.name, node.id) ?? opts.tls);
+        const own = await listen(clusterHandler(fleet, model, node), 0, host, opts.nodeTls?.(spec.name, node.id) ?? opts.tls, IDLE_KEEP_ALIVE_MS.secrets);
         servers.push(own);
         nodeServers.push(own);
         node.url = own.url;

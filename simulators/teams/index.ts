@@ -1,5 +1,5 @@
 import { applyFaults } from '../common/faults.js';
-import { listen, route, type ServeTls } from '../common/http.js';
+import { IDLE_KEEP_ALIVE_MS, listen, route, type ServeTls } from '../common/http.js';
 import { handleAdmin } from './admin-api.js';
 import { handleApi } from './api.js';
 import { createContext } from './context.js';
@@ -47,6 +47,7 @@ export async function startTeamsSimulator(
     opts.port ?? 0,
     opts.host ?? '127.0.0.1',
     opts.tls,
+    IDLE_KEEP_ALIVE_MS.teams,
   );
   return {
     url: server.url,
