@@ -10,10 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { DEFLATE_OPTIONS } from '../../src/metrics/gzip-stream.js';
 
 const { values } = parseArgs({ options: { body: { type: 'string' } }, strict: true });
 const body = readFileSync(values.body ?? '');
-const gzipped = gzipSync(body, { level: 6 });
+// At vigil's level, so both send about the same bytes.
+const gzipped = gzipSync(body, { level: DEFLATE_OPTIONS.level });
 
 const server = http.createServer((req, res) => {
   const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
