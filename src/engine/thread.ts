@@ -6,6 +6,7 @@ import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
 import { BodyMirror, type BodyNote, type BodySource } from './body.js';
 import type { Engine, EngineCollect, TargetView } from './collection-engine.js';
 import type { Call, Note, ThreadData } from './messages.js';
+import { collectionYoungGenerationMb, targetCount } from './young-generation.js';
 
 type Pending = { resolve: (v: EngineCollect | null) => void; reject: (e: Error) => void };
 type Request = Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
@@ -13,13 +14,8 @@ type Request = Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> 
 /** How long after the collection thread died a new one starts. */
 const RESTART_DELAY_MS = 1000;
 
-/**
- * The collection thread's young generation, in MiB (vigil's other threads have 8). The state of
- * hundreds of requests in flight lives across many scavenges of 8 MiB and was promoted, to be freed
- * only by a full collection: at a million series, 32 MiB spent 9 % less CPU a collection for 15 MiB
- * more RSS, measured turn about (`bench/collect-ab.ts`, docs/performance.md).
- */
-export const COLLECTION_YOUNG_GENERATION_MB = 32;
+/** The young generation of the thread started before any config (`collectionYoungGenerationMb` sizes the next). */
+const FIRST_YOUNG_GENERATION_MB = collectionYoungGenerationMb(0);
 
 /**
  * The engine and its snapshot store in a thread of their own. Decoding, checking, rendering and
@@ -44,6 +40,8 @@ export class CollectionThread implements Engine, BodySource {
   private stopping = false;
   /** False from the thread's death until a new one starts: calls meanwhile fail at once. */
   private alive = false;
+  /** The running thread's young generation, in MiB. */
+  private youngMb = FIRST_YOUNG_GENERATION_MB;
 
   constructor(
     private readonly log: Logger,
@@ -54,13 +52,30 @@ export class CollectionThread implements Engine, BodySource {
     this.worker = this.start();
   }
 
+  /**
+   * The first config sizes the thread's young generation by its targets: the thread started
+   * without one holds nothing yet, and is replaced by one of that size. A reload keeps the size (a
+   * new thread would lose the counters of every job); a restart after a death takes the config's.
+   */
   async applyJobs(config: Config): Promise<void> {
+    const wanted = collectionYoungGenerationMb(targetCount(config));
+    if (this.config === undefined && wanted !== this.youngMb && this.alive) {
+      const idle = this.worker;
+      this.youngMb = wanted;
+      this.worker = this.start();
+      void idle.terminate();
+    }
     await this.call({ call: 'apply', config });
     this.config = config;
   }
 
   async collectNow(opts: { force?: boolean }): Promise<EngineCollect> {
     return (await this.call({ call: 'collect', force: opts.force === true }))!;
+  }
+
+  /** The running thread's young generation, in MiB. */
+  get youngGenerationMb(): number {
+    return this.youngMb;
   }
 
   targets(): TargetView[] {
@@ -84,9 +99,12 @@ export class CollectionThread implements Engine, BodySource {
   private start(): Worker {
     const worker = startThread(import.meta.url, 'thread-entry', {
       workerData: this.data,
-      resourceLimits: { maxYoungGenerationSizeMb: COLLECTION_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: this.youngMb },
     });
-    worker.on('message', (n: Note) => this.hear(n));
+    // A replaced thread's last words (an empty body) are not this one's.
+    worker.on('message', (n: Note) => {
+      if (this.worker === worker) this.hear(n);
+    });
     const died = (why: string) => {
       if (this.worker !== worker || !this.alive) return;
       this.alive = false;
@@ -106,6 +124,7 @@ export class CollectionThread implements Engine, BodySource {
 
   private restart(): void {
     if (this.stopping) return;
+    if (this.config) this.youngMb = collectionYoungGenerationMb(targetCount(this.config));
     this.worker = this.start();
     const config = this.config;
     if (!config) return;
