@@ -15,7 +15,11 @@ export class Received {
   private joined: Buffer | undefined;
   private sum: Buffer | undefined;
 
-  constructor(chunks: Buffer[], readonly length: number, digest?: Buffer) {
+  constructor(
+    chunks: Buffer[],
+    readonly length: number,
+    digest?: Buffer,
+  ) {
     this.chunks = chunks;
     this.sum = digest;
   }

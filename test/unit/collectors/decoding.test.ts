@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OffloadPool } from '../../../src/offload/pool.js';
+import type { Offload, OffloadPool } from '../../../src/offload/pool.js';
 import { Turns } from '../../../src/support/turns.js';
 import { Received } from '../../../src/upstream/received.js';
 import { decodeTask } from '../../../src/collectors/decoding.js';
@@ -21,12 +21,16 @@ const page = (padTo = 0) => {
   return owned;
 };
 
+/** A teams page decoded as its endpoint decodes one, through `offload` from TEAMS_PAGE_OFFLOAD_BYTES on. */
+const decodeTeams = (offload: Offload, body: Buffer) =>
+  decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, Received.of(body), (bytes) => ({ body: bytes }), TEAMS_PAGE_OFFLOAD_BYTES);
+
 describe('which answers leave the main thread', () => {
   it("decodes a small page (an organization's last few teams) in the collection thread, with the same task", async () => {
     const { runs, offload } = recordingPool();
     const body = page(0);
     expect(body.length).toBeLessThan(TEAMS_PAGE_OFFLOAD_BYTES);
-    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, Received.of(body), (bytes) => ({ body: bytes }), TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeTeams(offload, body);
     expect(runs).toEqual([]);
     expect(decoded).toMatchObject({ teams: expect.arrayContaining([expect.objectContaining({ id: expect.any(String) })]) });
   });
@@ -34,7 +38,7 @@ describe('which answers leave the main thread', () => {
   it('moves a page of the size the service sends (100 teams, ~270 kB) to the worker, its buffer in the transfer list', async () => {
     const { runs, offload } = recordingPool();
     const body = page(270 * 1024);
-    const decoded = await decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, Received.of(body), (bytes) => ({ body: bytes }), TEAMS_PAGE_OFFLOAD_BYTES);
+    const decoded = await decodeTeams(offload, body);
     expect(decoded).toBe('from the worker');
     expect(runs).toEqual([{ name: 'teams-page', transfer: [body.buffer] }]);
   });

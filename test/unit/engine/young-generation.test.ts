@@ -44,7 +44,7 @@ describe("the collection thread's young generation", () => {
       expect(collected.failed_jobs).toBe(collected.jobs);
     });
 
-    it('keeps its size through a reload: a new thread would lose every job\'s counters', async () => {
+    it("keeps its size through a reload: a new thread would lose every job's counters", async () => {
       thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
       await thread.applyJobs(agents(2));
       expect(thread.youngGenerationMb).toBe(32);

@@ -10,7 +10,8 @@ const TOKEN = 's.0123456789abcdefghij';
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** A listing of `n` items, the token echoed in the one at `echoAt` (a hostile or broken upstream). */
-const listing = (n: number, echoAt = -1) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ ID: `item-${i}`, Name: i === echoAt ? TOKEN : `name-${i}` })));
+const listing = (n: number, echoAt = -1) =>
+  JSON.stringify(Array.from({ length: n }, (_, i) => ({ ID: `item-${i}`, Name: i === echoAt ? TOKEN : `name-${i}` })));
 
 let server: http.Server;
 let base = '';
@@ -56,7 +57,7 @@ describe('an answer read as bytes', () => {
     }
   });
 
-  it('never hands back the request\'s token, even cut in two between writes, and digests what it hands back', async () => {
+  it("never hands back the request's token, even cut in two between writes, and digests what it hands back", async () => {
     answer = listing(3_000, 2_000);
     const at = answer.indexOf(TOKEN);
     cuts = [at + 7];
