@@ -55,8 +55,3 @@ export async function readBody(res: Dispatcher.ResponseData, max: number, endpoi
   }
   return new Received(chunks, size, hash?.digest());
 }
-
-/** The body in one buffer (`readBody`, joined). */
-export async function readCapped(res: Dispatcher.ResponseData, max: number, endpoint: string): Promise<Buffer> {
-  return (await readBody(res, max, endpoint)).bytes();
-}

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/upstream/redact.js';
-import { redactBytes } from '../../../src/upstream/redact-bytes.js';
+import { redactReceived } from '../../../src/upstream/redact-bytes.js';
+import { Received } from '../../../src/upstream/received.js';
+
+const redactBytes = (bytes: Buffer, secrets: string[]) => redactReceived(Received.of(bytes), secrets).bytes();
 
 const SECRET = 'agent-token-1234';
 
-describe('redactBytes', () => {
+describe('redactReceived on a body of one chunk', () => {
   it('returns a body with no secret in it as it is, without a copy', () => {
     const body = Buffer.from('{"Members":[{"Name":"a"}]}');
     expect(redactBytes(body, [SECRET])).toBe(body);
