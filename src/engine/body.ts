@@ -2,7 +2,7 @@ import { asBuffer } from '../metrics/encoded-lines.js';
 import { RUN_BYTES } from '../metrics/runs.js';
 import type { Deflated } from '../metrics/gzip-stream.js';
 import { Chunk, FORMATS, Snapshot, deflateOnce, type Compress, type ExpositionFormat } from '../metrics/snapshot.js';
-import { ownCopy } from '../support/transfer.js';
+import { ownCopy, transferable } from '../support/transfer.js';
 
 /** A piece of the body: one the other side holds already (its id), or a new one with its bytes. */
 export type PieceNote = number | { id: number; series: number; bytes: Uint8Array; deflated?: { raw: Uint8Array; crc: number; length: number } };
@@ -23,7 +23,8 @@ export interface BodySource {
 /**
  * The collection thread's side: sends the body whenever it changed, as the order of its pieces and
  * the bytes of only those pieces the main thread does not hold yet. A large piece's bytes are moved,
- * not copied (this side keeps no more than its length and digest); a small one is copied, since a
+ * not copied (this side keeps no more than its length and digest), or, in shared memory, shared
+ * (`Chunk.moveOut`); a small one is copied, since a
  * later run may join it again. With `compress`, each new piece's compression is made here too and
  * sent along. The main thread then does no more with a collection's results than take the new
  * pieces in: encoding, comparing, laying out and compressing all happen here.
@@ -52,7 +53,8 @@ export class BodyPublisher {
       if (known) return p.id;
       const d = this.compress?.(p.bytes);
       const bytes = p.length >= RUN_BYTES ? p.moveOut() : new Uint8Array(p.bytes);
-      transfer.push(bytes.buffer as ArrayBuffer);
+      // shared memory (a large group's lines) is shared by posting it, never moved
+      transfer.push(...transferable(bytes));
       if (!d) return { id: p.id, series: p.series, bytes };
       const raw = ownCopy(d.raw);
       transfer.push(raw.buffer as ArrayBuffer);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ownCopy } from '../support/transfer.js';
+import { isShared, ownCopy } from '../support/transfer.js';
 import { deflatePieceAsync, gzipMember, joinDeflated, type Deflated } from './gzip-stream.js';
 
 /** How pieces are compressed: each into deflate data that joins the others' (`gzip-stream.ts`). */
@@ -53,9 +53,12 @@ export class Chunk {
   /**
    * The bytes in a buffer of their own, to move to another thread; this side no longer holds them
    * (a view into a larger buffer, or bytes lent, are copied out, so nothing else loses its bytes).
+   * Bytes in shared memory are handed over as they are, and this side keeps them: both threads
+   * then hold one copy.
    */
   moveOut(): Uint8Array {
     const b = this.bytes;
+    if (isShared(b)) return b;
     if (this.compared) this.digest = digestOf(b);
     this.own = undefined;
     return this.lent ? new Uint8Array(b) : ownCopy(b);

@@ -9,6 +9,11 @@ export function ownsItsBuffer(b: Uint8Array): boolean {
   return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
 }
 
+/** Whether the bytes are in memory shared between threads: posted, they are shared, never copied or moved. */
+export function isShared(b: Uint8Array): boolean {
+  return b.buffer instanceof SharedArrayBuffer;
+}
+
 /** Whether a buffer can be moved to a worker as it is (see `ownsItsBuffer`). */
 export function transferable(b: Uint8Array): ArrayBuffer[] {
   return ownsItsBuffer(b) ? [b.buffer as ArrayBuffer] : [];

@@ -109,6 +109,34 @@ describe('the body across threads', () => {
     expect(mirror.snapshot('text').text).toContain(linesOf('a', 4000));
   });
 
+  it("shares a large group's bytes with the main side: one copy for both threads, the same bytes served", () => {
+    const { store, publisher, mirror, sent } = wire();
+    const group = pool('a', 4000, 7);
+    const lines = group.get('x_member_up') as { bytes: Uint8Array };
+    expect(lines.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // a small group is not worth shared memory
+    expect((pool('b', 2, 7).get('x_member_up') as { bytes: Uint8Array }).bytes.buffer).toBeInstanceOf(ArrayBuffer);
+    store.replace('a', group);
+    publisher.publish();
+    // posted, not moved: a transfer list holding shared memory throws (see \`wire\`)
+    const served = mirror
+      .snapshot('text')
+      .buffers()
+      .find((b) => b.length >= RUN_BYTES)!;
+    expect(served.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // the same memory, not a copy: a byte changed on one side is seen on the other
+    const at = lines.bytes.byteOffset;
+    const was = lines.bytes[0]!;
+    new Uint8Array(lines.bytes.buffer)[at] = 0x23;
+    expect(served[0]).toBe(0x23);
+    new Uint8Array(lines.bytes.buffer)[at] = was;
+    expect(mirror.snapshot('text').text).toContain(linesOf('a', 4000, 7));
+    // this side keeps the bytes: the memo's answer renders the same lines again, found unchanged
+    store.replace('a', group);
+    publisher.publish();
+    expect(sent).toHaveLength(1);
+  });
+
   it('sends nothing when nothing changed, and refuses a piece it was never sent', () => {
     const { store, publisher, sent } = wire();
     store.replace('s', renderGroup([g], 1, { target: 's' }));
