@@ -1,6 +1,6 @@
-import { ORGANIZATION_ACCESS, carries, holds, type OrganizationAccess, type Team } from './team-resource.js';
+import { ORGANIZATION_ACCESS, type OrganizationAccess, type Team } from './team-resource.js';
 import { SeriesCap } from '../../metrics/series-cap.js';
-import { brokenRules } from './consistency-rules.js';
+import { breaksARule } from './consistency-rules.js';
 
 export const VISIBILITIES = ['secret', 'organization'] as const;
 
@@ -24,6 +24,8 @@ export interface TeamsListing {
 
 const zeros = <K extends string>(keys: readonly K[]) => new Map<K, number>(keys.map((k) => [k, 0]));
 const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
+/** Counts by flag, from counts by the flag's bit (`ORGANIZATION_ACCESS` order). */
+const byFlag = (counts: readonly number[]) => new Map<OrganizationAccess, number>(ORGANIZATION_ACCESS.map((k, i) => [k, counts[i] ?? 0]));
 
 /**
  * Takes a listing's teams one at a time and keeps only what the series need: the counts, the
@@ -32,23 +34,25 @@ const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
  */
 export class TeamsTally {
   private readonly visibility = zeros<string>(VISIBILITIES);
-  private readonly held = zeros(ORGANIZATION_ACCESS);
-  private readonly carried = zeros(ORGANIZATION_ACCESS);
+  /** By the flag's bit: a listing tallies every team of the organization, a hundred thousand at a million series. */
+  private readonly held = ORGANIZATION_ACCESS.map(() => 0);
+  private readonly carried = ORGANIZATION_ACCESS.map(() => 0);
   private readonly cap: SeriesCap<Team>;
   private readonly owners: string | undefined;
   private ownersTeamUsers: number | undefined;
   private ownersSeen = false;
 
   constructor(maxTeams: number, ownersTeam?: string) {
-    this.cap = new SeriesCap<Team>(maxTeams, (t) => brokenRules(t).length > 0);
+    this.cap = new SeriesCap<Team>(maxTeams, breaksARule);
     this.owners = ownersTeam?.toLowerCase();
   }
 
   add(t: Team): void {
     bump(this.visibility, t.visibility);
-    for (const k of ORGANIZATION_ACCESS) {
-      if (holds(t, k)) bump(this.held, k);
-      if (carries(t, k)) bump(this.carried, k);
+    const { held, sent } = t.access;
+    for (let i = 0; held >> i || sent >> i; i++) {
+      if ((held >> i) & 1) this.held[i] = (this.held[i] ?? 0) + 1;
+      if ((sent >> i) & 1) this.carried[i] = (this.carried[i] ?? 0) + 1;
     }
     if (!this.ownersSeen && t.name.toLowerCase() === this.owners) {
       this.ownersSeen = true;
@@ -58,7 +62,16 @@ export class TeamsTally {
   }
 
   listing(pages: number, requests: number): TeamsListing {
-    const { visibility, held, carried, ownersTeamUsers } = this;
-    return { visibility, held, carried, kept: this.cap.kept(), untracked: this.cap.dropped, ownersTeamUsers, pages, requests };
+    const { visibility, ownersTeamUsers } = this;
+    return {
+      visibility,
+      held: byFlag(this.held),
+      carried: byFlag(this.carried),
+      kept: this.cap.kept(),
+      untracked: this.cap.dropped,
+      ownersTeamUsers,
+      pages,
+      requests,
+    };
   }
 }

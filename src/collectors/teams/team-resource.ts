@@ -74,6 +74,8 @@ export interface AccessFlags {
 }
 
 const bit = (k: OrganizationAccess) => 1 << ORGANIZATION_ACCESS.indexOf(k);
+/** The bit of a flag in `AccessFlags.sent` and `.held`. */
+export const accessBit = bit;
 
 /** The flags' bits from each flag's value: true held, false carried and not held, absent neither. */
 function accessFlagsOf(flag: (k: OrganizationAccess) => boolean | null | undefined): AccessFlags {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ownersTeamFamily } from '../../../../src/collectors/teams/access-holders.js';
-import { brokenRules } from '../../../../src/collectors/teams/consistency-rules.js';
+import { breaksARule, brokenRules } from '../../../../src/collectors/teams/consistency-rules.js';
 import { teamsFamilies } from '../../../../src/collectors/teams/list.js';
 import { TeamsTally } from '../../../../src/collectors/teams/tally.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { listTeamsResponse } from '../../../../src/collectors/teams/list.js';
-import { ORGANIZATION_ACCESS, accessFlags, carries, toTeam, type Team } from '../../../../src/collectors/teams/team-resource.js';
+import { ORGANIZATION_ACCESS, accessFlags, carries, holds, toTeam, type Team } from '../../../../src/collectors/teams/team-resource.js';
 import { showTeamResponse } from '../../../../src/collectors/teams/show.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
 import { fixture } from '../../../helpers/fixtures.js';
@@ -151,6 +151,35 @@ describe('consistency rules', () => {
     [{ 'manage-projects': true, 'read-projects': true }, ['manage-projects-without-manage-workspaces', 'read-projects-without-read-workspaces']],
   ])('%j breaks %j', (flags, rules) => {
     expect(brokenRules(team(flags))).toEqual(rules);
+  });
+
+  it('tells a team that breaks a rule on its bits as the rules do, for every combination of flags held', () => {
+    const all = 1 << ORGANIZATION_ACCESS.length;
+    const byRules = (held: number) => brokenRules({ ...team({}), access: { sent: all - 1, held } }).length > 0;
+    const mismatched = Array.from({ length: all }, (_, held) => held).filter(
+      (held) => breaksARule({ ...team({}), access: { sent: all - 1, held } }) !== byRules(held),
+    );
+    expect(mismatched).toEqual([]);
+    expect(Array.from({ length: all }, (_, held) => held).filter(byRules).length).toBeGreaterThan(all / 4);
+  });
+});
+
+describe('the counts of flags held and carried', () => {
+  it('counts every flag, the last one too, as each team says it', () => {
+    // every pattern of carried and held flags, over teams of every visibility
+    const teams: Team[] = Array.from({ length: 700 }, (_, i) => {
+      const flags: Record<string, boolean> = {};
+      ORGANIZATION_ACCESS.forEach((k, j) => {
+        if ((i * 31 + j * 7) % 3) flags[k] = (i + j) % 5 < 2;
+      });
+      return { id: `team-${i}`, name: `t${i}`, ssoTeamId: '', usersCount: i, visibility: i % 3 ? 'organization' : 'secret', access: accessFlags(flags) };
+    });
+    const l = listed(teams);
+    for (const k of ORGANIZATION_ACCESS) {
+      expect([k, l.held.get(k)]).toEqual([k, teams.filter((t) => holds(t, k)).length]);
+      expect([k, l.carried.get(k)]).toEqual([k, teams.filter((t) => carries(t, k)).length]);
+    }
+    expect(l.held.get('manage-organization-access')).toBeGreaterThan(0);
   });
 });
 
