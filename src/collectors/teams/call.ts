@@ -5,6 +5,7 @@ import type { UpstreamClient } from '../../upstream/client.js';
 import { MAX_RATE_LIMIT_WAIT_MS } from '../../upstream/request-spacer.js';
 import { backoffOn, firstOf, waitOnRateLimit } from '../../upstream/retry.js';
 import type { Sent } from '../endpoint.js';
+import type { LastPass } from './pages.js';
 import type { TeamsListing } from './tally.js';
 import type { TeamsTarget } from './target.js';
 
@@ -30,6 +31,8 @@ export interface TeamsCall {
   requests(): number;
   /** Told of each complete listing (to report teams past max_teams). */
   listed(listing: TeamsListing): void;
+  /** The target's last complete pass over its listing's pages, kept across runs. */
+  readonly lastPass: LastPass;
 }
 
 export function teamsCall(t: TeamsTarget, ctx: BuildContext): (signal: AbortSignal) => TeamsCall {
@@ -50,6 +53,7 @@ export function teamsCall(t: TeamsTarget, ctx: BuildContext): (signal: AbortSign
   const listed = (l: TeamsListing) => {
     if (l.untracked > 0) warnCap({ target: t.name, teams: l.kept.length + l.untracked, max_teams: t.max_teams, untracked: l.untracked });
   };
+  const lastPass: LastPass = { pages: [] };
   return () => {
     let token: Promise<string> | undefined;
     return {
@@ -60,6 +64,7 @@ export function teamsCall(t: TeamsTarget, ctx: BuildContext): (signal: AbortSign
       }),
       requests: () => requests,
       listed,
+      lastPass,
     };
   };
 }

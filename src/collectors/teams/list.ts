@@ -189,7 +189,7 @@ export const listEndpoint = endpoint({
     const before = c.requests();
     const show = within.get(showEndpoint);
     const t = c.target;
-    const req = { id: listEndpoint.id, pageSize: t.page_size, maxPages: t.max_pages, maxBytes: t.max_listing_size };
+    const req = { id: listEndpoint.id, pageSize: t.page_size, maxPages: t.max_pages, maxBytes: t.max_listing_size, last: c.lastPass };
     const listing = await listTeams(
       get,
       show ? { ...req, completePage: (teams) => completeAccess(teams, show) } : req,
