@@ -36,5 +36,5 @@ export async function decodeBody<T extends TaskTable, N extends keyof T & string
     return (tasks[name] as (i: In) => Out)(input(bytes));
   };
   if (!remembered) return run();
-  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run);
+  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run, body.cleanOf);
 }

@@ -1,6 +1,8 @@
 interface Last {
   readonly digest: Buffer;
   readonly value: unknown;
+  /** The secrets the body was last found free of (`secretsKey`), when it was searched and was. */
+  cleanOf: string | undefined;
 }
 
 /**
@@ -24,17 +26,29 @@ export class AnswerMemo {
    * and `key` when the body is the same bytes. The digest is the caller's, taken as the body arrived
    * (`Received`): a body known again is never joined, copied or decoded.
    */
-  async decode<T>(endpoint: string, key: string, digest: Buffer, decode: () => Promise<T>): Promise<T> {
+  async decode<T>(endpoint: string, key: string, digest: Buffer, decode: () => Promise<T>, cleanOf?: string): Promise<T> {
     const at = `${endpoint}\u0000${key}`;
     const last = this.last.get(at);
     if (last?.digest.equals(digest)) {
       this.reused(endpoint);
+      // searched again (the secrets changed): known clean of the new ones from now on
+      last.cleanOf = cleanOf;
       return last.value as T;
     }
     this.last.delete(at);
     const value = await decode();
-    this.last.set(at, { digest, value });
+    this.last.set(at, { digest, value, cleanOf });
     return value;
+  }
+
+  /**
+   * Whether the answer held under `endpoint` and `key` is a body of `digest` found free of the
+   * secrets `secrets` (`secretsKey`): the same bytes, searched for the same secrets, need no search
+   * again. A body that held a secret is held redacted, under another digest, and never matches.
+   */
+  knowsClean(endpoint: string, key: string, digest: Buffer, secrets: string): boolean {
+    const last = this.last.get(`${endpoint}\u0000${key}`);
+    return last !== undefined && last.cleanOf === secrets && last.digest.equals(digest);
   }
 
   /** Answers held (one per endpoint and page seen since the target's jobs were built). */

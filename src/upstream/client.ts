@@ -5,7 +5,7 @@ import { attemptSignal, readBody } from './attempt-bounds.js';
 import { decode } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
-import { redactReceived } from './redact-bytes.js';
+import { redactReceived, secretsKey } from './redact-bytes.js';
 import { Received } from './received.js';
 import { refuseUnreadable } from './unreadable.js';
 import { retryAfterMs, type RetryPolicy } from './retry.js';
@@ -62,6 +62,11 @@ export interface RequestSpec {
   /** Statuses >= 400 whose JSON body is data rather than an error (an unhealthy agent's 500). */
   dataStatuses?: readonly number[];
   signal?: AbortSignal;
+  /**
+   * Whether the caller holds a body of this SHA-256 (taken as it arrived) found free of these
+   * secrets (`secretsKey`): such a body is not searched for them again (`bytes` only).
+   */
+  knownClean?: (digest: Buffer, secrets: string) => boolean;
 }
 
 export interface JsonResponse {
@@ -147,7 +152,13 @@ export class UpstreamClient {
    * replaced in it as `json` does (error answers are handled alike).
    */
   bytes(spec: RequestSpec): Promise<BytesResponse> {
-    return this.send(spec, { digest: true, fromBytes: redactReceived, fromValue: (v) => Received.of(Buffer.from(JSON.stringify(v))) });
+    const fromBytes = (body: Received, secrets: readonly string[]): Received => {
+      const key = secretsKey(secrets);
+      if (!spec.knownClean?.(body.digest(), key)) return redactReceived(body, secrets);
+      body.cleanOf = key;
+      return body;
+    };
+    return this.send(spec, { digest: true, fromBytes, fromValue: (v) => Received.of(Buffer.from(JSON.stringify(v))) });
   }
 
   private async send<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {

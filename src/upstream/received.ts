@@ -14,6 +14,8 @@ export class Received {
   private chunks: Buffer[] | undefined;
   private joined: Buffer | undefined;
   private sum: Buffer | undefined;
+  /** The secrets (`secretsKey`) this body was searched for and found free of, when it was. */
+  cleanOf: string | undefined;
 
   constructor(
     chunks: Buffer[],

@@ -1,6 +1,9 @@
 import { hasEscapes, redactText, redactValue } from './redact.js';
 import { Received } from './received.js';
 
+/** The secrets a body is searched for, as one string: a body found free of them is known by it (`Received.cleanOf`). */
+export const secretsKey = (secrets: readonly string[]): string => secrets.join('\u0000');
+
 /**
  * `redactText`/`redactValue` for a body kept as bytes (decoded later, off the collection thread),
  * as it arrived. The common case, no secret and no escape in it, is a search of its chunks (and of
@@ -9,9 +12,11 @@ import { Received } from './received.js';
  * decoded value) and encoded again.
  */
 export function redactReceived(body: Received, secrets: readonly string[]): Received {
-  if (!secrets.length) return body;
   // Any backslash: an escaped form of a secret, or an escape hiding one.
-  if (!body.includes('\\') && !secrets.some((s) => body.includes(s))) return body;
+  if (!secrets.length || (!body.includes('\\') && !secrets.some((s) => body.includes(s)))) {
+    body.cleanOf = secretsKey(secrets);
+    return body;
+  }
   const text = redactText(body.bytes().toString('utf8'), secrets);
   if (!hasEscapes(text)) return Received.of(Buffer.from(text));
   let value: unknown;

@@ -2,13 +2,14 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { teamsCollector } from '../../../../src/collectors/teams/collector.js';
 import { parseConfig } from '../../../../src/config/load.js';
 import { jobContext } from '../../../../src/jobs/context.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { listEndpoint } from '../../../../src/collectors/teams/list.js';
+import { Received } from '../../../../src/upstream/received.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { NEVER } from '../../../helpers/schedules.js';
 import { tempDir } from '../../../helpers/temp-dir.js';
@@ -93,6 +94,37 @@ describe('a listing whose pages did not change', () => {
     expect(gone.every((l) => l.includes('team="team-700"'))).toBe(true);
     expect(added).toEqual(gone.map((l) => l.replace('team="team-700"', 'team="renamed-700"')).sort());
     await job.close();
+  }, 120_000);
+
+  it('searches an unchanged answer for secrets once, and again once the token changes', async () => {
+    reset();
+    const next = 'next-token-zq81x';
+    bodies.set(3, pageOf(3, [team(3, `named-${next}`)]));
+    const job = teamsJob();
+    const searches = vi.spyOn(Received.prototype, 'includes');
+    const named = (r: { lines: Set<string> }) => [...r.lines].some((l) => l.includes(next));
+    try {
+      expect(named(await job.run())).toBe(true);
+      expect(searches.mock.calls.length).toBeGreaterThanOrEqual(PAGES);
+      searches.mockClear();
+      // the same bytes, searched for the same token last time
+      expect(named(await job.run())).toBe(true);
+      expect(searches).not.toHaveBeenCalled();
+      // the token is now a string page 3 held all along: every page is searched for it again
+      writeFileSync(tokenFile, `${next}\n`);
+      const rotated = await job.run();
+      expect(rotated.error).toBeUndefined();
+      expect(named(rotated)).toBe(false);
+      expect(searches.mock.calls.length).toBeGreaterThanOrEqual(PAGES);
+      searches.mockClear();
+      // and known free of it from then on (page 3, which held it, is searched at every run)
+      expect(named(await job.run())).toBe(false);
+      expect(searches.mock.calls.length).toBeLessThan(5);
+    } finally {
+      writeFileSync(tokenFile, 'tok\n');
+      searches.mockRestore();
+      await job.close();
+    }
   }, 120_000);
 
   it('never takes an unchanged invalid page for a success: it fails every run with its reason', async () => {
