@@ -24,10 +24,10 @@ export interface BodySource {
  * The collection thread's side: sends the body whenever it changed, as the order of its pieces and
  * the bytes of only those pieces the main thread does not hold yet. A large piece's bytes are moved,
  * not copied (this side keeps no more than its length and digest), or, in shared memory, shared
- * (`Chunk.moveOut`); a small one is copied, since a
- * later run may join it again. With `compress`, each new piece's compression is made here too and
- * sent along. The main thread then does no more with a collection's results than take the new
- * pieces in: encoding, comparing, laying out and compressing all happen here.
+ * (`Chunk.moveOut`); a small one is copied, since a later run may join it again. With `compress`,
+ * each new piece's compression is made here too and sent along. The main thread then does no more
+ * with a collection's results than take the new pieces in: encoding, comparing, laying out and
+ * compressing all happen here.
  */
 export class BodyPublisher {
   /** Pieces the other side holds: those of the last body sent. */
