@@ -73,9 +73,9 @@ export interface AccessFlags {
   readonly held: number;
 }
 
-const bit = (k: OrganizationAccess) => 1 << ORGANIZATION_ACCESS.indexOf(k);
-/** The bit of a flag in `AccessFlags.sent` and `.held`. */
-export const accessBit = bit;
+/** Each flag's bit in `AccessFlags.sent` and `.held`: looked up for every team of a listing. */
+const BITS = new Map(ORGANIZATION_ACCESS.map((k, i) => [k, 1 << i]));
+const bit = (k: OrganizationAccess) => BITS.get(k) ?? 0;
 
 /** The flags' bits from each flag's value: true held, false carried and not held, absent neither. */
 function accessFlagsOf(flag: (k: OrganizationAccess) => boolean | null | undefined): AccessFlags {
