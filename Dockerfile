@@ -51,7 +51,11 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["nod
 # --single-threaded-gc: each thread collects its own garbage. V8's parallel and concurrent collector
 # threads cost more CPU than they save on the few cores vigil gets: measured at 8x (535,000 series,
 # docs/performance.md, "A million series"), a collection took ~22 % less CPU with it.
-ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "--single-threaded-gc", "dist/main.js", "--config.file=/etc/vigil/vigil.yml"]
+# --max-semi-space-size=4: the main thread's young generation, at most two semi-spaces of 4 MiB
+# (Node 24 grows it to 128 MiB, Node 20 to 32). It answers scrapes from bytes made elsewhere and
+# needs little; vigil's other threads size their own (docs/performance.md, "The main thread's
+# young generation").
+ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "--single-threaded-gc", "--max-semi-space-size=4", "dist/main.js", "--config.file=/etc/vigil/vigil.yml"]
 CMD []
 # Last, so that a new revision reuses every layer above.
 ARG VIGIL_REVISION=unknown

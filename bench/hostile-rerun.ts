@@ -2,7 +2,7 @@
  * Re-runs the red team's attacks against a real vigil process, one attack to a fresh vigil: a hostile
  * target (bench/hostile/attacks.ts) beside ONE healthy target of another kind, both on a 5-second
  * schedule, their upstreams loopback servers in this process. vigil runs as the image runs it
- * (`node --single-threaded-gc dist/main.js`); the image's 512 MiB memory limit is not emulated (no
+ * (`node --single-threaded-gc --max-semi-space-size=4 dist/main.js`); the image's 512 MiB memory limit is not emulated (no
  * V8 flag is one), vigil's peak RSS (VmHWM, every thread of the process) is reported and flagged
  * against it. Every second the bench scrapes /metrics and reads /proc/<pid>/status.
  *
@@ -25,6 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { startVigil } from '../test/helpers/process.js';
+import { VIGIL_NODE_FLAGS } from './scale/start-vigil.js';
 import { ATTACKS, PROXY_PASSWORD, PROXY_USER, type Attack } from './hostile/attacks.js';
 import { healthy, serve } from './hostile/upstreams.js';
 
@@ -119,7 +120,7 @@ async function run(attack: Attack): Promise<Result> {
   writeFileSync(join(dir, 'vigil.yml'), stringify(config));
   const vigil = startVigil([`--config.file=${join(dir, 'vigil.yml')}`, '--web.listen-address=127.0.0.1:0', '--log.format=json'], {
     built: { root: ROOT },
-    nodeArgs: ['--single-threaded-gc'],
+    nodeArgs: VIGIL_NODE_FLAGS,
   });
   let logBytes = 0;
   const count = (c: Buffer) => (logBytes += c.length);

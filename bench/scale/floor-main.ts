@@ -17,7 +17,7 @@
  * A warm-up replay (uncounted: vigil's measured collections follow warm ones too) opens the
  * connections and warms the JIT; then each replay's process CPU (user + system) and wall time are
  * taken around the replay alone and a full collection of its garbage, with the garbage collector
- * on the main thread as vigil's is (`--single-threaded-gc`, `VIGIL_NODE_FLAGS`). Prints one line `floor <json>` (a `FloorResult`), exits 0.
+ * on the main thread as vigil's is (`--single-threaded-gc`, `FLOOR_NODE_FLAGS`). Prints one line `floor <json>` (a `FloorResult`), exits 0.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

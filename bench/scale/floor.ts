@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Child, Children } from './children.js';
 import type { Row } from './report.js';
-import { VIGIL_NODE_FLAGS, http } from './start-vigil.js';
+import { FLOOR_NODE_FLAGS, http } from './start-vigil.js';
 
 /**
  * The floor of a collection, measured in the same run as vigil's collections: the requests of one
@@ -63,7 +63,7 @@ export async function floorOf(children: Children, sim: Child, collect: () => Pro
   const child = children.start(
     'floor',
     process.execPath,
-    [...VIGIL_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, `--replays=${replays}`],
+    [...FLOOR_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, `--replays=${replays}`],
     {
       cwd: ROOT,
     },

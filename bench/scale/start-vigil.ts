@@ -7,7 +7,12 @@ import { freePort, type Child, type Children } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`). */
-export const VIGIL_NODE_FLAGS = ['--single-threaded-gc'];
+export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4'];
+/**
+ * The floor's: it fetches on its main thread what vigil fetches on its collection thread, whose
+ * young generation vigil sizes itself, so the cap on vigil's main thread is not the floor's.
+ */
+export const FLOOR_NODE_FLAGS = VIGIL_NODE_FLAGS.filter((f) => !f.startsWith('--max-semi-space-size'));
 
 export async function http(url: string, init: RequestInit = {}): Promise<Response> {
   const res = await fetch(url, init);
@@ -57,7 +62,7 @@ export async function startVigil(children: Children, dir: string, config: (liste
   const file = join(dir, 'vigil.yml');
   writeFileSync(file, config(listen));
   const probe = pathToFileURL(join(ROOT, 'bench/scale/gc-probe.mjs')).href;
-  // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=4' tries V8 settings on vigil alone.
+  // BENCH_VIGIL_NODE_FLAGS='--max-semi-space-size=8' tries V8 settings on vigil alone (the last of a flag wins).
   const nodeFlags = [...VIGIL_NODE_FLAGS, ...(process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = children.start(
     'vigil',

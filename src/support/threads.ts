@@ -1,5 +1,6 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
@@ -8,10 +9,22 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * development dependency) registered in the thread first.
  */
 export function startThread(base: string, name: string, workerOpts: WorkerOptions = {}): Worker {
+  leaveYoungGenerationsToThreads();
   const opts = { ...workerOpts, resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB, ...workerOpts.resourceLimits } };
   if (!base.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, base), opts);
   const entry = new URL(`./${name}.ts`, base).href;
   return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`, { ...opts, eval: true });
+}
+
+/**
+ * `node --max-semi-space-size=N` sizes the main thread's young generation (the image and `npm start`
+ * run vigil with 4), but V8 applies the flag to every thread started later too, over
+ * the thread's own `maxYoungGenerationSizeMb`. Once the main thread's heap exists the flag has done
+ * its work, so it is cleared before the first thread starts: 0 is V8's "unset", and each thread
+ * gets the young generation vigil sizes for it. Process-wide and idempotent.
+ */
+function leaveYoungGenerationsToThreads(): void {
+  setFlagsFromString('--max-semi-space-size=0');
 }
 
 /**

@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const run = promisify(execFile);
+
+/** Node's own flags in the image's ENTRYPOINT and in `npm start`: those between `node` and `dist/main.js`. */
+function nodeFlags(command: string[]): string[] {
+  return command.slice(command.indexOf('node') + 1, command.indexOf('dist/main.js'));
+}
+
+describe('the young generation of each thread', () => {
+  it('node --max-semi-space-size sizes the main thread, and a thread vigil starts keeps the young generation it asks for', async () => {
+    const { stdout } = await run(process.execPath, ['--max-semi-space-size=2', '--import', 'tsx', 'test/fixtures/threads/young-generation-probe.ts'], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
+    const grew = JSON.parse(stdout) as { main: number; thread: number };
+    // Two semi-spaces of 2 MiB on the main thread; the thread's 32 MiB, not the flag's 2.
+    expect(grew.main).toBeLessThanOrEqual(4);
+    expect(grew.thread).toBeGreaterThan(16);
+  }, 90_000);
+
+  it('the image and `npm start` run node with the same flags', () => {
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(`${ROOT}/Dockerfile`, 'utf8'))?.[1];
+    const start = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const image = nodeFlags(JSON.parse(entrypoint ?? '[]') as string[]);
+    expect(image).toContain('--max-semi-space-size=4');
+    expect(nodeFlags(start.split(' '))).toEqual(image);
+  });
+});
