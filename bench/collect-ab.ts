@@ -7,8 +7,11 @@
  * columns of one run compare.
  *
  *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4] [--only=secrets,agents,teams]
- *   node --import tsx bench/collect-ab.ts --a=. --b=. --b-flags='--max-semi-space-size=16'
+ *   node --import tsx bench/collect-ab.ts --a=. --b=. --a-flags='--max-semi-space-size=0'
  *
+ * Both sides run with the image's flags (`VIGIL_NODE_FLAGS`), then their own. A build before the
+ * main thread's young generation was capped applies `--max-semi-space-size=4` to its other threads
+ * too: give it `--max-semi-space-size=0`, V8's default, to compare it as it shipped.
  * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
  * differ from the last, so each takes the whole path (the worst case); `unchanged` leaves them as
  * they are. The default estate is the million-series one of `bench/scale.ts --size=1M`. Everything

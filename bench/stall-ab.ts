@@ -22,6 +22,7 @@ import { Children, freePort } from './scale/children.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { startCeiling } from './scale/start-ceiling.js';
+import { VIGIL_NODE_FLAGS } from './scale/start-vigil.js';
 import { load } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -92,7 +93,15 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, `vigil-${side}.yml`);
   writeFileSync(config, vigilConfig(estate, listen));
-  const args = ['dist/main.js', `--config.file=${config}`, '--log.level=warn', '--web.enable-lifecycle'];
+  // As the image runs it (a build from before the main thread's cap takes `--max-semi-space-size=0` after: see collect-ab.ts).
+  const args = [
+    ...VIGIL_NODE_FLAGS,
+    ...(process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    'dist/main.js',
+    `--config.file=${config}`,
+    '--log.level=warn',
+    '--web.enable-lifecycle',
+  ];
   // Collections back to back: a build that answers /-/collect from its last run would measure nothing.
   if (readFileSync(join(SIDES[side], 'dist/cli.js'), 'utf8').includes('web.collect-min-interval')) args.push('--web.collect-min-interval=0s');
   const vigil = children.start(`vigil ${side}`, process.execPath, args, { cwd: SIDES[side] });
