@@ -63,7 +63,7 @@ export async function floorOf(children: Children, sim: Child, collect: () => Pro
   const child = children.start(
     'floor',
     process.execPath,
-    [...FLOOR_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, `--replays=${replays}`],
+    [...FLOOR_NODE_FLAGS, '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, `--replays=${replays}`],
     {
       cwd: ROOT,
     },

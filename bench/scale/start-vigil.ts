@@ -6,8 +6,8 @@ import type { CollectSummary } from '../../src/daemon.js';
 import { freePort, type Child, type Children } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`). */
-export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4'];
+/** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`); the GC probe needs `--expose-gc` too. */
+export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4', '--expose-gc'];
 /**
  * The floor's: it fetches on its main thread what vigil fetches on its collection thread, whose
  * young generation vigil sizes itself, so the cap on vigil's main thread is not the floor's.
@@ -69,7 +69,6 @@ export async function startVigil(children: Children, dir: string, config: (liste
     process.execPath,
     [
       ...nodeFlags,
-      '--expose-gc',
       '--import',
       probe,
       'dist/main.js',

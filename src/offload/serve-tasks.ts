@@ -3,6 +3,7 @@ import { toUpstreamError } from '../upstream/errors.js';
 import { ownedBuffers } from '../support/transfer.js';
 import type { TaskTable } from './pool.js';
 import { yieldToMainThread } from '../support/threads.js';
+import { exposedGc, idleCollector } from './idle-collect.js';
 
 /**
  * The body of an offload worker thread's entry module: runs each task of `tasks` it is sent and
@@ -13,6 +14,7 @@ export function serveTasks(tasks: TaskTable): void {
   if (!port) throw new Error('offload worker started outside a worker thread');
 
   yieldToMainThread();
+  const answered = idleCollector(exposedGc());
 
   port.on('message', (m: { id: number; name: string; input: never }) => {
     try {
@@ -27,5 +29,6 @@ export function serveTasks(tasks: TaskTable): void {
       const reason = err === e ? err.reason : 'internal';
       port.postMessage({ id: m.id, error: { reason, message: err.message, ...(err.status === undefined ? {} : { status: err.status }) } });
     }
+    answered();
   });
 }
