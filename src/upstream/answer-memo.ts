@@ -1,3 +1,5 @@
+import { sameValue } from '../support/same-value.js';
+
 interface Last {
   readonly digest: Buffer;
   readonly value: unknown;
@@ -9,8 +11,9 @@ interface Last {
  * The last successful decoding of each of one target's answers, by endpoint (and page), known again
  * by a digest of the body. An answer byte-identical to the last is neither decoded, validated nor
  * mapped again: the value decoded from it is handed out once more. A changed byte changes the digest
- * and takes the whole path; a failed decoding forgets the answer, so an invalid body fails every
- * time with its reason and is never taken for a success.
+ * and takes the whole path (a value decoded the same as the last is the last, one object); a failed
+ * decoding forgets the answer, so an invalid body fails every time with its reason and is never
+ * taken for a success.
  *
  * Bounded by what the target asks for (one entry per endpoint and page), and as long-lived as the
  * target's jobs: a reload builds new jobs and a new memo.
@@ -36,7 +39,11 @@ export class AnswerMemo {
       return last.value as T;
     }
     this.last.delete(at);
-    const value = await decode();
+    const decoded = await decode();
+    // New bytes that say what the last said (only what vigil does not read changed): the last value
+    // stays, one object. Whatever holds the last (the job's last commit, the body) holds this one, and
+    // the new one, a pool's lines (megabytes), is not kept beside it.
+    const value = last && sameValue(last.value, decoded) ? (last.value as T) : decoded;
     this.last.set(at, { digest, value, cleanOf });
     return value;
   }

@@ -22,9 +22,13 @@ const T = { name: 's1', max_members: 100_000 };
 const pool = fixture('agent/members-server.json') as { Members: Array<Record<string, unknown>> };
 const sample = pool.Members[0] as Record<string, unknown>;
 /** A pool of `n` members (past MEMBERS_OFFLOAD_BYTES from ~1,000: decoded on the worker), the first one `status`. */
-const poolOf = (n: number, status = 'alive') =>
+const poolOf = (n: number, status = 'alive', unread: Record<string, unknown> = {}) =>
   Buffer.from(
-    JSON.stringify({ ...pool, Members: Array.from({ length: n }, (_, i) => ({ ...sample, Name: `node-${i}`, Status: i === 0 ? status : 'alive' })) }),
+    JSON.stringify({
+      ...pool,
+      ...unread,
+      Members: Array.from({ length: n }, (_, i) => ({ ...sample, Name: `node-${i}`, Status: i === 0 ? status : 'alive' })),
+    }),
   );
 const text = (g: RenderedGroup) => [...g.values()].map(linesText).join('');
 /**
@@ -65,6 +69,14 @@ describe.each([
     moveAway(second.group);
     expect(text((await poll(poolOf(members))).group)).toBe(expected);
     expect(reused()).toBe(2);
+
+    // New bytes that vigil reads the same (a field it does not read): the lines are those held, one
+    // copy, not new ones beside them.
+    const held = first.group.get('scheduler_agent_member_status');
+    const same = await poll(poolOf(members, 'alive', { NotRead: 1 }));
+    expect(reused()).toBe(2);
+    expect(held).toBeDefined();
+    expect(same.group.get('scheduler_agent_member_status')).toBe(held);
 
     // One member's status changed: the whole path again, and its series with it.
     const changed = text((await poll(poolOf(members, 'failed'))).group);
