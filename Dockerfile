@@ -54,7 +54,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["nod
 # --max-semi-space-size=4: the main thread's young generation, at most two semi-spaces of 4 MiB
 # (Node 24 grows it to 128 MiB, Node 20 to 32). It answers scrapes from bytes made elsewhere and
 # needs little; vigil's other threads size their own (docs/performance.md, "The main thread's
-# young generation").
+# young generation, the decoding threads' garbage").
 # --expose-gc: a decoding thread collects its garbage once it has been idle for a second (the
 # garbage of whole answers, kept otherwise until V8's next full collection).
 ENTRYPOINT ["/usr/bin/tini", "-e", "143", "--", "node", "--single-threaded-gc", "--max-semi-space-size=4", "--expose-gc", "dist/main.js", "--config.file=/etc/vigil/vigil.yml"]
