@@ -67,16 +67,7 @@ export async function startVigil(children: Children, dir: string, config: (liste
   const child = children.start(
     'vigil',
     process.execPath,
-    [
-      ...nodeFlags,
-      '--import',
-      probe,
-      'dist/main.js',
-      `--config.file=${file}`,
-      '--log.level=warn',
-      '--web.enable-lifecycle',
-      '--web.collect-min-interval=0s',
-    ],
+    [...nodeFlags, '--import', probe, 'dist/main.js', `--config.file=${file}`, '--log.level=warn', '--web.enable-lifecycle', '--web.collect-min-interval=0s'],
     // BENCH_VIGIL_DIR=../other-checkout runs that checkout's build against this estate (built there first).
     { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT },
   );

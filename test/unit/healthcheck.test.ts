@@ -9,9 +9,20 @@ describe('the container HEALTHCHECK', () => {
   it('finds vigil flags on its command line, behind node or tini', () => {
     expect(vigilFlags(['node', 'dist/main.js', '--web.listen-address=:9811'])).toEqual(['--web.listen-address=:9811']);
     expect(vigilFlags(['/usr/bin/tini', '-e', '143', '--', 'node', 'dist/main.js', '--config.file=/c.yml'])).toEqual(['--config.file=/c.yml']);
-    expect(vigilFlags(['/usr/bin/tini', '-e', '143', '--', 'node', '--single-threaded-gc', '--max-semi-space-size=4', '--expose-gc', 'dist/main.js', '--config.file=/c.yml'])).toEqual([
-      '--config.file=/c.yml',
-    ]);
+    expect(
+      vigilFlags([
+        '/usr/bin/tini',
+        '-e',
+        '143',
+        '--',
+        'node',
+        '--single-threaded-gc',
+        '--max-semi-space-size=4',
+        '--expose-gc',
+        'dist/main.js',
+        '--config.file=/c.yml',
+      ]),
+    ).toEqual(['--config.file=/c.yml']);
     expect(vigilFlags(['node', 'dist/healthcheck.js'])).toBeUndefined();
   });
 
