@@ -8,10 +8,13 @@
  *
  *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4] [--only=secrets,agents,teams]
  *   node --import tsx bench/collect-ab.ts --a=. --b=. --a-flags='--max-semi-space-size=0'
+ *   node --import tsx bench/collect-ab.ts --a=. --b=. --b-env='MALLOC_MMAP_THRESHOLD_=65536'
  *
  * Both sides run with the image's flags (`VIGIL_NODE_FLAGS`), then their own. A build before the
  * main thread's young generation was capped applies `--max-semi-space-size=4` to its other threads
  * too: give it `--max-semi-space-size=0`, V8's default, to compare it as it shipped.
+ * `--a-env`/`--b-env` (`NAME=value ...`) set environment variables for that side's vigil alone,
+ * such as the C library's allocator settings.
  * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
  * differ from the last, so each takes the whole path (the worst case); `unchanged` leaves them as
  * they are. The default estate is the million-series one of `bench/scale.ts --size=1M`. Everything
@@ -36,6 +39,8 @@ const { values: flags } = parseArgs({
     b: { type: 'string', default: '.' },
     'a-flags': { type: 'string', default: '' },
     'b-flags': { type: 'string', default: '' },
+    'a-env': { type: 'string', default: '' },
+    'b-env': { type: 'string', default: '' },
     answers: { type: 'string', default: 'changed' },
     scale: { type: 'string', default: '10' },
     shape: { type: 'string', default: '{"servers":11,"members":20000}' },
@@ -51,6 +56,7 @@ interface Side {
   name: 'a' | 'b';
   dir: string;
   nodeFlags: string;
+  env: string;
   vigil?: Vigil;
   runs: CollectSummary[];
   threads?: Map<string, number>;
@@ -62,14 +68,15 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 await runBench('collect-ab', children, scratch, async () => {
   const sides: Side[] = [
-    { name: 'a', dir: resolve(flags.a), nodeFlags: flags['a-flags'], runs: [] },
-    { name: 'b', dir: resolve(flags.b), nodeFlags: flags['b-flags'], runs: [] },
+    { name: 'a', dir: resolve(flags.a), nodeFlags: flags['a-flags'], env: flags['a-env'], runs: [] },
+    { name: 'b', dir: resolve(flags.b), nodeFlags: flags['b-flags'], env: flags['b-env'], runs: [] },
   ];
   const { estate } = await startEstate(children, Number(flags.scale), mkdtempSync(join(scratch, 'estate-')), JSON.parse(flags.shape) as object);
   for (const side of sides) {
     // startVigil reads where the build is and its extra flags from the environment.
     process.env.BENCH_VIGIL_DIR = side.dir;
     process.env.BENCH_VIGIL_NODE_FLAGS = side.nodeFlags;
+    process.env.BENCH_VIGIL_ENV = side.env;
     const vigil = await startVigil(children, mkdtempSync(join(scratch, `${side.name}-`)), (listen) => vigilConfig(estate, listen, undefined, only));
     side.vigil = vigil;
     await until(`vigil ${side.name} to be ready`, async () => (await fetch(`${vigil.url}/readyz`)).ok, 600_000);
@@ -87,6 +94,7 @@ await runBench('collect-ab', children, scratch, async () => {
     side: s.name,
     build: s.dir,
     'node flags': s.nodeFlags || '(as shipped)',
+    environment: s.env || '(as shipped)',
     answers: flags.answers,
     series: s.runs.at(-1)?.series ?? 0,
     'collection CPU s (median)': cpu(s).toFixed(2),

@@ -52,6 +52,20 @@ export interface Vigil {
   reconfigure(config: (listen: string) => string): Promise<void>;
 }
 
+/** `K=V K=V` (BENCH_VIGIL_ENV, e.g. the C library's allocator settings) as environment variables for vigil alone. */
+export function vigilEnv(pairs = ''): Record<string, string> {
+  return Object.fromEntries(
+    pairs
+      .split(' ')
+      .filter(Boolean)
+      .map((p) => {
+        const at = p.indexOf('=');
+        if (at < 1) throw new Error(`BENCH_VIGIL_ENV: ${p} is not NAME=value`);
+        return [p.slice(0, at), p.slice(at + 1)];
+      }),
+  );
+}
+
 /**
  * Built vigil (`dist/main.js`) on a free loopback port, with the config `config` writes for that
  * address (saved in `dir`); resolves once it answers /healthz.
@@ -69,7 +83,7 @@ export async function startVigil(children: Children, dir: string, config: (liste
     process.execPath,
     [...nodeFlags, '--import', probe, 'dist/main.js', `--config.file=${file}`, '--log.level=warn', '--web.enable-lifecycle', '--web.collect-min-interval=0s'],
     // BENCH_VIGIL_DIR=../other-checkout runs that checkout's build against this estate (built there first).
-    { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT },
+    { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT, env: { ...process.env, ...vigilEnv(process.env.BENCH_VIGIL_ENV) } },
   );
   const url = `http://${listen}`;
   await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);
