@@ -1,5 +1,5 @@
 import { decodeBody, type Remembered } from '../offload/decode-body.js';
-import { OffloadPool } from '../offload/pool.js';
+import { OffloadPool, type SizedLimits } from '../offload/pool.js';
 import type { BuildContext } from '../jobs/context.js';
 import type { Received } from '../upstream/received.js';
 import { membersPoll } from './agent/members.js';
@@ -68,6 +68,30 @@ export function decodingYoungGenerationMb(bytes: number): number {
   return mb;
 }
 
+/**
+ * The old generation's limit of a decoding thread, in MiB, for answers of `bytes` at most: a power
+ * of two from 256 to 4096, at least 32 times the largest answer and 64 more. Without a limit V8
+ * sizes a thread's old generation for the machine (4 GiB here) and lets garbage reach hundreds of
+ * MiB before its first full collection: parsing a 5.5 MiB pool again and again, a thread's heap
+ * reached 229 MiB on Node 20 and 349 on Node 24, against 132 and 194 under a limit of 512, for the
+ * same CPU. What a parse keeps alive is about 9 times its answer (48 MiB ran out for 5.5), so the
+ * limit leaves it three times that and more. A thread that runs out anyway ends, its task fails as
+ * an internal error of that target, and the pool starts another (docs/performance.md, "A decoding
+ * thread's heap limit, from its largest answer").
+ */
+export function decodingOldGenerationMb(bytes: number): number {
+  const wanted = (bytes * 32) / 2 ** 20 + 64;
+  let mb = 256;
+  while (mb < wanted && mb < 4096) mb *= 2;
+  return mb;
+}
+
+/** A decoding thread's young and old generations for answers of `bytes` at most. */
+export const decodingLimits = (bytes: number): SizedLimits => ({
+  maxYoungGenerationSizeMb: decodingYoungGenerationMb(bytes),
+  maxOldGenerationSizeMb: decodingOldGenerationMb(bytes),
+});
+
 /** The worker threads that run the collectors' decoding tasks (`decoding-worker.ts`); started on first use. */
 export const collectionOffloadPool = (size?: number) =>
-  new OffloadPool<typeof TASKS>({ base: import.meta.url, name: 'decoding-worker', youngGenerationFor: decodingYoungGenerationMb }, size);
+  new OffloadPool<typeof TASKS>({ base: import.meta.url, name: 'decoding-worker', limitsFor: decodingLimits }, size);

@@ -36,12 +36,23 @@ export interface WorkerEntry {
   /** The threads' heap limits, where they differ from `startThread`'s. */
   resourceLimits?: ResourceLimits;
   /**
-   * The young generation (MiB) a thread needs for answers of this many bytes at most: a thread is
-   * started for the largest answer the pool has been given, and replaced (once its tasks are done)
-   * when a larger one needs more. Unset: `resourceLimits` as they are.
+   * The heap a thread needs for answers of this many bytes at most (its young and old generations'
+   * limits, MiB): a thread is started for the largest answer the pool has been given, and replaced
+   * (once its tasks are done) when a larger one needs more of either. Unset: `resourceLimits` as
+   * they are.
    */
-  youngGenerationFor?: (bytes: number) => number;
+  limitsFor?: (bytes: number) => SizedLimits;
 }
+
+/** A thread's generations, sized by the pool for the answers it reads. */
+export interface SizedLimits {
+  maxYoungGenerationSizeMb: number;
+  maxOldGenerationSizeMb: number;
+}
+
+/** Whether limits `have` fall short of `want` in either generation. */
+const fallsShort = (have: SizedLimits | undefined, want: SizedLimits): boolean =>
+  !have || have.maxYoungGenerationSizeMb < want.maxYoungGenerationSizeMb || have.maxOldGenerationSizeMb < want.maxOldGenerationSizeMb;
 
 /** What a job sees of a pool: a task run by name, off the thread that asks (`bytes`: the size of the answer it reads). */
 export interface Offload {
@@ -56,11 +67,11 @@ class Thread {
 
   constructor(
     entry: WorkerEntry,
-    /** Its young generation (MiB), when the pool sizes it. */
-    readonly youngMb: number | undefined,
+    /** Its generations' limits, when the pool sizes them. */
+    readonly sized: SizedLimits | undefined,
     onExit: (t: Thread) => void,
   ) {
-    const limits = { ...entry.resourceLimits, ...(youngMb === undefined ? {} : { maxYoungGenerationSizeMb: youngMb }) };
+    const limits = { ...entry.resourceLimits, ...sized };
     this.worker = startThread(entry.base, entry.name, Object.keys(limits).length ? { resourceLimits: limits } : {});
     // An idle pool must not keep the process alive.
     this.worker.unref();
@@ -129,9 +140,9 @@ export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
     });
   }
 
-  /** The young generation (MiB) of each thread running, where the pool sizes it. */
-  youngGenerations(): number[] {
-    return this.threads.flatMap((t) => (t.youngMb === undefined ? [] : [t.youngMb]));
+  /** The limits of each thread running, where the pool sizes them. */
+  sizedLimits(): SizedLimits[] {
+    return this.threads.flatMap((t) => (t.sized ? [t.sized] : []));
   }
 
   async close(): Promise<void> {
@@ -143,9 +154,9 @@ export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
   /** A larger answer than any before: threads sized for less are retired, and new ones started for it. */
   private grow(bytes: number): void {
     this.largest = bytes;
-    const wanted = this.entry.youngGenerationFor?.(bytes);
+    const wanted = this.entry.limitsFor?.(bytes);
     if (wanted === undefined) return;
-    for (const t of this.threads.filter((x) => (x.youngMb ?? 0) < wanted)) {
+    for (const t of this.threads.filter((x) => fallsShort(x.sized, wanted))) {
       this.threads.splice(this.threads.indexOf(t), 1);
       this.retiring.add(t);
       t.retire();
@@ -154,7 +165,7 @@ export class OffloadPool<T extends TaskTable = TaskTable> implements Offload {
 
   private pick(): Thread {
     if (this.threads.length < this.size) {
-      const t = new Thread(this.entry, this.entry.youngGenerationFor?.(this.largest), (dead) => {
+      const t = new Thread(this.entry, this.entry.limitsFor?.(this.largest), (dead) => {
         this.retiring.delete(dead);
         const i = this.threads.indexOf(dead);
         if (i !== -1) this.threads.splice(i, 1);
