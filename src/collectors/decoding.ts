@@ -1,5 +1,6 @@
 import { decodeBody, type Remembered } from '../offload/decode-body.js';
 import { OffloadPool, type SizedLimits } from '../offload/pool.js';
+import { powerOfTwoStep } from '../support/power-of-two.js';
 import type { BuildContext } from '../jobs/context.js';
 import type { Received } from '../upstream/received.js';
 import { membersPoll } from './agent/members.js';
@@ -62,10 +63,7 @@ export function decodeTask<X, P>(
  * (docs/performance.md, "The whole product at a million series").
  */
 export function decodingYoungGenerationMb(bytes: number): number {
-  const wanted = (bytes * 8) / 2 ** 20;
-  let mb = 8;
-  while (mb < wanted && mb < 64) mb *= 2;
-  return mb;
+  return powerOfTwoStep((bytes * 8) / 2 ** 20, 8, 64);
 }
 
 /**
@@ -75,15 +73,12 @@ export function decodingYoungGenerationMb(bytes: number): number {
  * MiB before its first full collection: parsing a 5.5 MiB pool again and again, a thread's heap
  * reached 229 MiB on Node 20 and 349 on Node 24, against 132 and 194 under a limit of 512, for the
  * same CPU. What a parse keeps alive is about 9 times its answer (48 MiB ran out for 5.5), so the
- * limit leaves it three times that and more. A thread that runs out anyway ends, its task fails as
- * an internal error of that target, and the pool starts another (docs/performance.md, "A decoding
+ * limit leaves it three times that and more. A thread that runs out anyway ends, the tasks it had in
+ * flight fail as internal errors of their targets, and the pool starts another (docs/performance.md, "A decoding
  * thread's heap limit, from its largest answer").
  */
 export function decodingOldGenerationMb(bytes: number): number {
-  const wanted = (bytes * 32) / 2 ** 20 + 64;
-  let mb = 256;
-  while (mb < wanted && mb < 4096) mb *= 2;
-  return mb;
+  return powerOfTwoStep((bytes * 32) / 2 ** 20 + 64, 256, 4096);
 }
 
 /** A decoding thread's young and old generations for answers of `bytes` at most. */

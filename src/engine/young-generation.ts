@@ -1,5 +1,6 @@
 import { COLLECTORS } from '../collectors/index.js';
 import type { Config } from '../config/schema.js';
+import { powerOfTwoStep } from '../support/power-of-two.js';
 
 /** Targets of a config, of every kind. */
 export function targetCount(config: Pick<Config, (typeof COLLECTORS)[number]['kind']>): number {
@@ -16,8 +17,5 @@ export function targetCount(config: Pick<Config, (typeof COLLECTORS)[number]['ki
  * that the noise would not hide (docs/performance.md, "Bodies known again, connections kept").
  */
 export function collectionYoungGenerationMb(targets: number): number {
-  const wanted = (targets / 64) * 8;
-  let mb = 32;
-  while (mb < wanted && mb < 64) mb *= 2;
-  return mb;
+  return powerOfTwoStep((targets / 64) * 8, 32, 64);
 }
