@@ -14,7 +14,8 @@
  * main thread's young generation was capped applies `--max-semi-space-size=4` to its other threads
  * too: give it `--max-semi-space-size=0`, V8's default, to compare it as it shipped.
  * `--a-env`/`--b-env` (`NAME=value ...`) set environment variables for that side's vigil alone,
- * such as the C library's allocator settings.
+ * such as the C library's allocator settings, over the image's (`VIGIL_ENV`): `--a-env='MALLOC_ARENA_MAX=16'`
+ * is the C library's default on 2 cores (eight arenas per core).
  * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
  * differ from the last, so each takes the whole path (the worst case); `unchanged` leaves them as
  * they are. The default estate is the million-series one of `bench/scale.ts --size=1M`. Everything

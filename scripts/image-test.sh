@@ -84,6 +84,8 @@ user=$(podman image inspect --format '{{.Config.User}}' "$image")
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] && ok "runs as user $user" || bad "image user is '${user:-root}'"
 podman image inspect --format '{{json .Config.Healthcheck}}' "$image" | grep healthcheck.js >/dev/null \
   && ok "HEALTHCHECK kept" || bad "no HEALTHCHECK in the image (built without --format docker?)"
+podman image inspect --format '{{json .Config.Env}}' "$image" | grep '"MALLOC_ARENA_MAX=2"' >/dev/null \
+  && ok "the allocator keeps two arenas (MALLOC_ARENA_MAX=2)" || bad "no MALLOC_ARENA_MAX=2 in the image's environment"
 
 step "no build leftovers"
 base_size=$(podman image inspect --format '{{.Size}}' "$base")

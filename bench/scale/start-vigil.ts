@@ -8,6 +8,8 @@ import { freePort, type Child, type Children } from './children.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`); the GC probe needs `--expose-gc` too. */
 export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4', '--expose-gc'];
+/** The environment the image gives vigil's process (the Dockerfile's ENV, `npm start`): the C library's allocator settings. */
+export const VIGIL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 /**
  * The floor's: it fetches on its main thread what vigil fetches on its collection thread, whose
  * young generation vigil sizes itself, so the cap on vigil's main thread is not the floor's.
@@ -52,7 +54,7 @@ export interface Vigil {
   reconfigure(config: (listen: string) => string): Promise<void>;
 }
 
-/** `K=V K=V` (BENCH_VIGIL_ENV, e.g. the C library's allocator settings) as environment variables for vigil alone. */
+/** `K=V K=V` (BENCH_VIGIL_ENV, e.g. the C library's allocator settings) as environment variables for vigil alone, over `VIGIL_ENV`. */
 export function vigilEnv(pairs = ''): Record<string, string> {
   return Object.fromEntries(
     pairs
@@ -83,7 +85,7 @@ export async function startVigil(children: Children, dir: string, config: (liste
     process.execPath,
     [...nodeFlags, '--import', probe, 'dist/main.js', `--config.file=${file}`, '--log.level=warn', '--web.enable-lifecycle', '--web.collect-min-interval=0s'],
     // BENCH_VIGIL_DIR=../other-checkout runs that checkout's build against this estate (built there first).
-    { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT, env: { ...process.env, ...vigilEnv(process.env.BENCH_VIGIL_ENV) } },
+    { cwd: process.env.BENCH_VIGIL_DIR ?? ROOT, env: { ...process.env, ...VIGIL_ENV, ...vigilEnv(process.env.BENCH_VIGIL_ENV) } },
   );
   const url = `http://${listen}`;
   await until('vigil to listen', async () => (await fetch(`${url}/healthz`)).ok, 30_000);

@@ -32,4 +32,15 @@ describe('the young generation of each thread', () => {
     expect(image).toContain('--expose-gc');
     expect(nodeFlags(start.split(' '))).toEqual(image);
   });
+
+  it('the image and `npm start` give the C library the same allocator settings', () => {
+    const dockerfile = readFileSync(`${ROOT}/Dockerfile`, 'utf8');
+    // The runtime stage: the ENV lines after the last FROM.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const imageEnv = [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => (m[1] ?? '').split(' ')).filter((kv) => kv.startsWith('MALLOC_'));
+    const start = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const startEnv = start.split(' node ')[0]?.split(' ') ?? [];
+    expect(imageEnv).toEqual(['MALLOC_ARENA_MAX=2']);
+    expect(startEnv).toEqual(imageEnv);
+  });
 });
