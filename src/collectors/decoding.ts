@@ -73,9 +73,9 @@ export function decodingYoungGenerationMb(bytes: number): number {
  * MiB before its first full collection: parsing a 5.5 MiB pool again and again, a thread's heap
  * reached 229 MiB on Node 20 and 349 on Node 24, against 132 and 194 under a limit of 512, for the
  * same CPU. What a parse keeps alive is about 9 times its answer (48 MiB ran out for 5.5), so the
- * limit leaves it three times that and more. A thread that runs out anyway ends, the tasks it had in
- * flight fail as internal errors of their targets, and the pool starts another (docs/performance.md, "A decoding
- * thread's heap limit, from its largest answer").
+ * limit leaves it three times that and more. A thread that runs out anyway ends, the tasks it had
+ * in flight fail as internal errors of their targets, and the pool starts another
+ * (docs/performance.md, "A decoding thread's heap limit, from its largest answer").
  */
 export function decodingOldGenerationMb(bytes: number): number {
   return powerOfTwoStep((bytes * 32) / 2 ** 20 + 64, 256, 4096);

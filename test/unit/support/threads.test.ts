@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { VIGIL_ENV, VIGIL_NODE_FLAGS } from '../../../bench/scale/start-vigil.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const run = promisify(execFile);
@@ -31,9 +32,11 @@ describe('the young generation of each thread', () => {
     expect(image).toContain('--max-semi-space-size=4');
     expect(image).toContain('--expose-gc');
     expect(nodeFlags(start.split(' '))).toEqual(image);
+    // The benches run vigil as the image does.
+    expect(VIGIL_NODE_FLAGS).toEqual(image);
   });
 
-  it('the image and `npm start` give the C library the same allocator settings', () => {
+  it('the image, `npm start` and the benches give the C library the same allocator settings', () => {
     const dockerfile = readFileSync(`${ROOT}/Dockerfile`, 'utf8');
     // The runtime stage: the ENV lines after the last FROM.
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
@@ -42,5 +45,6 @@ describe('the young generation of each thread', () => {
     const startEnv = start.split(' node ')[0]?.split(' ') ?? [];
     expect(imageEnv).toEqual(['MALLOC_ARENA_MAX=2']);
     expect(startEnv).toEqual(imageEnv);
+    expect(Object.entries(VIGIL_ENV).map(([k, v]) => `${k}=${v}`)).toEqual(imageEnv);
   });
 });
