@@ -8,7 +8,10 @@
  * the first collection thread, a replaced one takes the next id, and the decoding threads start
  * from the collection thread.
  *
- *   npm run build && node --import tsx bench/scale/memory-makeup.ts --scale=10 [--collections=3]
+ * `--rest=S` waits S seconds after the collections before measuring: vigil between collections, once
+ * its threads have given back what they give back when idle (src/support/idle-collect.ts).
+ *
+ *   npm run build && node --import tsx bench/scale/memory-makeup.ts --scale=10 [--collections=3] [--rest=10]
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +23,9 @@ import { runBench } from './run-bench.js';
 import { startEstate } from './start-estate.js';
 import { startVigil, until, type Vigil } from './start-vigil.js';
 
-const { values: flags } = parseArgs({ options: { scale: { type: 'string', default: '1' }, collections: { type: 'string', default: '3' } } });
+const { values: flags } = parseArgs({
+  options: { scale: { type: 'string', default: '1' }, collections: { type: 'string', default: '3' }, rest: { type: 'string', default: '0' } },
+});
 const children = new Children();
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-memory-'));
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
@@ -57,6 +62,7 @@ await runBench('memory-makeup', children, scratch, async () => {
   for (const mode of ['unchanged', 'every answer changes'] as const) {
     if (mode !== 'unchanged') await setFaults(estate, { vary: true });
     for (let i = 0; i < Number(flags.collections); i++) await vigil.collect();
+    await new Promise((r) => setTimeout(r, Number(flags.rest) * 1_000));
     const threads = await threadHeaps(vigil.child);
     const from = vigil.child.output().length;
     process.kill(vigil.child.pid, 'SIGUSR2');
