@@ -4,6 +4,7 @@ import { COLLECTION_FAMILIES } from '../collectors/index.js';
 import { deflatePiece } from '../metrics/gzip-stream.js';
 import { SnapshotStore, deflateOnce } from '../metrics/snapshot-store.js';
 import { yieldToMainThread } from '../support/threads.js';
+import { idleCollector, idleSteps } from '../support/idle-collect.js';
 import { BodyPublisher } from './body.js';
 import { CollectionEngine } from './collection-engine.js';
 import type { GroupWriter } from '../metrics/render.js';
@@ -46,7 +47,10 @@ const SEND_INTERVAL_MS = 200;
 let dirty: Set<string> | 'all' | undefined;
 let timer: NodeJS.Timeout | undefined;
 let sentAt = -Infinity;
+/** Each publish is a sign of work; once none has come for a while, the thread gives its young generation back. */
+const worked = idleCollector(idleSteps('collection'));
 const sendChanges = () => {
+  worked();
   clearTimeout(timer);
   timer = undefined;
   sentAt = performance.now();

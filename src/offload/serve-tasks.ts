@@ -3,7 +3,7 @@ import { toUpstreamError } from '../upstream/errors.js';
 import { ownedBuffers } from '../support/transfer.js';
 import type { TaskTable } from './pool.js';
 import { yieldToMainThread } from '../support/threads.js';
-import { exposedGc, idleCollector } from './idle-collect.js';
+import { idleCollector, idleSteps } from '../support/idle-collect.js';
 
 /**
  * The body of an offload worker thread's entry module: runs each task of `tasks` it is sent and
@@ -14,7 +14,7 @@ export function serveTasks(tasks: TaskTable): void {
   if (!port) throw new Error('offload worker started outside a worker thread');
 
   yieldToMainThread();
-  const answered = idleCollector(exposedGc());
+  const answered = idleCollector(idleSteps('tasks'));
 
   port.on('message', (m: { id: number; name: string; input: never }) => {
     try {
