@@ -21,6 +21,7 @@ interface Results {
     'floor CPU s'?: string;
     '× floor'?: number;
     'RSS peak MiB'?: number;
+    'RSS at rest MiB'?: number;
   }>;
 }
 
@@ -39,8 +40,9 @@ export function renderPerformance(results: Results = performanceResults()): stri
     const changed = at(size, 'every answer changes');
     if (!unchanged || !changed) throw new Error(`bench/results/${PERFORMANCE_RESULTS}.json lacks size ${size} measured both ways`);
     const floor = (r: typeof unchanged) => (r['× floor'] === undefined ? '' : ` (${r['× floor']}×)`);
-    const peak = unchanged['RSS peak MiB'] === undefined ? '–' : count(Math.round(unchanged['RSS peak MiB']));
-    return `| ${count(unchanged.series)} | ${unchanged['collection CPU s']}${floor(unchanged)} | ${changed['collection CPU s']}${floor(changed)} | ${unchanged['floor CPU s'] ?? '–'} | ${peak} |`;
+    const mib = (n: number | undefined) => (n === undefined ? '–' : count(Math.round(n)));
+    const rest = `${mib(unchanged['RSS at rest MiB'])} / ${mib(changed['RSS at rest MiB'])}`;
+    return `| ${count(unchanged.series)} | ${unchanged['collection CPU s']}${floor(unchanged)} | ${changed['collection CPU s']}${floor(changed)} | ${unchanged['floor CPU s'] ?? '–'} | ${rest} | ${mib(unchanged['RSS peak MiB'])} |`;
   };
   const bySeries = sizes.sort((a, b) => (at(a, 'unchanged')?.series ?? 0) - (at(b, 'unchanged')?.series ?? 0));
   return [
@@ -49,12 +51,14 @@ export function renderPerformance(results: Results = performanceResults()): stri
     `Measured by \`npm run bench -- --size=${bySeries.join(',')}\` (or with \`--collections-only\`) at ${machine.revision}`,
     `(${machine.date.slice(0, 10)}, ${machine.nproc} cores${machine.node ? `, Node ${machine.node}` : ''}${load ? `, load average ${load}` : ''}):`,
     '',
-    '| series | collection CPU s, answers unchanged (× floor) | every answer changed (× floor) | floor CPU s | RSS peak MiB |',
-    '|---:|---:|---:|---:|---:|',
+    '| series | collection CPU s, answers unchanged (× floor) | every answer changed (× floor) | floor CPU s | RSS between collections MiB (unchanged / changed) | RSS peak MiB |',
+    '|---:|---:|---:|---:|---:|---:|',
     ...bySeries.map(line),
     '',
     'The floor is the same answers fetched with the same HTTP client and digested, nothing else, in',
     'the same run (`bench/scale/floor-main.ts`): what no exporter reading these answers can go below.',
+    "The RSS between collections is read ten seconds after the last, once vigil's threads have given",
+    'back their young generations; the peak is the highest of the whole run.',
     'The estate holds every endpoint vigil polls by default: three nodes per secrets cluster with a',
     "token, gossip pools, a region of client nodes and jobs, and the organizations' teams.",
     '',

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CollectSummary } from '../../src/daemon.js';
+import { YOUNG_RELEASE_MS } from '../../src/support/idle-collect.js';
 import { rssBytes } from './children.js';
 import { timesFloor, type Floor } from './floor.js';
 import type { Row } from './report.js';
@@ -11,9 +13,18 @@ export interface AnswersMode {
   /** Answers vigil found byte-identical to the last and reused, per collection (vigil_upstream_unchanged_answers_total). */
   reused_per_collection: number;
   rss_after_bytes: number;
+  /** The RSS once vigil has been idle for `REST_MS` after the collections: what it holds between collections. */
+  rss_at_rest_bytes: number;
   /** The same answers fetched and digested by a bare client (floor.ts), when measured. */
   floor?: Floor;
 }
+
+/**
+ * How long after its collections vigil is left idle before its RSS at rest is read: past the time
+ * its threads give their young generations back (src/support/idle-collect.ts), and the second or
+ * two V8 takes to return the pages.
+ */
+export const REST_MS = YOUNG_RELEASE_MS + 3_000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
@@ -30,7 +41,10 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number): 
   const before = await reusedSoFar(vigil);
   const runs: CollectSummary[] = [];
   for (let i = 0; i < n; i++) runs.push(await vigil.collect());
-  return { mode, collections: runs, reused_per_collection: Math.round((await reusedSoFar(vigil)) - before) / n, rss_after_bytes: rssBytes(vigil.child.pid) };
+  const rss_after_bytes = rssBytes(vigil.child.pid);
+  const reused_per_collection = Math.round((await reusedSoFar(vigil)) - before) / n;
+  await sleep(REST_MS);
+  return { mode, collections: runs, reused_per_collection, rss_after_bytes, rss_at_rest_bytes: rssBytes(vigil.child.pid) };
 }
 
 /**
@@ -57,7 +71,8 @@ export async function bothWays(
 }
 
 /**
- * One row per size and mode: a collection's CPU (median), per series, the RSS after, the stall (the
+ * One row per size and mode: a collection's CPU (median), per series, the RSS right after and at
+ * rest (`REST_MS` later), the stall (the
  * main thread's longest event-loop delay), and when measured the floor's CPU (median of its replays)
  * and vigil's as a multiple of it (goal: unchanged <= 2x, every answer changed <= 5x).
  */
@@ -74,6 +89,7 @@ export function answersRows(size: string, series: number, modes: readonly Answer
       'us/series': Math.round((cpu / series) * 1e6 * 10) / 10,
       'wall s': median(m.collections.map((c) => c.wall_seconds)).toFixed(2),
       'RSS after MiB': Math.round((m.rss_after_bytes / 2 ** 20) * 10) / 10,
+      'RSS at rest MiB': Math.round((m.rss_at_rest_bytes / 2 ** 20) * 10) / 10,
       'RSS peak MiB': Math.round((rssPeakBytes / 2 ** 20) * 10) / 10,
       'stall max ms': Math.max(...m.collections.map((c) => ms(c.event_loop_delay_max_seconds))),
       'stall median ms': ms(median(m.collections.map((c) => c.event_loop_delay_max_seconds))),
