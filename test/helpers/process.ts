@@ -1,11 +1,21 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { waitFor } from './wait.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'src/main.ts');
 const NODE_ARGS = ['--import', 'tsx', MAIN];
+
+/**
+ * Runs a probe script of the tests' (TypeScript, through tsx) in a node of its own, from the
+ * project's root, with `nodeFlags` before it and `args` after: for what one process must show
+ * alone (its threads' heaps, V8's flags).
+ */
+export function runProbe(script: string, nodeFlags: readonly string[] = [], args: readonly string[] = []): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], { cwd: ROOT, timeout: 60_000, maxBuffer: 16 * 2 ** 20 });
+}
 
 /** Runs the vigil command to completion (for flag and config errors). */
 export function runVigil(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {

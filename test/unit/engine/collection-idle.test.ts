@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { IDLE_COLLECT_MS, YOUNG_RELEASE_MS } from '../../../src/support/idle-collect.js';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const run = promisify(execFile);
+import { runProbe } from '../../helpers/process.js';
 
 interface AskedGc {
   /** V8's isolate: one per thread. */
@@ -21,11 +16,7 @@ interface AskedGc {
  * `[pid:isolate]  7462 ms: Scavenge 22.5 (33.5) -> 20.0 (51.5) MB, ... testing; `.
  */
 async function askedCollections(): Promise<AskedGc[]> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--trace-gc', '--import', 'tsx', 'test/fixtures/threads/collection-idle-probe.ts'], {
-    cwd: ROOT,
-    timeout: 60_000,
-    maxBuffer: 16 * 2 ** 20,
-  });
+  const { stdout } = await runProbe('test/fixtures/threads/collection-idle-probe.ts', ['--expose-gc', '--trace-gc']);
   return [...stdout.matchAll(/^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: ([A-Za-z-]+(?: \(reduce\))?) .* testing;/gm)].map((m) => ({
     isolate: m[1]!,
     atMs: Number(m[2]),

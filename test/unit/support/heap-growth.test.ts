@@ -1,18 +1,10 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { YOUNG_GROWTH_FACTOR } from '../../../src/support/heap-growth.js';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const run = promisify(execFile);
+import { runProbe } from '../../helpers/process.js';
 
 /** The sizes (MiB) a thread's new space took, growing to 64 MiB a semi-space, under a growth factor (test/fixtures/threads/young-growth-probe.ts). */
 async function newSpaceSizes(factor: number): Promise<number[]> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/threads/young-growth-probe.ts', String(factor)], {
-    cwd: ROOT,
-    timeout: 60_000,
-  });
+  const { stdout } = await runProbe('test/fixtures/threads/young-growth-probe.ts', [], [String(factor)]);
   return JSON.parse(stdout) as number[];
 }
 

@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   IDLE_GC_OPTIONS,
@@ -11,9 +8,7 @@ import {
   takesGcOptions,
   type IdleStep,
 } from '../../../src/support/idle-collect.js';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const run = promisify(execFile);
+import { runProbe } from '../../helpers/process.js';
 
 /** A thread serving tasks litters, then idles: its heap in use (MiB) after each (test/fixtures/threads/idle-gc-probe.ts). */
 interface IdleHeap {
@@ -28,7 +23,7 @@ interface IdleHeap {
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 async function probe(nodeFlags: string[]): Promise<IdleHeap> {
-  const { stdout } = await run(process.execPath, [...nodeFlags, '--import', 'tsx', 'test/fixtures/threads/idle-gc-probe.ts'], { cwd: ROOT, timeout: 60_000 });
+  const { stdout } = await runProbe('test/fixtures/threads/idle-gc-probe.ts', nodeFlags);
   return JSON.parse(stdout) as IdleHeap;
 }
 

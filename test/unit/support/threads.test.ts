@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../helpers/process.js';
 import { VIGIL_ENV, VIGIL_NODE_FLAGS } from '../../../bench/scale/start-vigil.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const run = promisify(execFile);
 
 /** Node's own flags in the image's ENTRYPOINT and in `npm start`: those between `node` and `dist/main.js`. */
 function nodeFlags(command: string[]): string[] {
@@ -15,10 +13,7 @@ function nodeFlags(command: string[]): string[] {
 
 describe('the young generation of each thread', () => {
   it('node --max-semi-space-size sizes the main thread, and a thread vigil starts keeps the young generation it asks for', async () => {
-    const { stdout } = await run(process.execPath, ['--max-semi-space-size=2', '--import', 'tsx', 'test/fixtures/threads/young-generation-probe.ts'], {
-      cwd: ROOT,
-      timeout: 60_000,
-    });
+    const { stdout } = await runProbe('test/fixtures/threads/young-generation-probe.ts', ['--max-semi-space-size=2']);
     const grew = JSON.parse(stdout) as { main: number; thread: number };
     // Two semi-spaces of 2 MiB on the main thread; the thread's 32 MiB, not the flag's 2.
     expect(grew.main).toBeLessThanOrEqual(4);
