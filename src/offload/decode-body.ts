@@ -16,7 +16,8 @@ export interface Remembered {
  * worker thread when the body is at least `threshold` bytes, in the calling thread in a turn of its
  * own when smaller. Either way the result is the same pure function's. With `remembered`, a body
  * byte-identical to the last one under the same endpoint and key is not decoded again, nor joined
- * into one buffer: the task's last result is reused (see `AnswerMemo`).
+ * into one buffer: the task's last result is reused (see `AnswerMemo`). Either way the body is
+ * released once done with (`Received.release`).
  */
 export async function decodeBody<T extends TaskTable, N extends keyof T & string>(
   ctx: { offload: Offload; turns: Turns },
@@ -35,6 +36,11 @@ export async function decodeBody<T extends TaskTable, N extends keyof T & string
     await ctx.turns.take();
     return (tasks[name] as (i: In) => Out)(input(bytes));
   };
-  if (!remembered) return run();
-  return remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run, body.cleanOf);
+  try {
+    if (!remembered) return await run();
+    return await remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run, body.cleanOf);
+  } finally {
+    // read (joined and handed to the task) or known again: its chunks are not needed any more
+    body.release();
+  }
 }

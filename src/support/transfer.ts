@@ -41,3 +41,22 @@ export function ownedBuffers(value: unknown): ArrayBuffer[] {
   walk(value, 0);
   return [...views].filter(([buffer, covered]) => covered === buffer.byteLength).map(([buffer]) => buffer);
 }
+
+type Transferring = ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+
+/**
+ * Gives back now the memory of buffers nothing will read again, each of which its bytes alone fill
+ * (`ownsItsBuffer`; others are left as they are): detached, the bytes are no longer this thread's.
+ * An ArrayBuffer that outlived a scavenge is otherwise freed only by the thread's next full
+ * collection: a million series' answers, read in 64 KiB chunks that live across the scavenges of
+ * hundreds of requests in flight, left up to 87 MiB of them in the collection thread's old generation
+ * (docs/performance.md, "Answers' chunks given back when read"). Where `ArrayBuffer.prototype.transfer`
+ * exists (Node 24) the memory is freed at once; on Node 20 it moves to a new buffer that nothing
+ * holds, which the next scavenge frees.
+ */
+export function giveBack(views: readonly Uint8Array[]): void {
+  const owned = views.filter(ownsItsBuffer).map((v) => v.buffer as Transferring);
+  if (!owned.length) return;
+  if (typeof owned[0]!.transfer === 'function') for (const b of owned) b.transfer!(0);
+  else structuredClone(owned, { transfer: owned });
+}

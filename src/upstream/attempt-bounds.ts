@@ -53,5 +53,5 @@ export async function readBody(res: Dispatcher.ResponseData, max: number, endpoi
     chunks.push(chunk);
     size += chunk.length;
   }
-  return new Received(chunks, size, hash?.digest());
+  return new Received(chunks, size, hash?.digest(), true);
 }

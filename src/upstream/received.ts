@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { giveBack } from '../support/transfer.js';
 
 const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
 
@@ -16,28 +17,47 @@ export class Received {
   private sum: Buffer | undefined;
   /** The secrets (`secretsKey`) this body was searched for and found free of, when it was. */
   cleanOf: string | undefined;
+  private released = false;
 
   constructor(
     chunks: Buffer[],
     readonly length: number,
     digest?: Buffer,
+    /** Whether the chunks are this body's alone (a socket's reads), so their memory may be given back (`release`). */
+    private readonly owned = false,
   ) {
     this.chunks = chunks;
     this.sum = digest;
   }
 
-  /** One buffer of bytes, digested on first ask. */
+  /** One buffer of bytes, digested on first ask (the caller's: never given back). */
   static of(bytes: Buffer): Received {
     return new Received([bytes], bytes.length);
   }
 
-  /** The body in one buffer: the chunk itself when there is one, else a copy of them all in a buffer of its own (made once). */
+  /**
+   * The body in one buffer: the chunk itself when there is one, else a copy of them all in a buffer
+   * of its own (made once), and then the chunks' memory is given back.
+   */
   bytes(): Buffer {
     if (this.joined) return this.joined;
+    if (this.released) throw new Error('the body was released');
     const chunks = this.chunks ?? [];
     this.joined = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.length);
     this.chunks = undefined;
+    if (this.owned && chunks.length > 1) giveBack(chunks);
     return this.joined;
+  }
+
+  /**
+   * Done with the body (known again, or decoded): the chunks it owns are given back now, not at the
+   * thread's next full collection (`giveBack`). The bytes joined, if any, are the reader's. After
+   * this the chunks are gone: `bytes()` throws unless it was joined before.
+   */
+  release(): void {
+    this.released = true;
+    if (this.owned && this.chunks) giveBack(this.chunks);
+    this.chunks = undefined;
   }
 
   /** The body's SHA-256: taken as it arrived, or from its bytes now. */
@@ -48,6 +68,7 @@ export class Received {
   /** Whether `needle` occurs in the body, also across the seam of two chunks, without joining them. */
   includes(needle: string): boolean {
     if (this.joined) return this.joined.includes(needle);
+    if (this.released) throw new Error('the body was released');
     const n = Buffer.from(needle);
     if (n.length === 0) return true;
     // The last n - 1 bytes of what came before: a match across a seam starts in them.

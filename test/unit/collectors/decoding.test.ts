@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Offload, OffloadPool } from '../../../src/offload/pool.js';
 import { Turns } from '../../../src/support/turns.js';
+import { AnswerMemo } from '../../../src/upstream/answer-memo.js';
 import { Received } from '../../../src/upstream/received.js';
 import { decodeTask } from '../../../src/collectors/decoding.js';
 import { TEAMS_PAGE_OFFLOAD_BYTES, decodeTeamsPage } from '../../../src/collectors/teams/list.js';
@@ -49,5 +50,31 @@ describe('which answers leave the main thread', () => {
     expect(() => decodeTask({ offload, turns: new Turns() }, stranger, Received.of(page(0)), (body) => ({ body }), 1)).toThrow(
       'a decoding task that src/collectors/decoding.ts does not list',
     );
+  });
+
+  it("gives back a read answer's chunks whether it was decoded or known again", async () => {
+    const { runs, offload } = recordingPool();
+    const memo = new AnswerMemo();
+    const bytes = page(270 * 1024);
+    // As a socket gives it: reads of 64 KiB at most, each in a buffer of the body's own.
+    const arrive = () => {
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += 65_536) {
+        const c = Buffer.allocUnsafeSlow(Math.min(65_536, bytes.length - at));
+        bytes.copy(c, 0, at);
+        chunks.push(c);
+      }
+      const digest = Buffer.from('the same digest both times');
+      return { body: new Received(chunks, bytes.length, digest, true), chunks };
+    };
+    const decodeRemembered = (body: Received) =>
+      decodeTask({ offload, turns: new Turns() }, decodeTeamsPage, body, (b) => ({ body: b }), TEAMS_PAGE_OFFLOAD_BYTES, { memo, endpoint: 'teams-page' });
+    const first = arrive();
+    expect(await decodeRemembered(first.body)).toBe('from the worker');
+    const again = arrive();
+    expect(await decodeRemembered(again.body)).toBe('from the worker');
+    // Decoded once (joined, then moved to the worker); known again the second time.
+    expect(runs).toHaveLength(1);
+    for (const c of [...first.chunks, ...again.chunks]) expect(c.buffer.byteLength).toBe(0);
   });
 });

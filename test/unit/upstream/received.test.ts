@@ -16,6 +16,19 @@ function chunked(text: string, size: number, digest = false): Received {
   return new Received(chunks, all.length, digest ? sha256(all) : undefined);
 }
 
+/** `text` as a socket gives it: each read in a buffer of its own, owned by the body. */
+function read(text: string, size: number): { body: Received; chunks: Buffer[] } {
+  const all = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < all.length; at += size) {
+    const c = all.subarray(at, at + size);
+    const own = Buffer.allocUnsafeSlow(c.length);
+    c.copy(own);
+    chunks.push(own);
+  }
+  return { body: new Received(chunks, all.length, undefined, true), chunks };
+}
+
 describe('Received', () => {
   it('joins its chunks once, into a buffer of its own, and hands back a lone chunk as it is', () => {
     const body = chunked('{"Members":[{"Name":"a"},{"Name":"b"}]}', 5);
@@ -26,6 +39,40 @@ describe('Received', () => {
     expect(ownsItsBuffer(chunked('x'.repeat(100_000), 16 * 1024).bytes())).toBe(true);
     const lone = Buffer.from('{}');
     expect(Received.of(lone).bytes()).toBe(lone);
+  });
+
+  it("gives back a socket's chunks once joined, and keeps the joined bytes and a lone chunk as they are", () => {
+    const text = 'y'.repeat(200_000);
+    const { body, chunks } = read(text, 65_536);
+    const joined = body.bytes();
+    expect(joined.toString()).toBe(text);
+    for (const c of chunks) expect(c.buffer.byteLength).toBe(0);
+    body.release();
+    expect(body.bytes()).toBe(joined);
+    expect(joined.toString()).toBe(text);
+    const lone = read('{"a":1}', 100);
+    expect(lone.body.bytes()).toBe(lone.chunks[0]);
+    lone.body.release();
+    expect(lone.chunks[0]!.toString()).toBe('{"a":1}');
+  });
+
+  it("released unread, gives back a socket's chunks and refuses to be read after", () => {
+    const { body, chunks } = read('z'.repeat(100_000), 65_536);
+    body.release();
+    for (const c of chunks) expect(c.buffer.byteLength).toBe(0);
+    expect(() => body.bytes()).toThrow('the body was released');
+    expect(() => body.includes('z')).toThrow('the body was released');
+  });
+
+  it("never gives back bytes that are not the body's own (Received.of)", () => {
+    const mine = Buffer.allocUnsafeSlow(100_000).fill(1);
+    const body = Received.of(mine);
+    body.release();
+    expect(mine.length).toBe(100_000);
+    const given = new Received([Buffer.allocUnsafeSlow(70_000), Buffer.allocUnsafeSlow(70_000)], 140_000);
+    given.bytes();
+    given.release();
+    expect(given.bytes().length).toBe(140_000);
   });
 
   it('digests its bytes when no digest came with it, and keeps the one taken as it arrived', () => {
