@@ -9,13 +9,14 @@ export function targetCount(config: Pick<Config, (typeof COLLECTORS)[number]['ki
 
 /**
  * The collection thread's young generation, in MiB, for a config of `targets` targets: 8 MiB per 64
- * targets, a power of two from 32 to 64. A collection starts every target's jobs at once, and the
+ * targets, a power of two from 16 to 64. A collection starts every target's jobs at once, and the
  * state of their requests in flight lives across many scavenges: with too small a young generation
  * it is copied at each and promoted, to be freed only by a full collection. Measured turn about
- * (`bench/collect-ab.ts`): at a million series (416 targets) 64 MiB spent 0.914 of the CPU of 32
- * for 29 MiB more RSS; at 1x (50 targets) 16 MiB spent 1.077 of the CPU of 32, with no RSS saved
- * that the noise would not hide (docs/performance.md, "Bodies known again, connections kept").
+ * (`bench/collect-ab.ts`): at a million series (416 targets) 64 MiB spent 0.91-0.97 of the CPU of
+ * 32, for a peak 100 MiB higher; at 1x (50 targets) 16 MiB kept the RSS after a collection 13-37 MiB
+ * lower than 32, for CPU within the runs' noise with every answer changed and 1.07-1.12 times with
+ * none (docs/performance.md, "The collection thread's young generation, from 16 MiB").
  */
 export function collectionYoungGenerationMb(targets: number): number {
-  return powerOfTwoStep((targets / 64) * 8, 32, 64);
+  return powerOfTwoStep((targets / 64) * 8, 16, 64);
 }

@@ -14,8 +14,8 @@ const agents = (n: number) =>
   );
 
 describe("the collection thread's young generation", () => {
-  it('grows with the targets, 8 MiB per 64, a power of two from 32 to 64', () => {
-    expect([0, 3, 50, 128, 130, 256, 416, 512, 513, 10_000].map(collectionYoungGenerationMb)).toEqual([32, 32, 32, 32, 32, 32, 64, 64, 64, 64]);
+  it('grows with the targets, 8 MiB per 64, a power of two from 16 to 64', () => {
+    expect([0, 3, 50, 128, 130, 256, 416, 512, 513, 10_000].map(collectionYoungGenerationMb)).toEqual([16, 16, 16, 16, 32, 32, 64, 64, 64, 64]);
   });
 
   it('counts the targets of every kind', () => {
@@ -35,7 +35,7 @@ describe("the collection thread's young generation", () => {
 
     it("is sized by the first config's targets, in a thread that then runs its jobs", async () => {
       thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
-      expect(thread.youngGenerationMb).toBe(32);
+      expect(thread.youngGenerationMb).toBe(16);
       await thread.applyJobs(agents(300));
       expect(thread.youngGenerationMb).toBe(64);
       const views = await waitFor('the new thread to report its targets', async () => (thread!.targets().length ? thread!.targets() : undefined), 10_000);
@@ -47,9 +47,9 @@ describe("the collection thread's young generation", () => {
     it("keeps its size through a reload: a new thread would lose every job's counters", async () => {
       thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
       await thread.applyJobs(agents(2));
-      expect(thread.youngGenerationMb).toBe(32);
+      expect(thread.youngGenerationMb).toBe(16);
       await thread.applyJobs(agents(300));
-      expect(thread.youngGenerationMb).toBe(32);
+      expect(thread.youngGenerationMb).toBe(16);
     });
   });
 });
