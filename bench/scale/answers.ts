@@ -72,9 +72,9 @@ export async function bothWays(
 
 /**
  * One row per size and mode: a collection's CPU (median), per series, the RSS right after and at
- * rest (`REST_MS` later), the stall (the
- * main thread's longest event-loop delay), and when measured the floor's CPU (median of its replays)
- * and vigil's as a multiple of it (goal: unchanged <= 2x, every answer changed <= 5x).
+ * rest (`REST_MS` later), the stall (the main thread's longest event-loop delay), and when measured
+ * the floor's CPU (median of its replays) and vigil's as a multiple of it (goal: unchanged <= 2x,
+ * every answer changed <= 5x).
  */
 export function answersRows(size: string, series: number, modes: readonly AnswersMode[], rssPeakBytes: number): Row[] {
   return modes.map((m) => {
