@@ -30,7 +30,7 @@ import { Children, rssBytes } from './scale/children.js';
 import { setFaults, vigilConfig } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
-import { startEstate } from './scale/start-estate.js';
+import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
 import { startVigil, until, type Vigil } from './scale/start-vigil.js';
 import { threadCpuSeconds, threadCpuSince } from './scale/thread-cpu.js';
 
@@ -44,7 +44,7 @@ const { values: flags } = parseArgs({
     'b-env': { type: 'string', default: '' },
     answers: { type: 'string', default: 'changed' },
     scale: { type: 'string', default: '10' },
-    shape: { type: 'string', default: '{"servers":11,"members":20000}' },
+    shape: { type: 'string', default: JSON.stringify(MILLION_SHAPE) },
     rounds: { type: 'string', default: '4' },
     only: { type: 'string', default: '' },
   },

@@ -38,7 +38,7 @@ import { prometheusScrape } from './scale/prometheus-scrape.js';
 import type { Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { startCeiling } from './scale/start-ceiling.js';
-import { startEstate } from './scale/start-estate.js';
+import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
 import { http, startVigil, until, type Vigil } from './scale/start-vigil.js';
 import { load } from './scale/wrk.js';
 
@@ -83,7 +83,7 @@ const PLAN: readonly Size[] = flags.smoke
       // Pools of 40,000 members, of which the default member cap keeps 20,000: ~535,000 series (issue 26)
       { label: '8x', scale: 8, seconds: 10, noPeer: true },
       // A million series: 11 servers with pools at the member cap, the rest of the estate at 10x (issue 26)
-      { label: '1M', scale: 10, seconds: 10, noPeer: true, shape: { servers: 11, members: 20_000 } },
+      { label: '1M', scale: 10, seconds: 10, noPeer: true, shape: MILLION_SHAPE },
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { Children, rssBytes } from './children.js';
 import { setFaults, vigilConfig } from './estate.js';
 import { runBench } from './run-bench.js';
-import { startEstate } from './start-estate.js';
+import { shapeAt, startEstate } from './start-estate.js';
 import { startVigil, until, type Vigil } from './start-vigil.js';
 
 const { values: flags } = parseArgs({
@@ -54,7 +54,7 @@ async function threadHeaps(child: Vigil['child']): Promise<ThreadHeap[]> {
 
 await runBench('memory-makeup', children, scratch, async () => {
   const scale = Number(flags.scale);
-  const { child: sim, estate } = await startEstate(children, scale, scratch, scale >= 10 ? { servers: 11, members: 20_000 } : {});
+  const { child: sim, estate } = await startEstate(children, scale, scratch, shapeAt(scale));
   process.env.BENCH_VIGIL_THREAD_HEAPS = '1';
   const vigil = await startVigil(children, scratch, (listen) => vigilConfig(estate, listen));
   await until('vigil to be ready', async () => (await fetch(`${vigil.url}/readyz`)).ok);

@@ -19,7 +19,7 @@ import { Children, cpuSeconds, rssBytes } from './children.js';
 import { setFaults, vigilConfig } from './estate.js';
 import { printTable, type Row } from './report.js';
 import { runBench } from './run-bench.js';
-import { startEstate } from './start-estate.js';
+import { shapeAt, startEstate } from './start-estate.js';
 import { startVigil, until } from './start-vigil.js';
 
 const { values: flags } = parseArgs({ options: { scale: { type: 'string', default: '1' }, collections: { type: 'string', default: '2' } } });
@@ -30,15 +30,14 @@ const mib = (b: number) => Math.round(b / 2 ** 20);
 await runBench('peak-phases', children, scratch, async () => {
   const scale = Number(flags.scale);
   const collections = Number(flags.collections);
-  const { child: sim, estate } = await startEstate(children, scale, scratch, scale >= 10 ? { servers: 11, members: 20_000 } : {});
+  const { child: sim, estate } = await startEstate(children, scale, scratch, shapeAt(scale));
   const vigil = await startVigil(children, scratch, (listen) => vigilConfig(estate, listen));
   const pid = vigil.child.pid;
   const rows: Row[] = [];
-  let cpuFrom: number;
   const phase = async (name: string, run: () => Promise<unknown>, first = false) => {
     // From here the high-water mark is the RSS now: the phase's peak is its own (the first's, since vigil started).
     if (!first) writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    cpuFrom = first ? 0 : cpuSeconds(pid);
+    const cpuFrom = first ? 0 : cpuSeconds(pid);
     await run();
     rows.push({
       phase: name,

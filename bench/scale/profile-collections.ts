@@ -14,7 +14,7 @@ import { Children } from './children.js';
 import { setFaults, vigilConfig } from './estate.js';
 import type { CpuProfile } from './profile-stretches.js';
 import { runBench } from './run-bench.js';
-import { startEstate } from './start-estate.js';
+import { shapeAt, startEstate } from './start-estate.js';
 import { startVigil, until } from './start-vigil.js';
 
 const { values: flags } = parseArgs({
@@ -49,7 +49,7 @@ function selfTimes(p: CpuProfile): Map<string, number> {
 
 await runBench('profile-collections', children, scratch, async () => {
   const scale = Number(flags.scale);
-  const shape = scale >= 10 ? { servers: 11, members: 20_000 } : {};
+  const shape = shapeAt(scale);
   const { child: sim, estate } = await startEstate(children, scale, scratch, shape);
   process.env.BENCH_VIGIL_NODE_FLAGS = `--cpu-prof --cpu-prof-dir=${out} --cpu-prof-interval=500 ${flags['node-flags']}`;
   const only = flags.only ? new Set(flags.only.split(',')) : undefined;

@@ -4,6 +4,12 @@ import type { Estate, EstateShape } from './estate.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The million-series estate's parts beyond the scaled shape: more servers per cluster, pools of 20,000 members. */
+export const MILLION_SHAPE: Partial<EstateShape> = { servers: 11, members: 20_000 };
+
+/** The shape of the estate at `scale` as the benches run it: from 10 on, the million-series one. */
+export const shapeAt = (scale: number): Partial<EstateShape> => (scale >= 10 ? MILLION_SHAPE : {});
+
 /**
  * Starts every simulator of the estate at `scale` (`estate-main.ts`, token files in `dir`), with
  * `shape` overriding parts of the scaled shape; resolves once all listen.
