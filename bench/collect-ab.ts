@@ -6,7 +6,7 @@
  * the CPU a collection costs moves by a fifth from one minute to the next, and only the two
  * columns of one run compare.
  *
- *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged] [--scale=10] [--rounds=4] [--only=secrets,agents,teams]
+ *   npm run build && node --import tsx bench/collect-ab.ts --a=../other-checkout --b=. [--answers=changed|unchanged|churned] [--scale=10] [--rounds=4] [--only=secrets,agents,teams]
  *   node --import tsx bench/collect-ab.ts --a=. --b=. --a-flags='--max-semi-space-size=0'
  *   node --import tsx bench/collect-ab.ts --a=. --b=. --b-env='MALLOC_MMAP_THRESHOLD_=65536'
  *
@@ -18,8 +18,10 @@
  * is the C library's default on 2 cores (eight arenas per core).
  * `--answers=changed` (the default) turns the simulators' `vary` fault on: every answer's bytes
  * differ from the last, so each takes the whole path (the worst case); `unchanged` leaves them as
- * they are. The default estate is the million-series one of `bench/scale.ts --size=1M`. Everything
- * listens on 127.0.0.1 and is ended by PID, also on failure.
+ * they are; `churned` changes the gossip pools' lines too (the `churn` fault: a member fails in
+ * turn at each members answer), where `vary` alone changes bytes that render the same lines. The
+ * default estate is the million-series one of `bench/scale.ts --size=1M`. Everything listens on
+ * 127.0.0.1 and is ended by PID, also on failure.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +51,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string', default: '' },
   },
 });
-if (flags.answers !== 'changed' && flags.answers !== 'unchanged') throw new Error(`--answers: changed or unchanged, not ${flags.answers}`);
+if (!['changed', 'unchanged', 'churned'].includes(flags.answers)) throw new Error(`--answers: changed, unchanged or churned, not ${flags.answers}`);
 
 const only = flags.only ? new Set(flags.only.split(',')) : undefined;
 
@@ -82,7 +84,7 @@ await runBench('collect-ab', children, scratch, async () => {
     side.vigil = vigil;
     await until(`vigil ${side.name} to be ready`, async () => (await fetch(`${vigil.url}/readyz`)).ok, 600_000);
   }
-  if (flags.answers === 'changed') await setFaults(estate, { vary: true });
+  if (flags.answers !== 'unchanged') await setFaults(estate, { vary: true, churn: flags.answers === 'churned' });
   // One collection each first: what a reload or a first answer costs is not what is compared.
   for (const side of sides) await side.vigil!.collect();
   for (const side of sides) side.threads = threadCpuSeconds(side.vigil!.child.pid);

@@ -9,7 +9,11 @@
  * The whole bench's "RSS peak" is the high-water mark of every phase at once; this tells which
  * phase sets it (docs/performance.md, "The peak of each phase").
  *
- *   npm run build && node --import tsx bench/scale/peak-phases.ts --scale=10 [--collections=2]
+ * With `--churn`, every answer changed includes the gossip pools' lines: a member of each pool
+ * fails in turn at each members answer (the simulators' `churn` fault), where `vary` alone changes
+ * bytes that render the same lines.
+ *
+ *   npm run build && node --import tsx bench/scale/peak-phases.ts --scale=10 [--collections=2] [--churn]
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +26,9 @@ import { runBench } from './run-bench.js';
 import { shapeAt, startEstate } from './start-estate.js';
 import { startVigil, until } from './start-vigil.js';
 
-const { values: flags } = parseArgs({ options: { scale: { type: 'string', default: '1' }, collections: { type: 'string', default: '2' } } });
+const { values: flags } = parseArgs({
+  options: { scale: { type: 'string', default: '1' }, collections: { type: 'string', default: '2' }, churn: { type: 'boolean', default: false } },
+});
 const children = new Children();
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-peaks-'));
 const mib = (b: number) => Math.round(b / 2 ** 20);
@@ -48,7 +54,7 @@ await runBench('peak-phases', children, scratch, async () => {
   };
   await phase('start, first collection', () => until('vigil to be ready', async () => (await fetch(`${vigil.url}/readyz`)).ok), true);
   for (const changed of [false, true]) {
-    if (changed) await setFaults(estate, { vary: true });
+    if (changed) await setFaults(estate, { vary: true, churn: flags.churn });
     for (let i = 1; i <= collections; i++) await phase(`${changed ? 'every answer changed' : 'no answer changed'} ${i}`, () => vigil.collect());
   }
   await setFaults(estate, undefined);

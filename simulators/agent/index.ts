@@ -59,6 +59,7 @@ export async function startAgentSimulator(
         async (req, res) => {
           if ((req.url ?? '').startsWith(ADMIN_PREFIX)) return handleAdmin({ agent, faults, fleet, workload, acl }, req, res);
           if (await applyFaults(faults, res)) return;
+          if (faults.churn && (req.url ?? '').split('?')[0] === '/v1/agent/members') agent.pool?.churn();
           handleApi(apiCtx, req, res);
         },
         checked.agents[i]?.port ?? 0,

@@ -66,6 +66,8 @@ export class MemberPool {
   private readonly byName = new Map<string, Member>();
   private readonly expect: string;
   private generated = 0;
+  /** The member `churn` failed last (0: none yet). */
+  private churned = 0;
   private body: string | undefined;
   private tally: MemberCounts | undefined;
   /** serf's member Lamport time: every membership change ticks it. */
@@ -97,6 +99,21 @@ export class MemberPool {
       this.changed();
     }
     return m;
+  }
+
+  /**
+   * Moves one failed member along the pool (never the local one): the member this failed last time
+   * is alive again and the next one fails. Each answer's pool then differs from the last ones, even
+   * to two clients that poll in turn.
+   */
+  churn(): void {
+    if (this.members.length < 2) return;
+    const was = this.members[this.churned];
+    if (was && this.churned > 0) was.Status = 'alive';
+    this.churned = (this.churned % (this.members.length - 1)) + 1;
+    const next = this.members[this.churned];
+    if (next) next.Status = 'failed';
+    this.changed();
   }
 
   /** Grows with generated alive members or shrinks from the end; the local member always stays. */

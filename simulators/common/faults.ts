@@ -15,12 +15,18 @@ export interface Faults {
   delayMs: number;
   /** Make every answer's bytes differ from the last (see `varyEachAnswer`): a service whose answers all change between polls. */
   vary: boolean;
+  /**
+   * Change what the service holds a little before each answer that shows it: an agent moves a
+   * failed member along its gossip pool before each `/v1/agent/members` answer, so the pool's lines
+   * differ from the last poll's (`vary` changes the bytes, not what they say).
+   */
+  churn: boolean;
   /** Answer with this status and body instead of the real one. `times` limits how often (undefined: always). */
   status?: { code: number; body: unknown; times?: number; headers?: Record<string, string> };
 }
 
 export function noFaults(): Faults {
-  return { hang: false, garbage: false, delayMs: 0, vary: false };
+  return { hang: false, garbage: false, delayMs: 0, vary: false, churn: false };
 }
 
 const GARBAGE = '{"data": {"mode": "primary", <<<not json';
@@ -55,7 +61,7 @@ export async function applyFaults(faults: Faults, res: http.ServerResponse): Pro
 
 /**
  * The admin side of faults: `GET /_sim/faults` shows them, `POST /_sim/faults` merges a JSON body
- * `{hang?, garbage?, delay_ms?, vary?, status?: {code, body, times?}}`, `DELETE /_sim/faults` clears them.
+ * `{hang?, garbage?, delay_ms?, vary?, churn?, status?: {code, body, times?}}`, `DELETE /_sim/faults` clears them.
  */
 export async function handleFaultAdmin(faults: Faults, method: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (method === 'GET') return sendJson(res, 200, faults);
@@ -71,6 +77,7 @@ export async function handleFaultAdmin(faults: Faults, method: string, req: http
   if (typeof body.garbage === 'boolean') faults.garbage = body.garbage;
   if (typeof body.delay_ms === 'number') faults.delayMs = body.delay_ms;
   if (typeof body.vary === 'boolean') faults.vary = body.vary;
+  if (typeof body.churn === 'boolean') faults.churn = body.churn;
   if (body.status && typeof body.status === 'object') {
     const s = body.status as { code?: unknown; body?: unknown; times?: unknown; headers?: unknown };
     if (typeof s.code !== 'number') return sendJson(res, 400, { errors: ['status.code must be a number'] });

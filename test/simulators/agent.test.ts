@@ -155,6 +155,19 @@ describe('GET /v1/agent/members', () => {
     expect((await members(sim())).Members.map((m) => m.Name)).toEqual(['server-1.global']);
   });
 
+  it('moves a failed member along the pool at each answer while the churn fault is on, and stops when it is off', async () => {
+    await admin(sim(), 'server-1', 'faults', { churn: true });
+    const failed = async () => (await members(sim())).Members.flatMap((m, i) => (m.Status === 'failed' ? [i] : []));
+    // five members: the local one (0) never fails; the others fail in turn, one at a time
+    const seen = [];
+    for (let i = 0; i < 5; i++) seen.push(await failed());
+    expect(seen).toEqual([[1], [2], [3], [4], [1]]);
+    // other endpoints leave the pool as it is
+    await call(sim(), 'server-1', '/v1/agent/self', { token: sim().managementToken });
+    await admin(sim(), 'server-1', 'faults', { churn: false });
+    expect(await failed()).toEqual([1]);
+  });
+
   it('fails on a client-only agent with a 500 text error', async () => {
     const res = await call(sim(), 'client-1', '/v1/agent/members', { token: sim().managementToken });
     expect(res.status).toBe(500);
