@@ -37,23 +37,18 @@ export function joinLines(parts: readonly GroupLines[]): GroupLines {
 }
 
 /**
- * From this size a group is encoded into memory the threads share (`encodeGroup`): a gossip pool's
- * lines, which the target's memo keeps to hand out again and the main thread serves.
- */
-export const SHARED_GROUP_BYTES = 64 * 1024;
-
-/**
  * Encodes a group's families into one buffer of their own (views into it, one per family), so a
- * worker thread can hand the whole group back by moving that one buffer instead of copying it. A
- * large group is encoded into shared memory instead: the collection thread's memo and the main
- * thread's body then hold the same bytes, not a copy each (at a million series, ~90 MiB of gossip
- * pools). Nothing writes to a group's bytes once encoded.
+ * worker thread can hand the whole group back by moving that one buffer instead of copying it.
+ * Nothing writes to a group's bytes once encoded. A large group that a memo keeps is moved into
+ * shared memory there (`moveIntoShared`), so the collection thread's memo and the main thread's
+ * body hold the same bytes, not a copy each (at a million series, ~90 MiB of gossip pools); one
+ * that renders what the kept one did is given back at once.
  */
 export function encodeGroup(group: Iterable<readonly [string, string]>): Array<[string, EncodedLines]> {
   const entries = [...group];
   const lengths = entries.map(([, text]) => Buffer.byteLength(text));
   const total = lengths.reduce((a, b) => a + b, 0);
-  const all = total >= SHARED_GROUP_BYTES ? Buffer.from(new SharedArrayBuffer(total)) : Buffer.allocUnsafeSlow(total);
+  const all = Buffer.allocUnsafeSlow(total);
   let at = 0;
   return entries.map(([name, text], i) => {
     const length = lengths[i] ?? 0;

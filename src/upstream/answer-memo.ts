@@ -1,4 +1,5 @@
 import { sameValue } from '../support/same-value.js';
+import { giveBackOwned, moveIntoShared } from '../support/transfer.js';
 
 interface Last {
   readonly digest: Buffer;
@@ -44,6 +45,9 @@ export class AnswerMemo {
     // stays, one object. Whatever holds the last (the job's last commit, the body) holds this one, and
     // the new one, a pool's lines (megabytes), is not kept beside it.
     const value = last && sameValue(last.value, decoded) ? (last.value as T) : decoded;
+    // The one kept shares its large buffers with the main thread's body; the other's are freed now.
+    if (value === decoded) moveIntoShared(decoded);
+    else giveBackOwned(decoded);
     this.last.set(at, { digest, value, cleanOf });
     return value;
   }

@@ -6,6 +6,7 @@ import { deflatePiece } from '../../../src/metrics/gzip-stream.js';
 import { family, single } from '../../../src/metrics/family.js';
 import { renderGroup, type RenderedGroup } from '../../../src/metrics/render.js';
 import { RUN_BYTES } from '../../../src/metrics/runs.js';
+import { moveIntoShared } from '../../../src/support/transfer.js';
 import { FORMATS, SnapshotStore } from '../../../src/metrics/snapshot-store.js';
 
 const g = family<number>({ name: 'x_value', help: 'A value.', type: 'gauge', section: 'vigil', labels: ['target'], samples: single((n) => n) });
@@ -17,14 +18,20 @@ function linesOf(target: string, members: number, up = members + 1): string {
   return lines;
 }
 
+/** A gossip pool's families: its members, and one small value. */
+const poolFamilies = (target: string, members: number, up: number): Array<[string, string]> => [
+  ['x_member_up', linesOf(target, members, up)],
+  ['x_value', `x_value{target="${target}"} ${members}\n`],
+];
+
 /** A group with a large family (a gossip pool's members), encoded in one buffer as a worker hands it over. */
-function pool(target: string, members: number, up: number): RenderedGroup {
-  return new Map(
-    encodeGroup([
-      ['x_member_up', linesOf(target, members, up)],
-      ['x_value', `x_value{target="${target}"} ${members}\n`],
-    ]),
-  );
+const pool = (target: string, members: number, up: number): RenderedGroup => new Map(encodeGroup(poolFamilies(target, members, up)));
+
+/** The same group as a target's memo keeps it: a large one moved into shared memory. */
+function keptPool(target: string, members: number, up: number): RenderedGroup {
+  const encoded = encodeGroup(poolFamilies(target, members, up));
+  moveIntoShared(encoded);
+  return new Map(encoded);
 }
 
 /**
@@ -111,11 +118,11 @@ describe('the body across threads', () => {
 
   it("shares a large group's bytes with the main side: one copy for both threads, the same bytes served", () => {
     const { store, publisher, mirror, sent } = wire();
-    const group = pool('a', 4000, 7);
+    const group = keptPool('a', 4000, 7);
     const lines = group.get('x_member_up') as { bytes: Uint8Array };
     expect(lines.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     // a small group is not worth shared memory
-    expect((pool('b', 2, 7).get('x_member_up') as { bytes: Uint8Array }).bytes.buffer).toBeInstanceOf(ArrayBuffer);
+    expect((keptPool('b', 2, 7).get('x_member_up') as { bytes: Uint8Array }).bytes.buffer).toBeInstanceOf(ArrayBuffer);
     store.replace('a', group);
     publisher.publish();
     // posted, not moved: a transfer list holding shared memory throws (see \`wire\`)
