@@ -12,6 +12,7 @@ import { scheduleIntervalSeconds } from '../config-fields/schedule.js';
 import { Turns } from '../support/turns.js';
 import { buildJobs, collectorStates, settleStates, targetConfigs } from '../collectors/index.js';
 import { collectionOffloadPool } from '../collectors/decoding.js';
+import { answersInFlight } from '../jobs/answers-in-flight.js';
 import { publishUpstreamStats, type BuildContext } from '../jobs/context.js';
 import type { UpstreamClient } from '../upstream/client.js';
 
@@ -76,6 +77,7 @@ export class CollectionEngine implements Engine {
   /** What each collector derives across its targets, kept across reloads. */
   private readonly states = collectorStates();
   private readonly turns = new Turns();
+  private readonly answers = answersInFlight();
   /** Worker threads for big answers; started on first use, kept across reloads. */
   private readonly offload = collectionOffloadPool();
   private readonly ranOnce = new Set<string>();
@@ -98,6 +100,7 @@ export class CollectionEngine implements Engine {
       spacers: new Map(),
       unpublished: new Map(),
       turns: this.turns,
+      answers: this.answers,
       offload: this.offload,
     };
 

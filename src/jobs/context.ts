@@ -12,6 +12,8 @@ import { proxyFor } from '../upstream/proxy-choice.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import { AnswerMemo } from '../upstream/answer-memo.js';
 import { Turns } from '../support/turns.js';
+import type { ByteBudget } from '../support/byte-budget.js';
+import { answersInFlight } from './answers-in-flight.js';
 import type { Offload } from '../offload/pool.js';
 
 /** The fields every target kind shares, after config parsing. */
@@ -37,6 +39,8 @@ export interface BuildContext {
   spacers: Map<string, RequestSpacer>;
   /** Turns of the event loop for decoding and mapping answers, shared by every target. */
   turns: Turns;
+  /** The bytes of large answers read and decoded at once, shared by every target (`answersInFlight`). */
+  answers: ByteBudget;
   /** Worker threads that decode and map answers too big for one turn of the event loop. */
   offload: Offload;
   /** Upstream stats groups observed since they were last published, with the target they count and how to publish each. */
@@ -56,6 +60,7 @@ export const jobContext = (offload: Offload): BuildContext => ({
   clients: [],
   spacers: new Map(),
   turns: new Turns(),
+  answers: answersInFlight(),
   offload,
   unpublished: new Map(),
 });
@@ -115,8 +120,8 @@ export function clientFor(
     proxy: proxyFor(new URL(node ?? target.address), target),
     ...options,
     beforeDecode: () => ctx.turns.take(),
-    observe: (endpoint, code, seconds, data) => {
-      observeRequest(s, endpoint, code, seconds, { node, data });
+    observe: (endpoint, code, seconds, data, waited) => {
+      observeRequest(s, endpoint, code, seconds, { node, data, waited });
       ctx.unpublished.set(key, { target: target.name, publish });
     },
     // A node's certificate is watched by whoever polls the node (`onTls`, under its own label `address`).

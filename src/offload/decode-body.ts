@@ -38,7 +38,7 @@ export async function decodeBody<T extends TaskTable, N extends keyof T & string
   };
   try {
     if (!remembered) return await run();
-    return await remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run, body.cleanOf);
+    return await remembered.memo.decode(remembered.endpoint, remembered.key ?? '', body.digest(), run, body.cleanOf, body.length);
   } finally {
     // read (joined and handed to the task) or known again: its chunks are not needed any more
     body.release();

@@ -11,6 +11,8 @@ export interface UpstreamStats {
   /** Answers byte-identical to the last of their endpoint (and page), by endpoint: their decoding was reused. */
   readonly unchanged: Map<string, number>;
   rateLimited: number;
+  /** Seconds its answers waited, headers in, for their turn among the answers in flight. */
+  answerWait: number;
   /** Requests to each node of a cluster polled at its own address (the secrets node poll), by node address. */
   readonly nodeRequests: Map<string, number>;
 }
@@ -18,15 +20,23 @@ export interface UpstreamStats {
 export const LATENCY_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 
 export function newUpstreamStats(target: string): UpstreamStats {
-  return { target, latency: new Map(), retries: new Map(), unchanged: new Map(), rateLimited: 0, nodeRequests: new Map() };
+  return { target, latency: new Map(), retries: new Map(), unchanged: new Map(), rateLimited: 0, answerWait: 0, nodeRequests: new Map() };
 }
 
 /**
  * One request's outcome; `node` for a request to one node of a cluster, whose 429 says "standby", not
  * "slow down"; `data` when the answer was one of its request's data statuses (the 429 of an unhealthy
- * cluster's autopilot health), not a refusal.
+ * cluster's autopilot health), not a refusal; `waited`, the seconds its answer waited for its turn to
+ * be read (not in `seconds`).
  */
-export function observeRequest(s: UpstreamStats, endpoint: string, code: string, seconds: number, from: { node?: string; data?: boolean } = {}): void {
+export function observeRequest(
+  s: UpstreamStats,
+  endpoint: string,
+  code: string,
+  seconds: number,
+  from: { node?: string; data?: boolean; waited?: number } = {},
+): void {
+  s.answerWait += from.waited ?? 0;
   const key = `${endpoint}\u0000${code}`;
   let h = s.latency.get(key);
   if (!h) s.latency.set(key, (h = new HistogramData(LATENCY_BOUNDS)));
@@ -72,6 +82,14 @@ export const upstreamFamilies: readonly Family<UpstreamStats>[] = [
     section: 'vigil',
     labels: ['target', 'address'],
     samples: (s) => [...s.nodeRequests].map(([address, value]) => ({ labels: { address }, value })),
+  }),
+  family<UpstreamStats>({
+    name: 'vigil_upstream_answer_wait_seconds_total',
+    help: "Seconds this target's large answers (gossip pools, listings' pages, autopilot) waited, their headers in, for their turn to be read among the answers a collection has in flight: vigil's own wait, left out of vigil_upstream_request_duration_seconds. Rising with the collection duration: the collection is bounded by vigil's memory, not by the upstream.",
+    type: 'counter',
+    section: 'vigil',
+    labels: ['target'],
+    samples: single((s) => s.answerWait),
   }),
   family<UpstreamStats>({
     name: 'vigil_upstream_rate_limited_total',

@@ -4,6 +4,8 @@ import { giveBackOwned, moveIntoShared } from '../support/transfer.js';
 interface Last {
   readonly digest: Buffer;
   readonly value: unknown;
+  /** The body's length in bytes. */
+  length: number | undefined;
   /** The secrets the body was last found free of (`secretsKey`), when it was searched and was. */
   cleanOf: string | undefined;
 }
@@ -28,15 +30,17 @@ export class AnswerMemo {
   /**
    * `decode`'s value for a body of `digest` (its SHA-256), or the value decoded last under `endpoint`
    * and `key` when the body is the same bytes. The digest is the caller's, taken as the body arrived
-   * (`Received`): a body known again is never joined, copied or decoded.
+   * (`Received`): a body known again is never joined, copied or decoded. `length` is the body's
+   * (see `lastLength`).
    */
-  async decode<T>(endpoint: string, key: string, digest: Buffer, decode: () => Promise<T>, cleanOf?: string): Promise<T> {
+  async decode<T>(endpoint: string, key: string, digest: Buffer, decode: () => Promise<T>, cleanOf?: string, length?: number): Promise<T> {
     const at = `${endpoint}\u0000${key}`;
     const last = this.last.get(at);
     if (last?.digest.equals(digest)) {
       this.reused(endpoint);
       // searched again (the secrets changed): known clean of the new ones from now on
       last.cleanOf = cleanOf;
+      last.length = length ?? last.length;
       return last.value as T;
     }
     this.last.delete(at);
@@ -48,7 +52,7 @@ export class AnswerMemo {
     // The one kept shares its large buffers with the main thread's body; the other's are freed now.
     if (value === decoded) moveIntoShared(decoded);
     else giveBackOwned(decoded);
-    this.last.set(at, { digest, value, cleanOf });
+    this.last.set(at, { digest, value, cleanOf, length });
     return value;
   }
 
@@ -60,6 +64,11 @@ export class AnswerMemo {
   knowsClean(endpoint: string, key: string, digest: Buffer, secrets: string): boolean {
     const last = this.last.get(`${endpoint}\u0000${key}`);
     return last !== undefined && last.cleanOf === secrets && last.digest.equals(digest);
+  }
+
+  /** The length of the body last decoded or known again under `endpoint` and `key`, if one was and said it. */
+  lastLength(endpoint: string, key: string): number | undefined {
+    return this.last.get(`${endpoint}\u0000${key}`)?.length;
   }
 
   /** Answers held (one per endpoint and page seen since the target's jobs were built). */

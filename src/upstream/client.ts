@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, type Dispatcher } from 'undici';
 import { timerMs } from '../config-fields/units.js';
-import { attemptSignal, readBody } from './attempt-bounds.js';
+import { attemptSignal, readBody, turnToRead } from './attempt-bounds.js';
+import type { Permit } from '../support/byte-budget.js';
 import { decode } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
@@ -35,16 +36,19 @@ export interface ClientOptions {
   beforeAttempt?: (signal: AbortSignal) => Promise<void>;
   /**
    * Awaited once a body is read, before it is decoded: decoding, and what callers do with the value
-   * right away, run in the turn of the event loop it resolves in (see `Turns`).
+   * right away, run in the turn of the event loop it resolves in (see `Turns`). Not for a body the
+   * caller knows again (`RequestSpec.knownClean`): nothing is decoded, and its turn of the answers in
+   * flight (`admit`) goes back at once rather than after every step queued before it.
    */
   beforeDecode?: () => Promise<void>;
   /** Called for every answer, error statuses included, with its headers (rate-limit headers). */
   onResponse?: (endpoint: string, status: number, headers: Record<string, string | string[] | undefined>) => void;
   /**
    * Called for every attempt with its logical endpoint, status code ('none' without a response) and
-   * duration, and whether the answer was one of the request's data statuses (an unhealthy cluster's 429 is no rate limit).
+   * duration, and whether the answer was one of the request's data statuses (an unhealthy cluster's 429 is no rate limit);
+   * the duration leaves out `waitedSeconds`, vigil's own wait for a turn to read the answer (`RequestSpec.admit`).
    */
-  observe?: (endpoint: string, code: string, seconds: number, data: boolean) => void;
+  observe?: (endpoint: string, code: string, seconds: number, data: boolean, waitedSeconds: number) => void;
   /** Called before a retry is slept on. */
   onRetry?: (endpoint: string, err: UpstreamError) => void;
   /** Called after every TLS handshake with what the certificate chain showed (https only). */
@@ -67,6 +71,13 @@ export interface RequestSpec {
    * secrets (`secretsKey`): such a body is not searched for them again (`bytes` only).
    */
   knownClean?: (digest: Buffer, secrets: string) => boolean;
+  /**
+   * A turn to read the answer, asked for once its headers have come (so an upstream that never
+   * answers holds none) with the length they declare, if any; the attempt's time stops while it is
+   * waited for (a promise).
+   * The permit goes with the body (`bytes` only): whoever gets it releases it (`Received.release`).
+   */
+  admit?: (declared: number | undefined, signal: AbortSignal) => Permit | Promise<Permit>;
 }
 
 export interface JsonResponse {
@@ -91,6 +102,8 @@ interface BodyOf<B> {
   /** Whether a success's body is digested as it arrives. */
   digest: boolean;
   fromBytes: (body: Received, secrets: readonly string[]) => B;
+  /** Whether the caller holds a success's body as it is, searched for these secrets: nothing to decode. */
+  known?: (body: Received, secrets: readonly string[]) => boolean;
   fromValue: (value: unknown) => B;
 }
 
@@ -152,13 +165,13 @@ export class UpstreamClient {
    * replaced in it as `json` does (error answers are handled alike).
    */
   bytes(spec: RequestSpec): Promise<BytesResponse> {
+    const known = (body: Received, secrets: readonly string[]) => spec.knownClean?.(body.digest(), secretsKey(secrets)) === true;
     const fromBytes = (body: Received, secrets: readonly string[]): Received => {
-      const key = secretsKey(secrets);
-      if (!spec.knownClean?.(body.digest(), key)) return redactReceived(body, secrets);
-      body.cleanOf = key;
+      if (!known(body, secrets)) return body.passPermitTo(redactReceived(body, secrets));
+      body.cleanOf = secretsKey(secrets);
       return body;
     };
-    return this.send(spec, { digest: true, fromBytes, fromValue: (v) => Received.of(Buffer.from(JSON.stringify(v))) });
+    return this.send(spec, { digest: true, fromBytes, known, fromValue: (v) => Received.of(Buffer.from(JSON.stringify(v))) });
   }
 
   private async send<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
@@ -237,19 +250,26 @@ export class UpstreamClient {
       code = String(res.statusCode);
       this.opts.onResponse?.(spec.endpoint, res.statusCode, res.headers);
       refuseUnreadable(res, spec.endpoint);
-      const received = await readBody(res, this.opts.maxResponseBytes, spec.endpoint, success.digest && res.statusCode < 400);
+      const permit = await turnToRead(spec.admit, res, bound);
+      const received = await readBody(res, this.opts.maxResponseBytes, spec.endpoint, success.digest && res.statusCode < 400, permit);
       ended = performance.now();
       bound.dispose();
-      await this.opts.beforeDecode?.();
-      if (res.statusCode >= 400) {
-        const text = redactText(received.bytes().toString('utf8'), secrets);
-        // A data status with a JSON body is data; without one it is what it says: an error.
-        const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
-        asData = data !== undefined;
-        if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
-        throw this.statusError(spec.endpoint, res, text);
+      try {
+        if (res.statusCode >= 400 || !success.known?.(received, secrets)) await this.opts.beforeDecode?.();
+        if (res.statusCode >= 400) {
+          const text = redactText(received.bytes().toString('utf8'), secrets);
+          received.release();
+          // A data status with a JSON body is data; without one it is what it says: an error.
+          const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;
+          asData = data !== undefined;
+          if (data) return { status: res.statusCode, headers: res.headers, body: success.fromValue(data.value) };
+          throw this.statusError(spec.endpoint, res, text);
+        }
+        return { status: res.statusCode, headers: res.headers, body: success.fromBytes(received, secrets) };
+      } catch (e) {
+        received.release();
+        throw e;
       }
-      return { status: res.statusCode, headers: res.headers, body: success.fromBytes(received, secrets) };
     } catch (e) {
       // A timeout surfaces as the abort reason; name it by what ran out.
       if (bound.timedOut() && !(e instanceof UpstreamError)) {
@@ -261,7 +281,8 @@ export class UpstreamClient {
       throw err;
     } finally {
       bound.dispose();
-      this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started) / 1000, asData);
+      // vigil's own wait for a turn to read is no time of the upstream's
+      this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started - bound.pausedMs) / 1000, asData, bound.pausedMs / 1000);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Permit } from '../support/byte-budget.js';
 import { giveBack } from '../support/transfer.js';
 
 const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
@@ -18,6 +19,8 @@ export class Received {
   /** The secrets (`secretsKey`) this body was searched for and found free of, when it was. */
   cleanOf: string | undefined;
   private released = false;
+  /** The share of the answers in flight this body holds until released (`UpstreamClient`, `admit`). */
+  private permit: Permit | undefined;
 
   constructor(
     chunks: Buffer[],
@@ -56,8 +59,28 @@ export class Received {
    */
   release(): void {
     this.released = true;
+    this.permit?.release();
+    this.permit = undefined;
     if (this.owned && this.chunks) giveBack(this.chunks);
     this.chunks = undefined;
+  }
+
+  /**
+   * Holds `permit` until released. A body that stands for this one (its redacted copy) takes it on
+   * with `passPermitTo`, so the bytes stay counted until the one decoded is done with.
+   */
+  holding(permit: Permit | undefined): this {
+    this.permit = permit;
+    return this;
+  }
+
+  /** Hands this body's permit to `other`, which releases it in its place. */
+  passPermitTo(other: Received): Received {
+    if (other !== this) {
+      other.holding(this.permit);
+      this.permit = undefined;
+    }
+    return other;
   }
 
   /** The body's SHA-256: taken as it arrived, or from its bytes now. */

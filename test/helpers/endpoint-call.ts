@@ -2,6 +2,8 @@ import { callEndpoint } from '../../src/collectors/call.js';
 import type { AnyEndpoint, Within } from '../../src/collectors/endpoint.js';
 import type { Offload } from '../../src/offload/pool.js';
 import { Turns } from '../../src/support/turns.js';
+import type { ByteBudget } from '../../src/support/byte-budget.js';
+import { answersInFlight } from '../../src/jobs/answers-in-flight.js';
 import { AnswerMemo } from '../../src/upstream/answer-memo.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 
@@ -18,14 +20,14 @@ export function callAs(
   endpoint: AnyEndpoint,
   call: unknown,
   client: UpstreamClient,
-  opts: { item?: string; read?: AnyEndpoint['read']; within?: Within; memo?: AnswerMemo; offload?: Offload } = {},
+  opts: { item?: string; read?: AnyEndpoint['read']; within?: Within; memo?: AnswerMemo; offload?: Offload; answers?: ByteBudget } = {},
 ): Promise<unknown> {
   const e = opts.read ? { ...endpoint, read: opts.read } : endpoint;
   return callEndpoint(e, call, opts.item, {
     client,
     signal: AbortSignal.timeout(10_000),
     memo: opts.memo ?? new AnswerMemo(),
-    decoding: { offload: opts.offload ?? noOffload, turns: new Turns() },
+    decoding: { offload: opts.offload ?? noOffload, turns: new Turns(), answers: opts.answers ?? answersInFlight() },
     within: opts.within ?? nothingWithin,
   });
 }

@@ -25,6 +25,7 @@ export const VARIES = '<varies>';
 export const TIME_DRIVEN = new Set([
   'vigil_collector_duration_seconds',
   'vigil_upstream_request_duration_seconds',
+  'vigil_upstream_answer_wait_seconds_total',
   // The agent simulator's raft log commits an entry every 100 ms, and its goroutine count wobbles each second.
   'scheduler_agent_raft_commit_index',
   'scheduler_agent_raft_applied_index',

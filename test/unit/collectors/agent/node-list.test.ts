@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
+import { ByteBudget } from '../../../../src/support/byte-budget.js';
 import { listNodes, nodesEndpoint } from '../../../../src/collectors/agent/nodes.js';
 import type { NodesPage } from '../../../../src/collectors/agent/node-page.js';
 import type { Get } from '../../../../src/collectors/endpoint.js';
@@ -121,5 +122,21 @@ describe('listNodes', () => {
     expect(tally.watched).toEqual(['a1']);
     answer = () => ({ body: [{ ID: 'a1' }] });
     expect(await failure(listed(req(), everyNode()))).toMatchObject({ reason: 'schema', message: expect.stringContaining('0.Status') });
+  });
+
+  it('gives back the turn of every page it read, and of a page refused unread past its bound', async () => {
+    answer = (t) => (t === '' ? { body: [node('a1')], next: 'b1' } : { body: [node('b1')] });
+    const answers = new ByteBudget(1 << 20);
+    const call = { target: req(), authorized: async () => ({}) };
+    expect(
+      await callAs(nodesEndpoint as never, call, upstream.client(), { answers, read: ((get: Get<NodesPage>) => listNodes(get, req(), everyNode())) as never }),
+    ).toBe(2);
+    expect(answers.held).toBe(0);
+    const refuse = () => {
+      throw new UpstreamError('too_large', 'the listing is past its bound');
+    };
+    const refused = callAs(nodesEndpoint as never, call, upstream.client(), { answers, read: ((get: Get<NodesPage>) => get(undefined, refuse)) as never });
+    await expect(refused).rejects.toThrow('past its bound');
+    expect(answers.held).toBe(0);
   });
 });
