@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireTool } from './tools.js';
@@ -18,7 +18,12 @@ export interface Ca extends CertFiles {
 
 const openssl = (args: string[]) => execFileSync(requireTool('openssl', 'apt-get install openssl'), args, { stdio: 'pipe' });
 
-/** A new self-signed CA (EC P-256, valid two days) in its own temp dir. */
+/** Removes the temp dirs of CAs made by `makeCa`, and every certificate made with them. */
+export function removeCas(...cas: Array<Ca | undefined>): void {
+  for (const ca of cas) if (ca) rmSync(ca.dir, { recursive: true, force: true });
+}
+
+/** A new self-signed CA (EC P-256, valid two days) in its own temp dir: removed with `removeCas`. */
 export function makeCa(name: string): Ca {
   const dir = mkdtempSync(join(tmpdir(), `vigil-certs-${name}-`));
   const cert = join(dir, `${name}-ca.pem`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { demoSecretsScenario, startSecretsSimulator, type SecretsSimulator } from '../../simulators/secrets/index.js';
-import { makeCa, makeCert } from '../helpers/certs.js';
+import { makeCa, makeCert, removeCas } from '../helpers/certs.js';
 import { tempFile } from '../helpers/daemon.js';
 import { runVigil, runVigilAsync } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -90,6 +90,7 @@ describe('--config.check', () => {
     const ca = makeCa('bundle');
     const bundle = join(dir, 'bundle.pem');
     const pem = readFileSync(ca.cert, 'utf8');
+    removeCas(ca);
     writeFileSync(bundle, pem.repeat(Math.ceil((100 * 1024) / pem.length)));
     const r = check(`agents:\n  - { name: leader, address: "https://127.0.0.1:4646", token_file: ${readToken}, tls: { ca_file: ${bundle} } }\n`);
     expect(r.stdout).toBe('agents leader: ok\n1 checked (1 ok, 0 with problems)\n');
@@ -131,6 +132,7 @@ describe('--config.check.probe', () => {
   });
   afterAll(async () => {
     await Promise.all([agents?.close(), tlsAgents?.close(), secrets?.close()]);
+    removeCas(ca, otherCa);
   });
 
   it('says per endpoint what to fix: a missing permission, a wrong CA, an unreachable target, a sealed cluster', async () => {

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
-import { makeCa, makeCert, type Ca, type CertFiles } from '../helpers/certs.js';
+import { makeCa, makeCert, removeCas, type Ca, type CertFiles } from '../helpers/certs.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { series } from '../helpers/exposition.js';
 import { runSilentRulesTest } from '../helpers/rules-on-scrape.js';
@@ -18,6 +18,7 @@ import { NEVER } from '../helpers/schedules.js';
 let cluster: Ca;
 let rotating: CertFiles;
 let good: CertFiles;
+let stranger: Ca | undefined;
 let sim: AgentSimulator;
 let vigil: TestDaemon;
 
@@ -26,7 +27,7 @@ const failing = (target: string, reason: string) => series('vigil_collector_fail
 
 beforeAll(async () => {
   cluster = makeCa('cluster');
-  const stranger = makeCa('stranger');
+  stranger = makeCa('stranger');
   const server = makeCert(cluster, 'server', 'server');
   good = makeCert(cluster, 'vigil', 'client');
   const foreign = makeCert(stranger, 'vigil', 'client');
@@ -48,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await vigil?.close();
   await sim?.close();
+  removeCas(cluster, stranger);
 });
 
 describe('an agent that requires client certificates', () => {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
-import { makeCa, makeCert } from '../../helpers/certs.js';
+import { makeCa, makeCert, removeCas } from '../../helpers/certs.js';
 import { configProblems } from '../../helpers/failures.js';
 
 /** The client certificate and proxy keys of every target kind, checked at load with errors that name the key. */
@@ -11,6 +11,7 @@ const pair = makeCert(ca, 'vigil', 'client');
 const other = makeCert(ca, 'other', 'client');
 const junk = join(ca.dir, 'junk.pem');
 writeFileSync(junk, 'not a certificate\n');
+afterAll(() => removeCas(ca));
 
 const target = (kind: 'secrets' | 'agents' | 'teams', extra: string) =>
   `${kind}:\n  - name: a\n    address: https://upstream.example:8200\n${kind === 'teams' ? `    organization: o\n    token_file: ${ca.cert}\n` : ''}${extra}`;

@@ -8,7 +8,7 @@ import { NodeClients, nodeTlsGroup } from '../../../../src/collectors/secrets/no
 import { secretsTarget } from '../../../../src/collectors/secrets/target.js';
 import { jobContext, publishUpstreamStats, type BuildContext } from '../../../../src/jobs/context.js';
 import type { Offload } from '../../../../src/offload/pool.js';
-import { makeCa, makeCert } from '../../../helpers/certs.js';
+import { makeCa, makeCert, removeCas } from '../../../helpers/certs.js';
 import { parseExposition } from '../../../helpers/exposition.js';
 
 /**
@@ -34,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of servers) s.closeAllConnections();
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  removeCas(ca);
 });
 
 /** A context whose store keeps the last text of each group. */
