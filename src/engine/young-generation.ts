@@ -9,15 +9,16 @@ export function targetCount(config: Pick<Config, (typeof COLLECTORS)[number]['ki
 
 /**
  * The collection thread's young generation, in MiB, for a config of `targets` targets: 8 MiB per 64
- * targets, a power of two from 16 to 64. A collection starts every target's jobs at once, and the
+ * targets, a power of two from 16 to 32. A collection starts every target's jobs at once, and the
  * state of their requests in flight lives across many scavenges: with too small a young generation
- * it is copied at each and promoted, to be freed only by a full collection. Measured turn about
- * (`bench/collect-ab.ts`): at a million series (416 targets) 64 MiB spent 0.91-0.97 of the CPU of
- * 32, for a peak up to 100 MiB higher (14 in `memory-makeup.ts`); at 1x (50 targets) 16 MiB kept
- * the RSS after a collection 13-37 MiB lower than 32, for CPU within the runs' noise with every
- * answer changed and 1.07-1.12 times with none (docs/performance.md, "The collection thread's young
- * generation, from 16 MiB").
+ * it is copied at each and promoted, to be freed only by a full collection. At 1x (50 targets) 16
+ * MiB kept the RSS after a collection 13-37 MiB lower than 32, for CPU within the runs' noise with
+ * every answer changed and 1.07-1.12 times with none. At a million series (416 targets) 64 MiB once
+ * spent 0.91-0.97 of the CPU of 32; since a collection reads at most 16 MiB of large answers at once
+ * (src/jobs/answers-in-flight.ts), 32 costs 1.04 times the CPU of 64 (16: 0.99 of 32) for a peak
+ * 75 MiB lower and an RSS after a collection 225 lower, so a larger one is no longer worth its
+ * memory (docs/performance.md, "Young generations sized for the peak").
  */
 export function collectionYoungGenerationMb(targets: number): number {
-  return powerOfTwoStep((targets / 64) * 8, 16, 64);
+  return powerOfTwoStep((targets / 64) * 8, 16, 32);
 }

@@ -25,9 +25,23 @@ interface Waiter {
 export class ByteBudget {
   private used = 0;
   private readonly queue: Waiter[] = [];
+  private most: number;
 
-  constructor(readonly limit: number) {
+  constructor(limit: number) {
     if (!(limit > 0)) throw new RangeError(`a byte budget must be positive, not ${limit}`);
+    this.most = limit;
+  }
+
+  /** The bytes that may be held at once. */
+  get limit(): number {
+    return this.most;
+  }
+
+  /** Lets up to `limit` bytes be held from now on, if that is more than before (never less), and admits the waiters that now fit. */
+  raiseTo(limit: number): void {
+    if (!(limit > this.most)) return;
+    this.most = limit;
+    this.admitWaiters();
   }
 
   /** Bytes held now, by every permit not yet released. */
@@ -70,7 +84,7 @@ export class ByteBudget {
   }
 
   private fits(bytes: number): boolean {
-    return this.used === 0 || this.used + bytes <= this.limit;
+    return this.used === 0 || this.used + bytes <= this.most;
   }
 
   private grant(bytes: number): Permit {

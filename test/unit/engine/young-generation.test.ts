@@ -14,8 +14,8 @@ const agents = (n: number) =>
   );
 
 describe("the collection thread's young generation", () => {
-  it('grows with the targets, 8 MiB per 64, a power of two from 16 to 64', () => {
-    expect([0, 3, 50, 128, 130, 256, 416, 512, 513, 10_000].map(collectionYoungGenerationMb)).toEqual([16, 16, 16, 16, 32, 32, 64, 64, 64, 64]);
+  it('grows with the targets, 8 MiB per 64, a power of two from 16 to 32', () => {
+    expect([0, 3, 50, 128, 130, 256, 416, 512, 513, 10_000].map(collectionYoungGenerationMb)).toEqual([16, 16, 16, 16, 32, 32, 32, 32, 32, 32]);
   });
 
   it('counts the targets of every kind', () => {
@@ -37,7 +37,7 @@ describe("the collection thread's young generation", () => {
       thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
       expect(thread.youngGenerationMb).toBe(16);
       await thread.applyJobs(agents(300));
-      expect(thread.youngGenerationMb).toBe(64);
+      expect(thread.youngGenerationMb).toBe(32);
       const views = await waitFor('the new thread to report its targets', async () => (thread!.targets().length ? thread!.targets() : undefined), 10_000);
       expect(new Set(views.map((t) => t.target)).size).toBe(300);
       const collected = await thread.collectNow({ force: true });

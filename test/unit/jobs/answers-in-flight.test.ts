@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitAnswer, UNKNOWN_ANSWER_BYTES } from '../../../src/jobs/answers-in-flight.js';
+import { admitAnswer, answersInFlight, answersInFlightBytes, UNKNOWN_ANSWER_BYTES } from '../../../src/jobs/answers-in-flight.js';
 import { ByteBudget } from '../../../src/support/byte-budget.js';
 import { AnswerMemo } from '../../../src/upstream/answer-memo.js';
 
@@ -24,6 +24,28 @@ describe('a turn of the answers in flight', () => {
     expect(await charged(admit, budget, 1_000)).toBe(1_000);
     // a page of another query has a last length of its own
     expect(await charged(admitAnswer(budget, memo, 'members', 'page=2'), budget, undefined)).toBe(UNKNOWN_ANSWER_BYTES);
+  });
+
+  it('is sized at twice the largest answer, a power of two from 4 to 64 MiB', () => {
+    const mib = 2 ** 20;
+    expect(answersInFlight().limit).toBe(4 * mib);
+    // the 1x estate's largest pool (5,000 members), then the million-series estate's (20,000)
+    expect([0, 1_900_000, 2 * mib + 1, 7_400_000, 16 * mib, 40 * mib].map(answersInFlightBytes)).toEqual([4, 4, 8, 16, 32, 64].map((n) => n * mib));
+  });
+
+  it('is raised by an answer larger than half of it, before the answer takes its turn', async () => {
+    const budget = answersInFlight();
+    const memo = new AnswerMemo();
+    const small = await admitAnswer(budget, memo, 'members', 'a')(3 * 2 ** 20, never);
+    // a pool of 7.4 MB comes: the budget grows to 16 MiB, so the pool is read beside the one held
+    const large = admitAnswer(budget, memo, 'members', 'b')(7_400_000, never);
+    expect(large).not.toBeInstanceOf(Promise);
+    expect(budget.limit).toBe(16 * 2 ** 20);
+    // a smaller one after it leaves the budget as it is
+    (await admitAnswer(budget, memo, 'members', 'c')(10, never)).release();
+    expect(budget.limit).toBe(16 * 2 ** 20);
+    small.release();
+    (await large).release();
   });
 
   it('learns the length of an answer known again, where its decoding was told none', async () => {

@@ -120,6 +120,25 @@ describe('a byte budget', () => {
     expect(budget.waiting).toBe(0);
   });
 
+  it('raised, admits the waiters that now fit, in their order; never lowered', async () => {
+    const budget = new ByteBudget(100);
+    const a = await budget.take(100);
+    const b = budget.take(50);
+    const c = budget.take(50);
+    const d = budget.take(10);
+    budget.raiseTo(180);
+    expect(budget.limit).toBe(180);
+    // d would fit beside b, but c is before it
+    expect([await settled(b), await settled(c), await settled(d)]).toEqual([true, false, false]);
+    budget.raiseTo(150);
+    expect(budget.limit).toBe(180);
+    budget.raiseTo(260);
+    expect([await settled(c), await settled(d)]).toEqual([true, true]);
+    expect(budget.held).toBe(210);
+    for (const p of [a, await b, await c, await d]) p.release();
+    expect(budget.held).toBe(0);
+  });
+
   it('is a positive number of bytes', () => {
     expect(() => new ByteBudget(0)).toThrow('a byte budget must be positive, not 0');
     expect(() => new ByteBudget(Number.NaN)).toThrow('must be positive');
