@@ -39,7 +39,7 @@ export const takesGcOptions = (v8Version = process.versions.v8): boolean => Numb
  *   live heap is its modules and schemas, so a full collection is short. On V8 13, the "last
  *   resort" flavor: V8's collection under memory pressure, which also shrinks the young generation
  *   to its least and returns its pages. On V8 11 the plain `gc()`, which keeps every semi-space
- *   committed (a thread sized for a pool of 20,000 members kept 64 MiB when it was sized at eight times its largest answer), then a scavenge once the
+ *   committed (a thread sized for a pool of 20,000 members kept 64 MiB), then a scavenge once the
  *   thread has allocated nothing for five seconds, which gives them back.
  * - The collection thread (`collection`) holds the estate's state (up to ~200 MiB at a million
  *   series). On V8 13 it gets the last-resort collection too: at a million series its RSS between
