@@ -14,10 +14,10 @@ export function targetCount(config: Pick<Config, (typeof COLLECTORS)[number]['ki
  * it is copied at each and promoted, to be freed only by a full collection. At 1x (50 targets) 16
  * MiB kept the RSS after a collection 13-37 MiB lower than 32, for CPU within the runs' noise with
  * every answer changed and 1.07-1.12 times with none. At a million series (416 targets) 64 MiB once
- * spent 0.91-0.97 of the CPU of 32; since a collection reads at most 16 MiB of large answers at once
- * (src/jobs/answers-in-flight.ts), 32 costs 1.04 times the CPU of 64 (16: 0.99 of 32) for a peak
- * 75 MiB lower and an RSS after a collection 225 lower, so a larger one is no longer worth its
- * memory (docs/performance.md, "Young generations sized for the peak").
+ * spent 0.91-0.97 of the CPU of 32; since a collection reads a bounded budget of large answers at
+ * once (16 MiB there: src/jobs/answers-in-flight.ts), 32 costs 1.04 times the CPU of 64 (16: 0.99
+ * of 32) for a peak 75 MiB lower and an RSS after a collection 225 lower, so a larger one is no
+ * longer worth its memory (docs/performance.md, "Young generations sized for the peak").
  */
 export function collectionYoungGenerationMb(targets: number): number {
   return powerOfTwoStep((targets / 64) * 8, 16, 32);

@@ -23,7 +23,7 @@ export function answersInFlightBytes(largestAnswer: number): number {
  * What an answer that says no length (sent chunked) and was never read before is counted as until
  * read: a pool or a listing's page of a few thousand entries. Once read, it counts as its length.
  */
-export const UNKNOWN_ANSWER_BYTES = 1024 * 1024;
+export const UNKNOWN_ANSWER_BYTES = MIB;
 
 /**
  * The budget one collection thread's answers in flight share, across every target and reload: sized
