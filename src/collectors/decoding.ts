@@ -52,19 +52,21 @@ export function decodeTask<X, P>(
 
 /**
  * The young generation of a decoding thread, in MiB, for answers of `bytes` at most (vigil's other
- * threads have 8): eight times the largest answer, a power of two from 8 to 64. `JSON.parse` builds
- * a whole answer's objects at once, all alive until the answer is mapped (a gossip pool of 20,000
- * members, ~7 MB, is ~30 MB of objects): with too small a young generation each scavenge during the
- * parse copies everything built so far, and promotes it. At 1x, whose largest answer is a pool of
- * 5,000 members (~1.9 MB), 8 MiB cost 1.23 times the CPU of 16 for the same peak; at a million
- * series, 32 MiB for the pools of 20,000 cost 1.10 times the CPU of 64 (1.20 at 3x) for a peak 56
- * MiB lower (40 at 3x), which would take the worst case at 3x past five times the floor. So the
- * threads are sized by the largest answer they have been given, and replaced by larger ones when a
- * larger answer comes (at most three times: 8, 16, 32, 64), not by a constant (docs/performance.md,
- * "Young generations sized for the peak").
+ * threads have 8): eight times the largest answer, a power of two from 8 to 32. `JSON.parse` builds
+ * a whole answer's objects at once, alive until the answer is mapped (a gossip pool of 20,000
+ * members, 7.5 MB, is 7 MB of objects, 2.4 once mapped): with too small a young generation each
+ * scavenge during the parse copies everything built so far, and promotes it. At 1x, whose largest
+ * answer is a pool of 5,000 members (~1.9 MB), 8 MiB cost 1.23 times the CPU of 16 for the same
+ * peak. At a million series, 32 MiB once cost 1.10 times the CPU of 64, while a pool's 80,000
+ * samples were listed before they were rendered and its parsed answer stayed alive until its lines
+ * were encoded; rendered one sample at a time from the mapped members alone
+ * (`src/collectors/agent/members.ts`), 32 spent 0.90 of the CPU of 64 for a peak 50 MiB lower. So
+ * the threads are sized by the largest answer they have been given, and replaced by larger ones
+ * when a larger answer comes (at most twice: 8, 16, 32), not by a constant (docs/performance.md,
+ * "A pool rendered as it is read").
  */
 export function decodingYoungGenerationMb(bytes: number): number {
-  return powerOfTwoStep((bytes * 8) / 2 ** 20, 8, 64);
+  return powerOfTwoStep((bytes * 8) / 2 ** 20, 8, 32);
 }
 
 /**

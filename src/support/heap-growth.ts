@@ -17,8 +17,8 @@ export const HEAP_GROWING_PERCENT = 100;
 /**
  * By how much V8 multiplies a young generation that its survivors outgrow (V8's own is 2). An idle
  * thread gives its young generation back (src/support/idle-collect.ts), and the next collection
- * grows it again to the thread's largest (up to 32 MiB for the collection thread, 64 for a decoding
- * thread given answers of over 4 MiB). By doubling that takes a growth per step (the new space went
+ * grows it again to the thread's largest (up to 32 MiB for the collection thread and for a decoding
+ * thread given answers of over 2 MiB). By doubling that takes a growth per step (the new space went
  * 4, 8, 16, ... 128 MiB in test/unit/support/heap-growth.test.ts), with the answers' objects
  * promoted to the old generation meanwhile, which cost a collection at a million series 1.45 times
  * the CPU; by 8 it took one (16 to 128 MiB) and 1.05 times the CPU (docs/performance.md, "Young

@@ -18,15 +18,15 @@ const poll = (body: Buffer) => {
 };
 
 describe("the decoding threads' young generation", () => {
-  it('is 8 MiB for small answers, 8 times the largest answer up to 64 MiB', () => {
+  it('is 8 MiB for small answers, 8 times the largest answer up to 32 MiB', () => {
     expect(decodingYoungGenerationMb(0)).toBe(8);
     expect(decodingYoungGenerationMb(270_000)).toBe(8);
     // the 1x estate's largest pool, 5,000 members
     expect(decodingYoungGenerationMb(1_900_000)).toBe(16);
-    // the million-series estate's, 20,000 members
     expect(decodingYoungGenerationMb(3_000_000)).toBe(32);
-    expect(decodingYoungGenerationMb(7_400_000)).toBe(64);
-    expect(decodingYoungGenerationMb(500_000_000)).toBe(64);
+    // the million-series estate's, 20,000 members
+    expect(decodingYoungGenerationMb(7_400_000)).toBe(32);
+    expect(decodingYoungGenerationMb(500_000_000)).toBe(32);
   });
 
   it("has an old generation's limit of 256 MiB, past 32 times the largest answer and 64 more, to 4 GiB", () => {
