@@ -96,7 +96,10 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     section: 'teams',
     labels: [...TO, 'team'],
-    samples: (l) => l.kept.flatMap((t) => (t.usersCount === undefined ? [] : [{ labels: { team: t.name }, value: t.usersCount }])),
+    // One sample at a time as it is rendered, never a list: an organization keeps up to 20,000 teams by default.
+    samples: function* (l) {
+      for (const t of l.kept) if (t.usersCount !== undefined) yield { labels: { team: t.name }, value: t.usersCount };
+    },
   }),
   family<TeamsListing>({
     name: 'teams_team_info',
@@ -104,7 +107,9 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     section: 'teams',
     labels: [...TO, 'team', 'team_id', 'visibility', 'sso_team_id'],
-    samples: (l) => l.kept.map((t) => ({ labels: { team: t.name, team_id: t.id, visibility: t.visibility, sso_team_id: t.ssoTeamId }, value: 1 })),
+    samples: function* (l) {
+      for (const t of l.kept) yield { labels: { team: t.name, team_id: t.id, visibility: t.visibility, sso_team_id: t.ssoTeamId }, value: 1 };
+    },
   }),
   family<TeamsListing>({
     name: 'teams_untracked_teams',
@@ -136,7 +141,9 @@ export const teamsFamilies: readonly Family<TeamsListing>[] = [
     type: 'gauge',
     section: 'teams',
     labels: [...TO, 'team', 'rule'],
-    samples: (l) => l.kept.flatMap((t) => brokenRules(t).map((rule) => ({ labels: { team: t.name, rule }, value: 1 }))),
+    samples: function* (l) {
+      for (const t of l.kept) for (const rule of brokenRules(t)) yield { labels: { team: t.name, rule }, value: 1 };
+    },
   }),
   family<TeamsListing>({
     name: 'teams_listing_pages',
