@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { droppedCounter } from '../../../../src/collectors/agent/members-dropped.js';
-import { memberSeriesDropped } from '../../../../src/collectors/agent/members.js';
+import { memberPollFamilies, memberSeriesDropped } from '../../../../src/collectors/agent/members.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { membersPoll } from '../../../../src/collectors/agent/members.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
@@ -11,6 +11,7 @@ import { agentMembersResponse } from '../../../../src/collectors/agent/members.j
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { parseBody } from '../../../../src/upstream/parse.js';
 import { parseExposition, series, seriesOf } from '../../../helpers/exposition.js';
+import { countedItems } from '../../../helpers/counted-items.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { parseFailure } from '../../../helpers/render.js';
 
@@ -128,6 +129,19 @@ describe('a pool of thousands', () => {
     expect(s.get(dropped)).toBe(40_000);
     expect(seriesOf(s, 'scheduler_agent_member_info').size).toBe(10_000);
     expect(s.get(state('server-49900.global', 'failed'))).toBe(1);
+  });
+});
+
+describe('a pool rendered as it is read', () => {
+  it("makes each per-member family's samples one member at a time, never as a list first", () => {
+    const perMember = memberPollFamilies.filter((f) => f.labels.includes('member'));
+    expect(perMember.map((f) => f.name)).toEqual(['scheduler_agent_member_status', 'scheduler_agent_member_info']);
+    for (const f of perMember) {
+      const kept = countedItems(1_000, (i) => ({ Name: `server-${i}.global`, Addr: '10.0.0.1', Tags: {}, Status: 'alive' }));
+      const samples = f.samples({ members: [], kept: kept.items as never, droppedTotal: 0 })[Symbol.iterator]();
+      expect(samples.next().value).toMatchObject({ labels: { member: 'server-0.global' } });
+      expect(kept.read()).toBe(1);
+    }
   });
 });
 

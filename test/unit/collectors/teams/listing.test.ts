@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ownersTeamFamily } from '../../../../src/collectors/teams/access-holders.js';
 import { breaksARule, brokenRules } from '../../../../src/collectors/teams/consistency-rules.js';
 import { teamsFamilies } from '../../../../src/collectors/teams/list.js';
+import { countedItems } from '../../../helpers/counted-items.js';
 import { TeamsTally } from '../../../../src/collectors/teams/tally.js';
 import { renderGroup } from '../../../../src/metrics/render.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
@@ -161,6 +162,37 @@ describe('consistency rules', () => {
     );
     expect(mismatched).toEqual([]);
     expect(Array.from({ length: all }, (_, held) => held).filter(byRules).length).toBeGreaterThan(all / 4);
+  });
+});
+
+describe('the kept teams rendered as they are read', () => {
+  it("makes each per-team family's samples one team at a time, never as a list first", () => {
+    const perTeam = teamsFamilies.filter((f) => f.labels.includes('team'));
+    expect(perTeam.map((f) => f.name)).toEqual(['teams_team_users', 'teams_team_info', 'teams_team_access_inconsistent']);
+    for (const f of perTeam) {
+      // Each team breaks a rule, so that every family has a sample for it.
+      const kept = countedItems(1_000, (i) => ({
+        id: `team-${i}`,
+        name: `team-${i}`,
+        ssoTeamId: '',
+        usersCount: 3,
+        visibility: 'secret',
+        access: accessFlags({ 'manage-projects': true }),
+      }));
+      const listing = {
+        visibility: new Map(),
+        held: new Map(),
+        carried: new Map(),
+        kept: kept.items as never,
+        untracked: 0,
+        ownersTeamUsers: undefined,
+        pages: 1,
+        requests: 1,
+      };
+      const samples = f.samples(listing)[Symbol.iterator]();
+      expect(samples.next().value).toMatchObject({ labels: { team: 'team-0' } });
+      expect(kept.read()).toBe(1);
+    }
   });
 });
 
