@@ -13,9 +13,10 @@
  * Each way of the answers also has its floor (bench/scale/floor.ts): the requests of one vigil
  * collection, recorded in the estate child (bench/scale/request-log.ts), are replayed by a child of
  * their own (bench/scale/floor-main.ts) with vigil's HTTP client, each body read and SHA-256-digested
- * as vigil's answer memo does, nothing else. Table 7 gives the floor's CPU and vigil's as a multiple
- * of it (goal: answers unchanged <= 2x the floor, every answer changed <= 5x), and
- * scale-floor-endpoints.json where the requests and bytes go per endpoint class.
+ * as vigil's answer memo does, nothing else. The floor's replays and vigil's collections take turns,
+ * so a slower stretch of the machine weighs on both. Table 7 gives the floor's CPU and vigil's as a
+ * multiple of it, turn by turn and their median (goal: answers unchanged <= 2x the floor, every
+ * answer changed <= 5x), and scale-floor-endpoints.json where the requests and bytes go per endpoint class.
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
  * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended
@@ -33,7 +34,7 @@ import { answersRows, bothWays } from './scale/answers.js';
 import { report, type LatencyRow, type LoadRow, type SizeResult } from './scale/tables.js';
 import { endpointShares } from './scale/endpoint-shares.js';
 import { setFaults, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
-import { floorLine, floorOf } from './scale/floor.js';
+import { floorLine, floorTurns } from './scale/floor.js';
 import { prometheusScrape } from './scale/prometheus-scrape.js';
 import type { Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
@@ -87,8 +88,8 @@ const PLAN: readonly Size[] = flags.smoke
     ];
 const OUT = flags.out ?? join(ROOT, flags.smoke ? 'bench/results/smoke' : 'bench/results');
 const QUIET_COLLECTIONS = 3;
-/** Replays of one collection's requests by the floor (bench/scale/floor-main.ts), after one uncounted. */
-const FLOOR_REPLAYS = 3;
+/** Collections each way of the answers, each followed by a replay of the floor (bench/scale/floor.ts). */
+const TURNS = 5;
 const LOAD_CONNECTIONS = 4;
 
 const children = new Children();
@@ -165,10 +166,18 @@ async function measure(size: Size): Promise<SizeResult> {
   const series = text.split('\n').filter((l) => l && !l.startsWith('#')).length;
   const gzipBytes = (await vigil.metrics(true)).length;
   say(`series: ${series} (snapshot ${collections.at(-1)?.series}), /metrics ${text.length} bytes, gzip ${gzipBytes} bytes`);
-  const floor = () => floorOf(children, sim, () => vigil.collect(), FLOOR_REPLAYS);
-  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), QUIET_COLLECTIONS, floor);
+  const floor = () => floorTurns(children, sim, () => vigil.collect());
+  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), TURNS, floor);
   for (const row of answersRows(size.label, series, answers, rssBytes(vigil.child.pid, true))) say(`  ${JSON.stringify(row)}`);
-  for (const a of answers) if (a.floor) say(floorLine(a.mode, median(a.collections.map((c) => c.cpu_seconds)), a.floor));
+  for (const a of answers)
+    if (a.floor)
+      say(
+        floorLine(
+          a.mode,
+          a.collections.map((c) => c.cpu_seconds),
+          a.floor,
+        ),
+      );
 
   const memory: Row = {
     size: size.label,
@@ -312,7 +321,7 @@ await runBench('bench', children, scratch, async () => {
     smoke: flags.smoke,
     collectionsOnly: flags['collections-only'],
     quietCollections: QUIET_COLLECTIONS,
-    floorReplays: FLOOR_REPLAYS,
+    turns: TURNS,
     loadConnections: LOAD_CONNECTIONS,
   });
   say(`\nwritten to ${OUT}/scale-*.json`);

@@ -57,6 +57,8 @@ export function renderPerformance(results: Results = performanceResults()): stri
     '',
     'The floor is the same answers fetched with the same HTTP client and digested, nothing else, in',
     'the same run (`bench/scale/floor-main.ts`): what no exporter reading these answers can go below.',
+    "Its replays take turns with vigil's collections, and × floor is the median of the turns' ratios,",
+    'so a slower stretch of the machine weighs on both sides of each.',
     "The RSS between collections is read ten seconds after the last, once vigil's threads have given",
     'back their young generations; the peak is the highest of the whole run.',
     'The estate holds every endpoint vigil polls by default: three nodes per secrets cluster with a',

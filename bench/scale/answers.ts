@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CollectSummary } from '../../src/daemon.js';
 import { YOUNG_RELEASE_MS } from '../../src/support/idle-collect.js';
 import { rssBytes } from './children.js';
-import { timesFloor, type Floor } from './floor.js';
+import { timesFloor, turnRatios, type Floor, type FloorTurns } from './floor.js';
 import type { Row } from './report.js';
 import type { Vigil } from './start-vigil.js';
 
@@ -15,7 +15,7 @@ export interface AnswersMode {
   rss_after_bytes: number;
   /** The RSS once vigil has been idle for `REST_MS` after the collections: what it holds between collections. */
   rss_at_rest_bytes: number;
-  /** The same answers fetched and digested by a bare client (floor.ts), when measured. */
+  /** The same answers fetched and digested by a bare client (floor.ts), when measured: its replays, one after each collection. */
   floor?: Floor;
 }
 
@@ -37,34 +37,51 @@ async function reusedSoFar(vigil: Vigil): Promise<number> {
   return sum;
 }
 
-async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number): Promise<AnswersMode> {
+/**
+ * `n` collections in a row, and when `floor` is given, the floor's turns: it records one collection
+ * more first (uncounted), then a replay of the floor follows each counted collection.
+ */
+async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, floor?: () => Promise<FloorTurns>): Promise<AnswersMode> {
+  const turns = await floor?.();
   const before = await reusedSoFar(vigil);
   const runs: CollectSummary[] = [];
-  for (let i = 0; i < n; i++) runs.push(await vigil.collect());
-  const rss_after_bytes = rssBytes(vigil.child.pid);
+  let rss_after_bytes = 0;
+  let measured: Floor | undefined;
+  try {
+    for (let i = 0; i < n; i++) {
+      runs.push(await vigil.collect());
+      // vigil's RSS right after its last collection, before the floor's replay lets it idle
+      if (i === n - 1) rss_after_bytes = rssBytes(vigil.child.pid);
+      await turns?.replay();
+    }
+  } finally {
+    // The floor child ends here, failed or not, so a failure is vigil's and not a child left behind.
+    measured = await turns?.end();
+  }
   const reused_per_collection = Math.round((await reusedSoFar(vigil)) - before) / n;
   await sleep(REST_MS);
-  return { mode, collections: runs, reused_per_collection, rss_after_bytes, rss_at_rest_bytes: rssBytes(vigil.child.pid) };
+  return {
+    mode,
+    collections: runs,
+    reused_per_collection,
+    rss_after_bytes,
+    rss_at_rest_bytes: rssBytes(vigil.child.pid),
+    ...(measured ? { floor: measured } : {}),
+  };
 }
 
 /**
  * A collection both ways, in one run: the estate's answers as they are between collections (the
  * simulators answer the same bytes while nothing changes, the common case), then every answer
  * changed (the simulators' `vary` fault: each answer's bytes differ from the last, so each takes the
- * whole path, the worst case). `vary` turns the fault on and off. `floor`, when given, measures
- * each mode's floor after its collections, with the answers still that way (`floorOf` of floor.ts).
+ * whole path, the worst case). `vary` turns the fault on and off. `floor`, when given, starts each
+ * mode's floor (`floorTurns` of floor.ts) with the answers that way, to take turns with its collections.
  */
-export async function bothWays(
-  vigil: Vigil,
-  vary: (on: boolean) => Promise<unknown>,
-  n: number,
-  floor?: (mode: AnswersMode['mode']) => Promise<Floor>,
-): Promise<AnswersMode[]> {
-  const withFloor = async (m: AnswersMode): Promise<AnswersMode> => (floor ? { ...m, floor: await floor(m.mode) } : m);
-  const unchanged = await withFloor(await collections(vigil, 'unchanged', n));
+export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unknown>, n: number, floor?: () => Promise<FloorTurns>): Promise<AnswersMode[]> {
+  const unchanged = await collections(vigil, 'unchanged', n, floor);
   await vary(true);
   try {
-    return [unchanged, await withFloor(await collections(vigil, 'every answer changes', n))];
+    return [unchanged, await collections(vigil, 'every answer changes', n, floor)];
   } finally {
     await vary(false);
   }
@@ -73,12 +90,14 @@ export async function bothWays(
 /**
  * One row per size and mode: a collection's CPU (median), per series, the RSS right after and at
  * rest (`REST_MS` later), the stall (the main thread's longest event-loop delay), and when measured
- * the floor's CPU (median of its replays) and vigil's as a multiple of it (goal: unchanged <= 2x,
- * every answer changed <= 5x).
+ * the floor's CPU (median of its replays) and vigil's as a multiple of it: the median of the turns'
+ * ratios, each collection over the replay after it, and each turn's (goal: unchanged <= 2x, every
+ * answer changed <= 5x).
  */
 export function answersRows(size: string, series: number, modes: readonly AnswersMode[], rssPeakBytes: number): Row[] {
   return modes.map((m) => {
-    const cpu = median(m.collections.map((c) => c.cpu_seconds));
+    const cpus = m.collections.map((c) => c.cpu_seconds);
+    const cpu = median(cpus);
     return {
       size,
       series,
@@ -93,7 +112,14 @@ export function answersRows(size: string, series: number, modes: readonly Answer
       'RSS peak MiB': Math.round((rssPeakBytes / 2 ** 20) * 10) / 10,
       'stall max ms': Math.max(...m.collections.map((c) => ms(c.event_loop_delay_max_seconds))),
       'stall median ms': ms(median(m.collections.map((c) => c.event_loop_delay_max_seconds))),
-      ...(m.floor ? { 'floor requests': m.floor.recorded, 'floor CPU s': m.floor.cpu_s.toFixed(3), '× floor': timesFloor(cpu, m.floor) } : {}),
+      ...(m.floor
+        ? {
+            'floor requests': m.floor.recorded,
+            'floor CPU s': m.floor.cpu_s.toFixed(3),
+            '× floor': timesFloor(cpus, m.floor),
+            '× floor by turn': turnRatios(cpus, m.floor).join(' '),
+          }
+        : {}),
     };
   });
 }

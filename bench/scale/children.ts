@@ -12,6 +12,8 @@ export interface Child {
   output(from?: number): string;
   /** Resolves with the first match of `re` printed after offset `from`; rejects when the child exits first. */
   waitFor(re: RegExp, timeoutMs?: number, from?: number): Promise<RegExpExecArray>;
+  /** Writes a line to its standard input (started with `stdio: ['pipe', ...]`); `undefined` ends the input. */
+  send(line: string | undefined): void;
 }
 
 /**
@@ -45,10 +47,16 @@ export class Children {
     );
     let gone = false;
     void exited.then(() => (gone = true));
+    const send = (line: string | undefined) => {
+      if (!proc.stdin) throw new Error(`${name}: started without a standard input to write to`);
+      if (line === undefined) proc.stdin.end();
+      else proc.stdin.write(`${line}\n`);
+    };
     return {
       name,
       pid,
       exited,
+      send,
       output: (from = 0) => out.slice(from),
       waitFor: async (re, timeoutMs = 60_000, from = 0) => {
         const deadline = Date.now() + timeoutMs;

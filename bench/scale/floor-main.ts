@@ -5,6 +5,7 @@
  * mapping and the exposition; the floor is what no exporter fetching these answers can go below.
  *
  *   node --import tsx bench/scale/floor-main.ts --requests=FILE [--replays=3] [--warmup=1] [--per-origin=4]
+ *   node --import tsx bench/scale/floor-main.ts --requests=FILE --turns    # one replay per `replay` line read
  *
  * The client is vigil's: an undici `Pool` per origin with the options of `UpstreamClient`
  * (its `POOL_SHAPE` and header bound, and the timeouts of the estate's targets),
@@ -18,8 +19,14 @@
  * connections and warms the JIT; then each replay's process CPU (user + system) and wall time are
  * taken around the replay alone and a full collection of its garbage, with the garbage collector
  * on the main thread as vigil's is (`--single-threaded-gc`, `FLOOR_NODE_FLAGS`). Prints one line `floor <json>` (a `FloorResult`), exits 0.
+ *
+ * With `--turns`, the replays are made when asked, turn about with vigil's collections (floor.ts):
+ * after the warm-up it prints `floor ready`, then makes one replay per line `replay` on its standard
+ * input and prints `replay <json>` (a `FloorReplay`) after each; when the input ends, `floor <json>`
+ * of every replay made.
  */
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Pool, type Dispatcher } from 'undici';
 import { MAX_RESPONSE_HEADER_BYTES, POOL_SHAPE } from '../../src/upstream/client.js';
@@ -130,6 +137,7 @@ async function main(): Promise<void> {
       replays: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '1' },
       'per-origin': { type: 'string', default: String(poolOptions.connections) },
+      turns: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -149,10 +157,20 @@ async function main(): Promise<void> {
   for (let i = 0; i < Number(values.warmup); i++) await replay(byOrigin, pools, perOrigin);
   const replays: FloorReplay[] = [];
   let last: Tally | undefined;
-  for (let i = 0; i < Number(values.replays); i++) {
+  const once = async () => {
     const { replay: one, tally } = await replay(byOrigin, pools, perOrigin);
     replays.push(one);
     last = tally;
+    return one;
+  };
+  if (values.turns) {
+    process.stdout.write('floor ready\n');
+    for await (const line of createInterface({ input: process.stdin })) {
+      if (line.trim() !== 'replay') throw new Error(`floor-main.ts --turns reads only "replay" lines, not ${JSON.stringify(line)}`);
+      process.stdout.write(`replay ${JSON.stringify(await once())}\n`);
+    }
+  } else {
+    for (let i = 0; i < Number(values.replays); i++) await once();
   }
   await Promise.all([...pools.values()].map((p) => p.close()));
   const result: FloorResult = { replays, endpoints: last?.endpoints ?? {}, error_samples: last?.samples ?? [] };

@@ -8,7 +8,9 @@ import { FLOOR_NODE_FLAGS, http } from './start-vigil.js';
  * vigil collection are recorded in the estate child (`request-log.ts`), then replayed by a child of
  * their own (`floor-main.ts`: vigil's HTTP client, each body read and SHA-256-digested, nothing
  * else), against the estate as it is (with `vary` on, a replay's bytes differ from the recorded
- * ones: same sizes, same work). vigil's collection CPU is then reported as a multiple of it.
+ * ones: same sizes, same work). The replays alternate with vigil's collections (`floorTurns`), and
+ * vigil's collection CPU is reported as a multiple of the floor's turn by turn: the median of each
+ * collection over the replay that follows it.
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,12 +46,22 @@ export interface Floor extends FloorResult {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+/** Replays of the floor made on demand, turn about with vigil's collections (`floorTurns`). */
+export interface FloorTurns {
+  /** One replay of the recorded requests, now; resolves with what it cost. */
+  replay(): Promise<FloorReplay>;
+  /** Ends the floor child; resolves with the floor of the replays made. An error answer in any fails it. */
+  end(): Promise<Floor>;
+}
+
 /**
  * Records the requests of the collection `collect` runs (the estate child `sim` prints its request
- * log's control URL), then replays them `replays` times in a floor child; resolves with the floor.
- * An error answer in a replay, or a recording cut at its cap, fails it.
+ * log's control URL), then starts a floor child that replays them once, uncounted, to open its
+ * connections and warm up, and then once per `replay()`. The caller runs its own collections between
+ * the replays, so vigil and the floor take turns on the machine: a slower stretch of a noisy machine
+ * weighs on both sides of a turn, not on one side of the run. A recording cut at its cap fails it.
  */
-export async function floorOf(children: Children, sim: Child, collect: () => Promise<unknown>, replays = 3): Promise<Floor> {
+export async function floorTurns(children: Children, sim: Child, collect: () => Promise<unknown>): Promise<FloorTurns> {
   const control = (await sim.waitFor(/^request-log (\S+)$/m))[1] ?? '';
   await http(`${control}/start`, { method: 'POST' });
   // The recording is stopped whatever the collection does, then its failure is thrown.
@@ -63,35 +75,60 @@ export async function floorOf(children: Children, sim: Child, collect: () => Pro
   const child = children.start(
     'floor',
     process.execPath,
-    [...FLOOR_NODE_FLAGS, '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, `--replays=${replays}`],
+    [...FLOOR_NODE_FLAGS, '--import', 'tsx', 'bench/scale/floor-main.ts', `--requests=${stopped.file}`, '--turns'],
     {
       cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
-  const result = JSON.parse((await child.waitFor(/^floor (\{.*\})$/m, 600_000))[1] ?? '') as FloorResult;
-  await children.stop(child);
-  const errors = Math.max(0, ...result.replays.map((r) => r.errors));
-  if (errors) throw new Error(`the floor had ${errors} error answers of ${stopped.requests}: ${result.error_samples.join('; ')}`);
+  await child.waitFor(/^floor ready$/m, 600_000);
+  const asked = async (line: string | undefined, re: RegExp): Promise<string> => {
+    const from = child.output().length;
+    child.send(line);
+    return (await child.waitFor(re, 600_000, from))[1] ?? '';
+  };
   return {
-    ...result,
-    recorded: stopped.requests,
-    cpu_s: median(result.replays.map((r) => r.cpu_s)),
-    wall_s: median(result.replays.map((r) => r.wall_s)),
-    bytes: median(result.replays.map((r) => r.bytes)),
+    replay: async () => JSON.parse(await asked('replay', /^replay (\{.*\})\n/m)) as FloorReplay,
+    end: async () => {
+      const result = JSON.parse(await asked(undefined, /^floor (\{.*\})\n/m)) as FloorResult;
+      await children.stop(child);
+      const errors = Math.max(0, ...result.replays.map((r) => r.errors));
+      if (errors) throw new Error(`the floor had ${errors} error answers of ${stopped.requests}: ${result.error_samples.join('; ')}`);
+      return {
+        ...result,
+        recorded: stopped.requests,
+        cpu_s: median(result.replays.map((r) => r.cpu_s)),
+        wall_s: median(result.replays.map((r) => r.wall_s)),
+        bytes: median(result.replays.map((r) => r.bytes)),
+      };
+    },
   };
 }
 
-/** vigil's collection CPU over the floor's, to two places. */
-export const timesFloor = (vigilCpu: number, floor: Floor) => (floor.cpu_s > 0 ? Math.round((vigilCpu / floor.cpu_s) * 100) / 100 : undefined);
+/** A collection's CPU over a replay's, to two places. */
+const ratio = (vigilCpu: number, floorCpu: number) => (floorCpu > 0 ? Math.round((vigilCpu / floorCpu) * 100) / 100 : undefined);
+
+/** Each turn's ratio: the collection's CPU over the replay's that followed it. */
+export const turnRatios = (vigilCpu: readonly number[], floor: Floor): number[] =>
+  vigilCpu.flatMap((cpu, i) => {
+    const r = ratio(cpu, floor.replays[i]?.cpu_s ?? 0);
+    return r === undefined ? [] : [r];
+  });
+
+/** vigil's collection CPU as a multiple of the floor's: the median of the turns' ratios. */
+export const timesFloor = (vigilCpu: readonly number[], floor: Floor) => {
+  const ratios = turnRatios(vigilCpu, floor);
+  return ratios.length ? median(ratios) : undefined;
+};
 
 /** One line per mode: the floor, and vigil as a multiple of it against the goal (unchanged ≤ 2x, every answer changed ≤ 5x). */
-export function floorLine(mode: string, vigilCpu: number, floor: Floor): string {
+export function floorLine(mode: string, vigilCpu: readonly number[], floor: Floor): string {
   const goal = mode === 'unchanged' ? 2 : 5;
-  const x = timesFloor(vigilCpu, floor);
   return (
     `  floor, ${mode}: ${floor.recorded} requests, ${(floor.bytes / 2 ** 20).toFixed(1)} MiB, CPU ${floor.cpu_s.toFixed(3)} s ` +
     `(replays ${floor.replays.map((r) => r.cpu_s.toFixed(3)).join(' ')}), wall ${floor.wall_s.toFixed(2)} s; ` +
-    `vigil ${vigilCpu.toFixed(3)} s = ${x ?? '?'}x floor (goal <= ${goal}x)`
+    `vigil ${vigilCpu.map((c) => c.toFixed(3)).join(' ')} s, turn by turn ${turnRatios(vigilCpu, floor).join(' ')} = ` +
+    `${timesFloor(vigilCpu, floor) ?? '?'}x floor (goal <= ${goal}x)`
   );
 }
 
