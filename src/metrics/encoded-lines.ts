@@ -36,29 +36,6 @@ export function joinLines(parts: readonly GroupLines[]): GroupLines {
   };
 }
 
-/**
- * Encodes a group's families into one buffer of their own (views into it, one per family), so a
- * worker thread can hand the whole group back by moving that one buffer instead of copying it.
- * Nothing writes to a group's bytes once encoded. A large group that a memo keeps is moved into
- * shared memory there (`moveIntoShared`), so the collection thread's memo and the main thread's
- * body hold the same bytes, not a copy each (at a million series, ~90 MiB of gossip pools); one
- * that renders what the kept one did is given back at once.
- */
-export function encodeGroup(group: Iterable<readonly [string, string]>): Array<[string, EncodedLines]> {
-  const entries = [...group];
-  const lengths = entries.map(([, text]) => Buffer.byteLength(text));
-  const total = lengths.reduce((a, b) => a + b, 0);
-  const all = Buffer.allocUnsafeSlow(total);
-  let at = 0;
-  return entries.map(([name, text], i) => {
-    const length = lengths[i] ?? 0;
-    all.write(text, at, length, 'utf8');
-    const bytes = all.subarray(at, at + length);
-    at += length;
-    return [name, { bytes, lines: countLines(text) }];
-  });
-}
-
 /** The lines as text (tools and tests; the store keeps bytes). */
 export function linesText(lines: GroupLines): string {
   return typeof lines === 'string' ? lines : asBuffer(lines.bytes).toString();

@@ -50,40 +50,63 @@ function labelText(f: AnyFamily, context: Labels, own: Labels | undefined): stri
  */
 const LINES_PER_BLOCK = 512;
 
+/** Where rendered lines go, one at a time; each pushed string is one whole line. */
+export interface LineSink {
+  push(line: string): void;
+}
+
 /**
- * Lines joined block by block, then the blocks once. Never appended one by one: a long chain of
- * appends makes a string that is slow to build and to encode.
+ * Lines in blocks of `LINES_PER_BLOCK`, each block joined into one string as it fills and handed to
+ * `done`, so no line outlives its block.
  */
-class LineBlocks {
-  private readonly blocks: string[] = [];
+export class LineBlocks implements LineSink {
   private lines: string[] = [];
+  /** Lines pushed so far. */
+  count = 0;
+
+  constructor(private readonly done: (block: string) => void) {}
 
   push(line: string): void {
+    this.count++;
     this.lines.push(line);
     if (this.lines.length < LINES_PER_BLOCK) return;
-    this.blocks.push(this.lines.join(''));
-    this.lines = [];
+    this.flush();
   }
 
-  text(): string {
-    if (this.blocks.length === 0) return this.lines.join('');
-    this.blocks.push(this.lines.join(''));
-    return this.blocks.join('');
+  /** Hands on the lines of the block not yet full. */
+  flush(): void {
+    if (this.lines.length) this.done(this.lines.join(''));
+    this.lines = [];
   }
 }
 
-function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>): string {
-  const lines = new LineBlocks();
+/**
+ * Lines as text: joined block by block, then the blocks once. Never appended one by one: a long
+ * chain of appends makes a string that is slow to build and to encode.
+ */
+function linesAsText(write: (lines: LineSink) => void): string {
+  const blocks: string[] = [];
+  const lines = new LineBlocks((b) => blocks.push(b));
+  write(lines);
+  lines.flush();
+  return blocks.length === 1 ? (blocks[0] ?? '') : blocks.join('');
+}
+
+/** Writes one family's sample lines (no HELP/TYPE) for some of its samples to `lines`. */
+export function writeSamples(f: AnyFamily, samples: Iterable<Sample> | Iterable<HistogramSample>, context: Labels, lines: LineSink): void {
+  if (f.type === 'histogram') histogramLines(f as AnyFamily & { bounds: readonly number[] }, context, samples as Iterable<HistogramSample>, lines);
+  else scalarLines(f as AnyFamily, context, samples as Iterable<Sample>, lines);
+}
+
+function scalarLines(f: AnyFamily, context: Labels, samples: Iterable<Sample>, lines: LineSink): void {
   for (const s of samples) lines.push(`${f.name}${labelText(f, context, s.labels)} ${formatValue(s.value)}\n`);
-  return lines.text();
 }
 
 /**
  * A histogram's lines: a sample's labels are written once for its buckets, sum and count, not once
  * per line (vigil's request latencies are rendered at every collection, 15 lines a sample).
  */
-function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>): string {
-  const lines = new LineBlocks();
+function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: Labels, samples: Iterable<HistogramSample>, lines: LineSink): void {
   const les = [...f.bounds.map(formatValue), '+Inf'].map((b) => `le="${b}"}`);
   for (const s of samples) {
     const pairs = labelPairs(f, context, s.labels);
@@ -93,7 +116,6 @@ function histogramLines(f: AnyFamily & { bounds: readonly number[] }, context: L
     lines.push(`${f.name}_sum${own} ${formatValue(s.sum)}\n`);
     lines.push(`${f.name}_count${own} ${s.count}\n`);
   }
-  return lines.text();
 }
 
 /** Sample lines (no HELP/TYPE) of one family for one input; '' when the family has nothing to say. */
@@ -103,9 +125,7 @@ export function renderFamily<I>(f: Family<I>, input: I, context: Labels): string
 
 /** Sample lines of some of a family's samples (a slice of them, when rendering in steps). */
 export function renderSamples(f: AnyFamily, samples: Iterable<Sample> | Iterable<HistogramSample>, context: Labels): string {
-  return f.type === 'histogram'
-    ? histogramLines(f as AnyFamily & { bounds: readonly number[] }, context, samples as Iterable<HistogramSample>)
-    : scalarLines(f as AnyFamily, context, samples as Iterable<Sample>);
+  return linesAsText((lines) => writeSamples(f, samples, context, lines));
 }
 
 /** The rendered lines of one group of samples, keyed by family name (as text, or already encoded). */

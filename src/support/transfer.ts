@@ -65,7 +65,7 @@ function filledBuffers(places: readonly Place[]): ArrayBuffer[] {
 
 /**
  * The ArrayBuffers that views in a task's result fill together, whole (views into one buffer of
- * their own, as `encodeGroup` makes): those can be moved. A view into a shared buffer is copied.
+ * their own, as `renderGroupEncoded` makes): those can be moved. A view into a shared buffer is copied.
  */
 export function ownedBuffers(value: unknown): ArrayBuffer[] {
   return filledBuffers(viewsIn(value));

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { encodeGroup, type EncodedLines } from '../../metrics/encoded-lines.js';
+import type { EncodedLines } from '../../metrics/encoded-lines.js';
 import { family, single, type Family, type Labels, type Sample } from '../../metrics/family.js';
-import { renderGroup } from '../../metrics/render.js';
 import { SeriesCap } from '../../metrics/series-cap.js';
 import { decode } from '../../upstream/decode.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
 import { lenient, lenientString, lenientTextPick } from '../../upstream/schema-helpers.js';
 import type { RenderedGroup } from '../../metrics/render.js';
+import { renderGroupEncoded } from '../../metrics/render-bytes.js';
 import { offloaded } from '../endpoint.js';
 import type { AgentAuth } from './auth.js';
 import { fromPoll, optional } from './optional.js';
@@ -161,7 +161,7 @@ export interface MembersPoll {
  */
 export function membersPoll(input: MembersPollInput): MembersPoll {
   const { view, dropped } = membersView(input);
-  return { group: encodeGroup(renderGroup(memberPollFamilies, view, input.context)), members: view.members.length, dropped };
+  return { group: renderGroupEncoded(memberPollFamilies, view, input.context), members: view.members.length, dropped };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { BodyMirror, BodyPublisher, type BodyNote } from '../../../src/engine/body.js';
-import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
+import { encodeGroup } from '../../helpers/encode-group.js';
 import { deflatePiece } from '../../../src/metrics/gzip-stream.js';
 import { family, single } from '../../../src/metrics/family.js';
 import { renderGroup, type RenderedGroup } from '../../../src/metrics/render.js';

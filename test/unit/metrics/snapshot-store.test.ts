@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { family, single } from '../../../src/metrics/family.js';
-import { encodeGroup } from '../../../src/metrics/encoded-lines.js';
+import { encodeGroup } from '../../helpers/encode-group.js';
 import { header, renderGroup } from '../../../src/metrics/render.js';
 import { SnapshotStore, deflateOnce } from '../../../src/metrics/snapshot-store.js';
 
