@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
-import { Children, cpuSeconds, freePort, rssBytes, type Child } from './scale/children.js';
+import { Children, cpuSeconds, rssBytes } from './scale/children.js';
 import { answersRows, bothWays } from './scale/answers.js';
 import { report, type LatencyRow, type LoadRow, type SizeResult } from './scale/tables.js';
 import { endpointShares } from './scale/endpoint-shares.js';
@@ -39,8 +39,9 @@ import { prometheusScrape } from './scale/prometheus-scrape.js';
 import type { Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { startCeiling } from './scale/start-ceiling.js';
+import { startPushgateway, withoutRuntime } from './scale/start-pushgateway.js';
 import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
-import { http, startVigil, until, type Vigil } from './scale/start-vigil.js';
+import { startVigil, until, whileCollecting, type Vigil } from './scale/start-vigil.js';
 import { load } from './scale/wrk.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -97,42 +98,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Runs `work` while collections run back to back; returns it with the collections' summaries. */
-async function whileCollecting<T>(vigil: Vigil, work: () => Promise<T>): Promise<{ result: T; collections: CollectSummary[] }> {
-  let stop = false;
-  const collections: CollectSummary[] = [];
-  const loop = (async () => {
-    while (!stop) collections.push(await vigil.collect());
-  })();
-  loop.catch(() => undefined); // rethrown by the await below, once `work` is done
-  try {
-    const result = await work();
-    return { result, collections };
-  } finally {
-    stop = true;
-    await loop;
-  }
-}
-
-/** The exposition without vigil's process_*, nodejs_* runtime metrics, which clash with the pushgateway's own. */
-function withoutRuntime(text: string): string {
-  const name = (line: string) => (line.startsWith('#') ? (line.split(' ')[2] ?? '') : line);
-  return text
-    .split('\n')
-    .filter((l) => l && !/^(process_|nodejs_)/.test(name(l)))
-    .map((l) => `${l}\n`)
-    .join('');
-}
-
-async function startPushgateway(body: string): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
-  const child = children.start('pushgateway', '/usr/bin/prometheus-pushgateway', [`--web.listen-address=127.0.0.1:${port}`]);
-  const base = `http://127.0.0.1:${port}`;
-  await until('the pushgateway to be ready', async () => (await fetch(`${base}/-/ready`)).ok, 30_000);
-  await http(`${base}/metrics/job/vigil`, { method: 'PUT', body, headers: { 'content-type': 'text/plain; version=0.0.4' } });
-  return { child, url: `${base}/metrics` };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const encodings = [
@@ -238,7 +203,7 @@ async function leakAndLoad(size: Size, vigil: Vigil, estate: Estate, text: strin
   const bodyFile = join(scratch, 'pushed.txt');
   writeFileSync(bodyFile, pushed);
   const ceiling = await startCeiling(children, bodyFile);
-  const pgw = size.noPeer ? undefined : await startPushgateway(pushed);
+  const pgw = size.noPeer ? undefined : await startPushgateway(children, pushed);
 
   const servers = [
     { server: 'vigil', url: `${vigil.url}/metrics`, pid: vigil.child.pid },

@@ -110,3 +110,20 @@ export async function startVigil(children: Children, dir: string, config: (liste
     },
   };
 }
+
+/** Runs `work` while collections run back to back; returns it with the collections' summaries. */
+export async function whileCollecting<T>(vigil: Vigil, work: () => Promise<T>): Promise<{ result: T; collections: CollectSummary[] }> {
+  let stop = false;
+  const collections: CollectSummary[] = [];
+  const loop = (async () => {
+    while (!stop) collections.push(await vigil.collect());
+  })();
+  loop.catch(() => undefined); // rethrown by the await below, once `work` is done
+  try {
+    const result = await work();
+    return { result, collections };
+  } finally {
+    stop = true;
+    await loop;
+  }
+}
