@@ -35,13 +35,14 @@ class ByteLines {
 
 /**
  * Renders a list of families (each name once) over one input straight into one buffer, a view into
- * it per family with its lines' count: what `renderGroup` renders, encoded, without keeping the text:
- * rendered on a decoding thread, a gossip pool's lines (about 9 MB for 20,000 members) were alive until all its families
- * were rendered, copied by each scavenge meanwhile and promoted to be freed by a full collection.
- * Here each block of lines is encoded as it fills and dies young. One buffer for the group lets a
- * worker thread hand it back by moving it, not copying it; a large group that a memo keeps is then
- * moved into shared memory (`moveIntoShared`), so the collection thread's memo and the main
- * thread's body hold the same bytes, not a copy each (at a million series, ~90 MiB of gossip pools).
+ * it per family with its lines' count: what `renderGroup` renders, encoded, without keeping the
+ * text. Rendered on a decoding thread, a gossip pool's lines (about 9 MB for 20,000 members) were
+ * alive until all its families were rendered, copied by each scavenge meanwhile and promoted to be
+ * freed by a full collection. Here each block of lines is encoded as it fills and dies young. One
+ * buffer for the group lets a worker thread hand it back by moving it, not copying it; a large
+ * group that a memo keeps is then moved into shared memory (`moveIntoShared`), so the collection
+ * thread's memo and the main thread's body hold the same bytes, not a copy each (at a million
+ * series, ~90 MiB of gossip pools).
  */
 export function renderGroupEncoded<I>(families: readonly Family<I>[], input: I, context: Labels): Array<[string, EncodedLines]> {
   const bytes = new ByteLines();
