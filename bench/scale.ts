@@ -23,26 +23,24 @@
  * by PID, also on failure. Numbers are printed as tables and written to bench/results/scale-*.json;
  * only something breaking (a process that does not start, a failed job, an error answer) fails it.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
-import { Children, cpuSeconds, rssBytes } from './scale/children.js';
+import { Children, rssBytes } from './scale/children.js';
 import { answersRows, bothWays } from './scale/answers.js';
-import { report, type LatencyRow, type LoadRow, type SizeResult } from './scale/tables.js';
+import { report, type SizeResult } from './scale/tables.js';
 import { endpointShares } from './scale/endpoint-shares.js';
-import { setFaults, vigilConfig, type Estate, type EstateShape } from './scale/estate.js';
+import { setFaults, vigilConfig, type EstateShape } from './scale/estate.js';
 import { floorLine, floorTurns } from './scale/floor.js';
-import { prometheusScrape } from './scale/prometheus-scrape.js';
+import { leakAndLoad, NO_PROMETHEUS, type LoadPlan } from './scale/leak-and-load.js';
+import { PhasePeaks } from './scale/phase-peaks.js';
 import type { Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
-import { startCeiling } from './scale/start-ceiling.js';
-import { startPushgateway, withoutRuntime } from './scale/start-pushgateway.js';
 import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
-import { startVigil, until, whileCollecting, type Vigil } from './scale/start-vigil.js';
-import { load } from './scale/wrk.js';
+import { startVigil, until } from './scale/start-vigil.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -58,17 +56,9 @@ const { values: flags } = parseArgs({
   strict: true,
 });
 
-interface Size {
+interface Size extends LoadPlan {
   label: string;
   scale: number;
-  /** Length of each wrk run. */
-  seconds: number;
-  /** Collection cycles of the leak check, run at this size. */
-  leakCycles?: number;
-  /** Upstream delay for the check that a scrape does not depend on upstream latency. */
-  delayMs?: number;
-  /** Leave the pushgateway out: at 40 MB it answers no scrape within a wrk run. */
-  noPeer?: boolean;
   /** Parts of the estate's shape that do not follow the scale. */
   shape?: Partial<EstateShape>;
 }
@@ -96,14 +86,8 @@ const LOAD_CONNECTIONS = 4;
 const children = new Children();
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
-const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const encodings = [
-  { encoding: 'identity', gzip: false },
-  { encoding: 'gzip', gzip: true },
-] as const;
 
 async function measure(size: Size): Promise<SizeResult> {
   const dir = mkdtempSync(join(scratch, 'estate-'));
@@ -123,6 +107,8 @@ async function measure(size: Size): Promise<SizeResult> {
   await setFaults(estate, undefined);
   await until('vigil to be ready (first collection done)', async () => (await fetch(`${vigil.url}/readyz`)).ok);
   const rssFirst = rssBytes(vigil.child.pid);
+  const peaks = new PhasePeaks(vigil.child.pid);
+  peaks.mark('first');
   const heapFirst = await vigil.heapAfterGc();
 
   const collections: CollectSummary[] = [];
@@ -132,8 +118,13 @@ async function measure(size: Size): Promise<SizeResult> {
   const gzipBytes = (await vigil.metrics(true)).length;
   say(`series: ${series} (snapshot ${collections.at(-1)?.series}), /metrics ${text.length} bytes, gzip ${gzipBytes} bytes`);
   const floor = () => floorTurns(children, sim, () => vigil.collect());
-  const answers = await bothWays(vigil, (vary) => setFaults(estate, vary ? { vary: true } : undefined), TURNS, floor);
-  for (const row of answersRows(size.label, series, answers, rssBytes(vigil.child.pid, true))) say(`  ${JSON.stringify(row)}`);
+  const vary = (on: boolean) => {
+    if (on) peaks.mark('unchanged');
+    return setFaults(estate, on ? { vary: true } : undefined);
+  };
+  const answers = await bothWays(vigil, vary, TURNS, floor);
+  peaks.mark('changed');
+  for (const row of answersRows(size.label, series, answers, peaks.highest())) say(`  ${JSON.stringify(row)}`);
   for (const a of answers)
     if (a.floor)
       say(
@@ -152,9 +143,12 @@ async function measure(size: Size): Promise<SizeResult> {
     heap_after_gc_start_mib: mib(heapStart),
     heap_after_gc_first_mib: mib(heapFirst),
   };
-  const loaded = flags['collections-only'] ? { load: [], latency: [], prometheus: NO_PROMETHEUS } : await leakAndLoad(size, vigil, estate, text, memory);
-  const rssPeak = rssBytes(vigil.child.pid, true);
+  const setting = { children, scratch, connections: LOAD_CONNECTIONS, smoke: flags.smoke };
+  const loaded = flags['collections-only'] ? { load: [], latency: [], prometheus: NO_PROMETHEUS } : await leakAndLoad(setting, size, vigil, estate, text, memory, peaks);
+  const rssPeak = peaks.highest();
   memory.rss_peak_mib = mib(rssPeak);
+  // Each phase's own peak: the first collection, the collections each way, then the leak check, wrk's load, the scrapes while collecting, Prometheus
+  for (const [phase, peak] of Object.entries(peaks.byPhaseMib())) memory[`rss_peak_${phase}_mib`] = peak;
   const shares = flags.shares ? await endpointShares(vigil, estate, size.label) : [];
   await children.stop(vigil.child);
   await children.stop(sim);
@@ -172,98 +166,6 @@ async function measure(size: Size): Promise<SizeResult> {
     shares,
   };
 }
-
-/** The leak check, the load on every server, the scrapes while collecting and a real Prometheus: all but the collections. */
-async function leakAndLoad(size: Size, vigil: Vigil, estate: Estate, text: string, memory: Row): Promise<Pick<SizeResult, 'load' | 'latency' | 'prometheus'>> {
-  if (size.leakCycles) {
-    const started = performance.now();
-    const cpu = cpuSeconds(vigil.child.pid);
-    // RSS as it is, then the heap left by a forced GC, five times along the way: a leak climbs, a
-    // working set levels off
-    const trace: string[] = [];
-    const step = Math.max(1, Math.round(size.leakCycles / 5));
-    for (let i = 1; i <= size.leakCycles; i++) {
-      await vigil.collect();
-      // scrape now and then, as Prometheus would, so the served bodies are part of what must not grow
-      if (i % 10 === 0) await vigil.metrics(true);
-      if (i % step === 0) trace.push(`${i}:${mib(rssBytes(vigil.child.pid))}/${mib(await vigil.heapAfterGc())}`);
-    }
-    Object.assign(memory, {
-      leak_cycles: size.leakCycles,
-      leak_seconds: Math.round((performance.now() - started) / 100) / 10,
-      leak_cpu_s_per_cycle: Math.round(((cpuSeconds(vigil.child.pid) - cpu) / size.leakCycles) * 1000) / 1000,
-      'leak_trace cycles:rss/heap': trace.join(' '),
-      rss_after_cycles_mib: mib(rssBytes(vigil.child.pid)),
-      heap_after_gc_cycles_mib: mib(await vigil.heapAfterGc()),
-    });
-    say(`  leak check: ${size.leakCycles} cycles, RSS ${memory.rss_after_first_mib} -> ${memory.rss_after_cycles_mib} MiB (${trace.join(' ')})`);
-  }
-
-  const pushed = withoutRuntime(text);
-  const bodyFile = join(scratch, 'pushed.txt');
-  writeFileSync(bodyFile, pushed);
-  const ceiling = await startCeiling(children, bodyFile);
-  const pgw = size.noPeer ? undefined : await startPushgateway(children, pushed);
-
-  const servers = [
-    { server: 'vigil', url: `${vigil.url}/metrics`, pid: vigil.child.pid },
-    { server: 'ceiling', url: ceiling.url, pid: ceiling.child.pid },
-    ...(pgw ? [{ server: 'pushgateway', url: pgw.url, pid: pgw.child.pid }] : []),
-  ];
-  const loadRows: LoadRow[] = [];
-  for (const { encoding, gzip } of encodings) {
-    for (const sv of servers) {
-      const r = await load(children, { url: sv.url, connections: LOAD_CONNECTIONS, seconds: size.seconds, gzip, serverPid: sv.pid });
-      loadRows.push({ server: sv.server, encoding, ...r });
-      say(`  load ${sv.server} ${encoding}: ${r.requests_per_second} req/s, p99 ${r.p99_ms} ms, ${r.cpu_ms_per_request} CPU ms/req`);
-    }
-  }
-  await children.stop(ceiling.child);
-  if (pgw) await children.stop(pgw.child);
-
-  // One scraper at a time, as Prometheus scrapes: its latency idle, and while collections run.
-  const scrape = (gzip: boolean) => load(children, { url: `${vigil.url}/metrics`, connections: 1, seconds: size.seconds, gzip, serverPid: vigil.child.pid });
-  const latency: LatencyRow[] = [];
-  const during = async (condition: string, encoding: string, gzip: boolean) => {
-    const { result, collections: runs } = await whileCollecting(vigil, () => scrape(gzip));
-    latency.push({
-      condition,
-      encoding,
-      ...result,
-      collections: runs.length,
-      collection_wall_s: median(runs.map((c) => c.wall_seconds)),
-      loop_delay_max_ms: ms(Math.max(0, ...runs.map((c) => c.event_loop_delay_max_seconds))),
-    });
-    say(`  scrapes ${condition} ${encoding}: p50 ${result.p50_ms} ms, p99 ${result.p99_ms} ms over ${runs.length} collections`);
-  };
-  for (const { encoding, gzip } of encodings) {
-    latency.push({ condition: 'idle', encoding, ...(await scrape(gzip)), collections: 0 });
-    await during('collecting', encoding, gzip);
-  }
-  if (size.delayMs) {
-    await setFaults(estate, { delay_ms: size.delayMs });
-    await during(`collecting, upstream +${size.delayMs} ms`, 'gzip', true);
-    await setFaults(estate, undefined);
-  }
-
-  // A real Prometheus scraping (gzip) while collections run back to back: the scrape a user's server makes
-  const scraped = await whileCollecting(vigil, () => prometheusScrape(`${vigil.url}/metrics`, flags.smoke ? 1 : 3));
-  const prometheus = { ...scraped.result, collections: scraped.collections.length };
-  say(`  prometheus: ${prometheus.scrapes} scrapes, up ${prometheus.up_min}, scrape_duration max ${prometheus.scrape_duration_max_s} s`);
-
-  memory.rss_after_load_mib = mib(rssBytes(vigil.child.pid));
-  return { load: loadRows, latency, prometheus };
-}
-
-/** What `--collections-only` leaves unmeasured: no Prometheus scraped. */
-const NO_PROMETHEUS: SizeResult['prometheus'] = {
-  scrapes: 0,
-  up_min: 0,
-  scrape_duration_max_s: 0,
-  scrape_duration_last_s: 0,
-  samples_scraped: 0,
-  collections: 0,
-};
 
 /** The tools the benchmark drives; missing ones are named with the command that installs them. */
 function preflight(): void {

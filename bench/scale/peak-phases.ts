@@ -15,12 +15,13 @@
  *
  *   npm run build && node --import tsx bench/scale/peak-phases.ts --scale=10 [--collections=2] [--churn]
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Children, cpuSeconds, rssBytes } from './children.js';
 import { setFaults, vigilConfig } from './estate.js';
+import { PhasePeaks } from './phase-peaks.js';
 import { printTable, type Row } from './report.js';
 import { runBench } from './run-bench.js';
 import { shapeAt, startEstate } from './start-estate.js';
@@ -40,16 +41,16 @@ await runBench('peak-phases', children, scratch, async () => {
   const vigil = await startVigil(children, scratch, (listen) => vigilConfig(estate, listen));
   const pid = vigil.child.pid;
   const rows: Row[] = [];
+  const peaks = new PhasePeaks(pid);
   const phase = async (name: string, run: () => Promise<unknown>, first = false) => {
-    // From here the high-water mark is the RSS now: the phase's peak is its own (the first's, since vigil started).
-    if (!first) writeFileSync(`/proc/${pid}/clear_refs`, '5');
     const cpuFrom = first ? 0 : cpuSeconds(pid);
     await run();
     rows.push({
       phase: name,
       'CPU s': Math.round((cpuSeconds(pid) - cpuFrom) * 100) / 100,
       'RSS after MiB': mib(rssBytes(pid)),
-      'RSS peak MiB': mib(rssBytes(pid, true)),
+      // From here the high-water mark is the RSS now: the next phase's peak is its own.
+      'RSS peak MiB': mib(peaks.mark(name)),
     });
   };
   await phase('start, first collection', () => until('vigil to be ready', async () => (await fetch(`${vigil.url}/readyz`)).ok), true);
