@@ -88,7 +88,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-
 async function measure(size: Size): Promise<SizeResult> {
   const dir = mkdtempSync(join(scratch, 'estate-'));
   const { child: sim, estate } = await startEstate(children, size.scale, dir, size.shape);
@@ -144,7 +143,9 @@ async function measure(size: Size): Promise<SizeResult> {
     heap_after_gc_first_mib: mib(heapFirst),
   };
   const setting = { children, scratch, connections: LOAD_CONNECTIONS, smoke: flags.smoke };
-  const loaded = flags['collections-only'] ? { load: [], latency: [], prometheus: NO_PROMETHEUS } : await leakAndLoad(setting, size, vigil, estate, text, memory, peaks);
+  const loaded = flags['collections-only']
+    ? { load: [], latency: [], prometheus: NO_PROMETHEUS }
+    : await leakAndLoad(setting, size, vigil, estate, text, memory, peaks);
   const rssPeak = peaks.highest();
   memory.rss_peak_mib = mib(rssPeak);
   // Each phase's own peak: the first collection, the collections each way, then the leak check, wrk's load, the scrapes while collecting, Prometheus
