@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { buildJobs, collectorStates } from '../src/collectors/index.js';
 import { collectionOffloadPool } from '../src/collectors/decoding.js';
 import { parseConfig } from '../src/config/load.js';
-import { jobContext } from '../src/jobs/context.js';
+import { jobContext } from '../src/jobs/job-context.js';
 import { linesText } from '../src/metrics/encoded-lines.js';
 import { memoryPeaks } from './memory-peaks.js';
 

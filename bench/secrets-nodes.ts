@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../src/metrics/encoded-lines.js';
-import { jobContext } from '../src/jobs/context.js';
+import { jobContext } from '../src/jobs/job-context.js';
 import { NEVER } from '../test/helpers/schedules.js';
 
 const CLUSTERS = Number(process.argv[2] ?? 60);

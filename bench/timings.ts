@@ -18,7 +18,7 @@ import { parseConfig } from '../src/config/load.js';
 import { Received } from '../src/upstream/received.js';
 import { startAgentSimulator } from '../simulators/agent/index.js';
 import { startTeamsSimulator } from '../simulators/teams/index.js';
-import { jobContext } from '../src/jobs/context.js';
+import { jobContext } from '../src/jobs/job-context.js';
 import { switchesOf } from '../test/helpers/switches.js';
 import { NEVER } from '../test/helpers/schedules.js';
 

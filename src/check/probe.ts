@@ -4,7 +4,7 @@ import { COLLECTORS, collectorStates, type TargetKind } from '../collectors/inde
 import { planEndpoints, type StepOutcome } from '../collectors/plan.js';
 import { collectionOffloadPool } from '../collectors/decoding.js';
 import type { Config } from '../config/schema.js';
-import { jobContext } from '../jobs/context.js';
+import { jobContext } from '../jobs/job-context.js';
 import type { PartOutcome } from '../jobs/part.js';
 import type { UpstreamError } from '../upstream/errors.js';
 import type { CheckLine } from './config-check.js';

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { GroupWriter } from '../metrics/render.js';
 import { newUpstreamStats, observeRequest, upstreamFamilies, type UpstreamStats } from '../telemetry/upstream-stats.js';
 import { renderGroup } from '../metrics/render.js';
@@ -11,9 +11,8 @@ import { upstreamTls } from './upstream-tls.js';
 import { proxyFor } from '../upstream/proxy-choice.js';
 import { RequestSpacer } from '../upstream/request-spacer.js';
 import { AnswerMemo } from '../upstream/answer-memo.js';
-import { Turns } from '../support/turns.js';
+import type { Turns } from '../support/turns.js';
 import type { ByteBudget } from '../support/byte-budget.js';
-import { answersInFlight } from './answers-in-flight.js';
 import type { Offload } from '../offload/pool.js';
 
 /** The fields every target kind shares, after config parsing. */
@@ -46,24 +45,6 @@ export interface BuildContext {
   /** Upstream stats groups observed since they were last published, with the target they count and how to publish each. */
   unpublished: Map<string, Unpublished>;
 }
-
-/**
- * What the collectors' jobs are built with, as the collection engine builds them, but writing to no
- * store and logging nothing: whoever runs the jobs itself (`--config.check.probe`, a test, a bench)
- * reads their parts.
- */
-export const jobContext = (offload: Offload): BuildContext => ({
-  store: { replace: () => undefined, replaceLater: () => undefined, replaceAll: () => undefined, removePrefix: () => undefined },
-  log: pino({ level: 'silent' }),
-  upstreamStats: new Map(),
-  upstreamKeys: new Set(),
-  clients: [],
-  spacers: new Map(),
-  turns: new Turns(),
-  answers: answersInFlight(),
-  offload,
-  unpublished: new Map(),
-});
 
 /** A group of upstream stats observed since it was last published. */
 export interface Unpublished {

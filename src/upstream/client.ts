@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { undici } from './undici.js';
 import { timerMs } from '../config-fields/units.js';
 import { attemptSignal, readBody, turnToRead } from './attempt-bounds.js';
 import type { Permit } from '../support/byte-budget.js';
@@ -135,7 +136,7 @@ export class UpstreamClient {
       proxy && !https
         ? { origin: url.origin, headers: { host: url.host, ...(authorization ? { 'proxy-authorization': authorization } : {}) }, proxy: proxyName(proxy) }
         : undefined;
-    this.pool = new Pool(this.forward && proxy ? proxy.origin : url.origin, {
+    this.pool = new (undici().Pool)(this.forward && proxy ? proxy.origin : url.origin, {
       ...POOL_SHAPE,
       // Clamped like every timer: a `timeout: 30d` must not wrap around into an immediate timeout.
       headersTimeout: timerMs(opts.timeoutMs),

@@ -1,5 +1,6 @@
 import type { TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { undici } from './undici.js';
 import type { TlsVersion } from '../config-fields/target-tls.js';
 import type { KeyPair } from '../config-fields/key-pair.js';
 import type { ClientCertificate } from './client-certificate.js';
@@ -38,7 +39,7 @@ export function upstreamConnector(o: ConnectorOptions): buildConnector.connector
       const t = o.tls;
       built = {
         pair,
-        connect: buildConnector({
+        connect: undici().buildConnector({
           timeout: o.timeoutMs,
           rejectUnauthorized: false,
           ...(t.ca ? { ca: t.ca } : {}),

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { Client } from 'undici';
+import type { Client } from 'undici';
+import { undici } from './undici.js';
 import { UpstreamError, reasonForStatus, toUpstreamError } from './errors.js';
 import { proxyAuthorization } from './proxy-choice.js';
 import { proxyError, proxyName, type ProxyName } from './proxy-failure.js';
@@ -28,7 +29,7 @@ export class ProxyTunnel {
     timeoutMs: number,
     private readonly secrets: readonly string[],
   ) {
-    this.client = new Client(proxy.origin, { connect: { timeout: timeoutMs } });
+    this.client = new (undici().Client)(proxy.origin, { connect: { timeout: timeoutMs } });
     this.authorization = proxyAuthorization(proxy);
     this.name = proxyName(proxy);
   }

@@ -6,7 +6,7 @@ import type { TargetKind } from '../../src/collectors/index.js';
 import type { AnyEndpoint } from '../../src/collectors/endpoint.js';
 import { collectionOffloadPool } from '../../src/collectors/decoding.js';
 import { parseConfig } from '../../src/config/load.js';
-import { jobContext } from '../../src/jobs/context.js';
+import { jobContext } from '../../src/jobs/job-context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
 import type { StepOutcome } from '../../src/collectors/plan.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
@@ -143,7 +143,7 @@ export interface Scrape {
   series: Map<string, number>;
 }
 
-export { jobContext } from '../../src/jobs/context.js';
+export { jobContext } from '../../src/jobs/job-context.js';
 
 /**
  * A loopback server that answers the requests under `/<id>/` with the answers registered for that

@@ -3,7 +3,7 @@ import { buildJobs, collectorStates } from '../../src/collectors/index.js';
 import { collectionOffloadPool } from '../../src/collectors/decoding.js';
 import { parseConfig } from '../../src/config/load.js';
 import { linesText } from '../../src/metrics/encoded-lines.js';
-import { jobContext } from '../../src/jobs/context.js';
+import { jobContext } from '../../src/jobs/job-context.js';
 import type { PartOutcome } from '../../src/jobs/part.js';
 import { startAgentSimulator, type AgentSimulator } from '../../simulators/agent/index.js';
 import { admin } from '../helpers/agent-sim.js';

@@ -97,8 +97,10 @@ describe('clients that do not read their answer', () => {
     await waitFor('the ten requests being answered', async () => (answering === 10 ? true : undefined), 10_000, { everyMs: 20 });
     // At the cap, a newcomer gets in by cutting an answer that has stood still for a second; until the
     // answers have filled the socket buffers and stood that long, a scrape is turned away, and tries again.
+    // Each try bounded, as a scraper's is (scrape_timeout): node's own fetch, which this process uses
+    // since vigil loads undici in its collection thread only, once waited on one try past the test's time.
     const res = await waitFor('a scrape let in at the cap', async () => {
-      const r = await fetch(`${url}/metrics`);
+      const r = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(3000) });
       return r.status === 200 ? r : undefined;
     });
     expect((await res.text()).startsWith(body)).toBe(true);

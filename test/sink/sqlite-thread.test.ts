@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AlertStore } from '../../src/sink/store/alert-store.js';
 import { GuardedStore, type StoreAvailability } from '../../src/sink/store/guarded-store.js';
 import { storeKind } from '../../src/sink/store/open-store.js';
-import { sqliteStoreError } from '../../src/sink/store/sqlite-connection.js';
+import { sqliteStoreError } from '../../src/sink/store/sqlite-errors.js';
 import { restartDelay, RESTART_MAX_MS, SqliteThreadStore } from '../../src/sink/store/sqlite-thread-store.js';
 import { incoming, T0 } from '../helpers/store-contract.js';
 import { waitFor } from '../helpers/wait.js';

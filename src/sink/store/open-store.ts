@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { AlertStoreConfig } from '../../config-fields/alert-sink.js';
 import type { AlertStore, StoreError } from './alert-store.js';
 import { PostgresAlertStore, postgresStoreError } from './postgres-store.js';
-import { sqliteStoreError } from './sqlite-connection.js';
+import { sqliteStoreError } from './sqlite-errors.js';
 import { SqliteThreadStore } from './sqlite-thread-store.js';
 
 /** How to open the store a config names, how to read its errors, and how to name it in logs. */

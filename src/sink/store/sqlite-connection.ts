@@ -1,7 +1,6 @@
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensureWritableDir } from './data-dir.js';
-import { fileSystemError, StoreError, type UnavailableReason } from './alert-store.js';
 import { migrate, MIGRATIONS } from './sqlite-migrations.js';
 import { keep, pragmaValue } from './sqlite-kept.js';
 
@@ -16,26 +15,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** The versions of the schema applied (default: all); fewer open the store as an earlier vigil did (tests and benches of upgrades). */
   schemaVersions?: number;
-}
-
-/** SQLite result codes (extended codes start with these) that make the whole store unusable. */
-const UNUSABLE: ReadonlyArray<[RegExp, UnavailableReason]> = [
-  [/^SQLITE_(CORRUPT|NOTADB)/, 'corrupt'],
-  [/^SQLITE_READONLY/, 'read_only'],
-  [/^SQLITE_(CANTOPEN|IOERR)/, 'cannot_open'],
-];
-
-/** An SQLite (or file system) failure as a StoreError (the transaction or savepoint has been rolled back). */
-export function sqliteStoreError(what: string, e: unknown): StoreError {
-  if (e instanceof StoreError) return e;
-  const fs = fileSystemError(what, e);
-  if (fs) return fs;
-  const code = String((e as { code?: unknown }).code ?? '');
-  const message = `${what}: ${code ? `${code}: ` : ''}${(e as Error).message}`;
-  const unusable = UNUSABLE.find(([re]) => re.test(code));
-  if (unusable) return new StoreError('unavailable', message, unusable[1]);
-  const kind = code.startsWith('SQLITE_FULL') ? 'full' : /^SQLITE_(BUSY|LOCKED)/.test(code) ? 'busy' : 'failed';
-  return new StoreError(kind, message);
 }
 
 /**

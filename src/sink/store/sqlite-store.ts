@@ -13,12 +13,14 @@ import type {
 import { SQLITE as D, spell, type Query } from './dialect.js';
 import * as q from './queries.js';
 import { toAlert, type AlertRow } from './rows.js';
-import { openDatabase, sqliteStoreError, type SqliteStoreOptions } from './sqlite-connection.js';
+import { openDatabase, type SqliteStoreOptions } from './sqlite-connection.js';
+import { sqliteStoreError } from './sqlite-errors.js';
 import { keep } from './sqlite-kept.js';
 import { SqliteWriteQueue } from './sqlite-write-queue.js';
 import * as w from './writes.js';
 
-export { sqliteStoreError, type SqliteStoreOptions } from './sqlite-connection.js';
+export type { SqliteStoreOptions } from './sqlite-connection.js';
+export { sqliteStoreError } from './sqlite-errors.js';
 
 /** Changes to alert_counts: state and severity → delta. */
 type Counts = Map<string, number>;

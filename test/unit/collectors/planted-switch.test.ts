@@ -6,7 +6,7 @@ import { collectionOffloadPool } from '../../../src/collectors/decoding.js';
 import type { AnyEndpoint } from '../../../src/collectors/endpoint.js';
 import { COLLECTORS } from '../../../src/collectors/index.js';
 import type { AnyStep, Plan } from '../../../src/collectors/plan.js';
-import { jobContext } from '../../../src/jobs/context.js';
+import { jobContext } from '../../../src/jobs/job-context.js';
 import { renderEndpointDeclarationsTable } from '../../../scripts/architecture-tables.js';
 import { tempFile } from '../../helpers/daemon.js';
 import { pathPattern } from '../../helpers/real-corpus.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobs, collectorStates } from '../../../src/collectors/index.js';
 import { collectionOffloadPool } from '../../../src/collectors/decoding.js';
 import { parseConfig } from '../../../src/config/load.js';
-import { jobContext } from '../../../src/jobs/context.js';
+import { jobContext } from '../../../src/jobs/job-context.js';
 import { aclTokenSelfResponse } from '../../../src/collectors/agent/token.js';
 import { parseBody } from '../../../src/upstream/parse.js';
 import { tokenLookupSelfResponse } from '../../../src/collectors/secrets/token-lookup-self.js';

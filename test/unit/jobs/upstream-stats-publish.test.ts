@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, jobContext, publishUpstreamStats, type BuildContext, type TargetBase } from '../../../src/jobs/context.js';
+import { clientFor, publishUpstreamStats, type BuildContext, type TargetBase } from '../../../src/jobs/context.js';
+import { jobContext } from '../../../src/jobs/job-context.js';
 import type { Offload } from '../../../src/offload/pool.js';
 
 let server: http.Server;

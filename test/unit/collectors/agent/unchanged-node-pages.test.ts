@@ -7,7 +7,7 @@ import { agentCollector } from '../../../../src/collectors/agent/collector.js';
 import { NODES_PAGE_OFFLOAD_BYTES, nodesEndpoint } from '../../../../src/collectors/agent/nodes.js';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { parseConfig } from '../../../../src/config/load.js';
-import { jobContext } from '../../../../src/jobs/context.js';
+import { jobContext } from '../../../../src/jobs/job-context.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { NEVER } from '../../../helpers/schedules.js';
 import { tempDir } from '../../../helpers/temp-dir.js';

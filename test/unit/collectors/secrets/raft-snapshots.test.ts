@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { buildJobs, collectorStates } from '../../../../src/collectors/index.js';
-import { jobContext } from '../../../../src/jobs/context.js';
+import { jobContext } from '../../../../src/jobs/job-context.js';
 import { tempFile } from '../../../helpers/daemon.js';
 import { NEVER } from '../../../helpers/schedules.js';
 import { parseConfig } from '../../../../src/config/load.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { teamsCollector } from '../../../../src/collectors/teams/collector.js';
 import { parseConfig } from '../../../../src/config/load.js';
-import { jobContext } from '../../../../src/jobs/context.js';
+import { jobContext } from '../../../../src/jobs/job-context.js';
 import { fixture } from '../../../helpers/fixtures.js';
 import { NEVER } from '../../../helpers/schedules.js';
 import { tempDir } from '../../../helpers/temp-dir.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionOffloadPool } from '../../../../src/collectors/decoding.js';
 import { teamsCollector } from '../../../../src/collectors/teams/collector.js';
 import { parseConfig } from '../../../../src/config/load.js';
-import { jobContext } from '../../../../src/jobs/context.js';
+import { jobContext } from '../../../../src/jobs/job-context.js';
 import { linesText } from '../../../../src/metrics/encoded-lines.js';
 import { listEndpoint } from '../../../../src/collectors/teams/list.js';
 import { Received } from '../../../../src/upstream/received.js';
