@@ -4,12 +4,13 @@ import { undici } from './undici.js';
 import { timerMs } from '../config-fields/units.js';
 import { attemptSignal, readBody, turnToRead } from './attempt-bounds.js';
 import type { Permit } from '../support/byte-budget.js';
-import { decode } from './decode.js';
+import { decode, tryJson } from './decode.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import { redactReceived, secretsKey } from './redact-bytes.js';
 import { Received } from './received.js';
 import { refuseUnreadable } from './unreadable.js';
+import { sendAgainOnce } from './closed-unanswered.js';
 import { retryAfterMs, type RetryPolicy } from './retry.js';
 import type { TlsObservation } from './tls-observer.js';
 import { upstreamConnector, type UpstreamTls } from './connector.js';
@@ -176,11 +177,17 @@ export class UpstreamClient {
   }
 
   private async send<B>(spec: RequestSpec, success: BodyOf<B>): Promise<{ status: number; headers: JsonResponse['headers']; body: B }> {
+    let sentAgain = false;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.attempt(spec, success);
       } catch (e) {
         const err = toUpstreamError(e);
+        if (err.unanswered && !sentAgain && !spec.signal?.aborted) {
+          [sentAgain, attempt] = [true, attempt - 1];
+          this.opts.onRetry?.(spec.endpoint, err);
+          continue;
+        }
         const delay = this.opts.retry?.delayFor(attempt, err);
         if (delay === undefined || spec.signal?.aborted) throw err;
         this.opts.onRetry?.(spec.endpoint, err);
@@ -277,6 +284,7 @@ export class UpstreamClient {
         throw new UpstreamError('timeout', `${spec.endpoint}: no complete answer within ${this.opts.timeoutMs} ms`);
       }
       const err = toUpstreamError(e);
+      err.unanswered = code === 'none' && sendAgainOnce(e, spec.method);
       if (!(e instanceof UpstreamError)) err.message = `${spec.endpoint}: ${err.message}`;
       err.message = redactText(err.message, secrets);
       throw err;
@@ -285,13 +293,5 @@ export class UpstreamClient {
       // vigil's own wait for a turn to read is no time of the upstream's
       this.opts.observe?.(spec.endpoint, code, ((ended ?? performance.now()) - started - bound.pausedMs) / 1000, asData, bound.pausedMs / 1000);
     }
-  }
-}
-
-function tryJson(text: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch {
-    return undefined;
   }
 }

@@ -10,3 +10,12 @@ export function decode(text: string, endpoint: string): unknown {
     throw new UpstreamError('decode', `${endpoint}: response is not JSON (${text.length} characters)`);
   }
 }
+
+/** The JSON value of `text`, if it is JSON (a data status's body); undefined otherwise. */
+export function tryJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}

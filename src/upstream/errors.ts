@@ -26,6 +26,8 @@ export class UpstreamError extends Error {
   retryAfterMs?: number;
   /** With reason `proxy`: the proxy's origin (scheme, host and port, never credentials), the `proxy` label it fails under. */
   proxy?: string;
+  /** The connection closed under an idempotent request before any answer: sent once more at once (`sendAgainOnce`). */
+  unanswered?: boolean;
   constructor(
     readonly reason: Reason,
     message: string,
