@@ -30,15 +30,18 @@ export async function prometheusScrape(metricsUrl: string, scrapes = 3): Promise
       const body = (await res.json()) as { data?: { result?: Array<{ value: [number, string] }> } };
       return (body.data?.result ?? []).map((r) => Number(r.value[1]));
     };
-    const window = `${(scrapes + 2) * SCRAPE_TIMEOUT_S}s`;
-    const count = async () => (await query(`count_over_time(up{job="vigil"}[${window}])`))[0] ?? 0;
-    const deadline = Date.now() + (scrapes + 3) * SCRAPE_TIMEOUT_S * 1000;
+    // A scrape of a million series and its append can outlast the interval, and Prometheus then
+    // skips ticks: the window covers the whole run so far, and the wait allows four intervals a scrape.
+    const started = Date.now();
+    const window = () => `${Math.ceil((Date.now() - started) / 1000) + 2 * SCRAPE_TIMEOUT_S}s`;
+    const count = async () => (await query(`count_over_time(up{job="vigil"}[${window()}])`))[0] ?? 0;
+    const deadline = started + (4 * scrapes + 2) * SCRAPE_TIMEOUT_S * 1000;
     while ((await count()) < scrapes) {
       if (Date.now() > deadline) throw new Error(`prometheus made fewer than ${scrapes} scrapes of vigil:\n${prom.output().slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 1000));
     }
-    const [up] = await query(`min_over_time(up{job="vigil"}[${window}])`);
-    const [max] = await query(`max_over_time(scrape_duration_seconds{job="vigil"}[${window}])`);
+    const [up] = await query(`min_over_time(up{job="vigil"}[${window()}])`);
+    const [max] = await query(`max_over_time(scrape_duration_seconds{job="vigil"}[${window()}])`);
     const [last] = await query('scrape_duration_seconds{job="vigil"}');
     const [samples] = await query('scrape_samples_scraped{job="vigil"}');
     const round = (n = Number.NaN) => Math.round(n * 1000) / 1000;
