@@ -15,8 +15,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
-import { vigilConfig, type Estate } from './scale/estate.js';
+import { vigilConfig } from './scale/estate.js';
 import { stallContents, type CpuProfile } from './scale/profile-stretches.js';
+import { shapeAt, startEstate } from './scale/start-estate.js';
+import { VIGIL_ENV, VIGIL_NODE_FLAGS } from './scale/start-vigil.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -25,6 +27,8 @@ const { values: flags } = parseArgs({
     collections: { type: 'string', default: '3' },
     top: { type: 'string', default: '8' },
     save: { type: 'string' },
+    // the simulators' nice: with 19 they wait for a core behind vigil, as upstreams on other machines do not compete
+    'simulators-nice': { type: 'string', default: '0' },
     // extra flags for vigil's node (e.g. --trace-gc), and a text whose lines of vigil's output to print
     'node-flags': { type: 'string', default: '' },
     echo: { type: 'string' },
@@ -44,10 +48,7 @@ async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<v
 }
 
 try {
-  const sim = children.start('simulators', process.execPath, ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`], {
-    cwd: ROOT,
-  });
-  const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
+  const { estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), Number(flags['simulators-nice']));
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, 'vigil.yml');
   writeFileSync(config, vigilConfig(estate, listen));
@@ -56,6 +57,7 @@ try {
   const probe = pathToFileURL(join(ROOT, 'bench/scale/stall-probe.mjs')).href;
   const extra = (flags['node-flags'] ?? '').split(' ').filter(Boolean);
   const args = [
+    ...VIGIL_NODE_FLAGS,
     ...extra,
     '--import',
     probe,
@@ -68,7 +70,7 @@ try {
     '--web.enable-lifecycle',
     '--web.collect-min-interval=0s',
   ];
-  const vigil = children.start('vigil', process.execPath, args, { cwd: ROOT, env: { ...process.env, STALL_PROBE_FILE: stallFile } });
+  const vigil = children.start('vigil', process.execPath, args, { cwd: ROOT, env: { ...process.env, ...VIGIL_ENV, STALL_PROBE_FILE: stallFile } });
   const url = `http://${listen}`;
   await until(async () => (await fetch(`${url}/readyz`)).ok);
   // Only the stalls of the collections below: not those of starting up.

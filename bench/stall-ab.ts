@@ -5,7 +5,13 @@
  * machine's load falls on both alike; compare the two columns of one run, not runs of two days.
  * With `--ceiling`, each side's round also scrapes the bare server (`scale/ceiling.ts`, the same
  * bytes from memory) idle and while that side collects back to back: what the machine alone does
- * to a scrape's p99 under the same load.
+ * to a scrape's p99 under the same load. Beside every measured collection an idle node process runs
+ * a 1 ms timer (`scale/stall-sentinel.ts`): its longest delay is the machine's part of a stall, a
+ * floor no process on these cores goes below.
+ *
+ * `--a-flags`/`--b-flags` add node flags to one side (after the image's), to compare one build
+ * under two settings (`--a=. --b=. --a-flags=--memory-reducer`). `--scale=10` is the million-series
+ * estate of `bench/scale.ts --size=1M`.
  *
  *   npm run build && node --import tsx bench/stall-ab.ts --a=/path/to/other/checkout --b=. [--scale=3] [--rounds=2] [--ceiling]
  *
@@ -15,17 +21,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { startCeiling } from './scale/start-ceiling.js';
+import { shapeAt, startEstate } from './scale/start-estate.js';
+import { startSentinel, type StallSentinel } from './scale/stall-sentinel.js';
 import { VIGIL_NODE_FLAGS } from './scale/start-vigil.js';
 import { load } from './scale/wrk.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     a: { type: 'string' },
@@ -39,6 +45,9 @@ const { values: flags } = parseArgs({
     // and the scraper at a higher one (negative: root only), so that its own wait for a core is not counted
     'scraper-nice': { type: 'string' },
     ceiling: { type: 'boolean', default: false },
+    // Node flags for one side alone, after the image's: one build compared under two settings
+    'a-flags': { type: 'string', default: '' },
+    'b-flags': { type: 'string', default: '' },
   },
   strict: true,
 });
@@ -68,6 +77,8 @@ async function collect(url: string): Promise<CollectSummary> {
 interface Sample {
   side: 'a' | 'b';
   stalls: number[];
+  /** The stall sentinel's longest timer delay during each of those collections: the machine's part. */
+  machine: number[];
   /** CPU seconds of the process (every thread) per measured collection. */
   cpu: number[];
   idleP99: number;
@@ -89,7 +100,7 @@ async function whileCollecting<T>(url: string, work: () => Promise<T>): Promise<
   return { result, during };
 }
 
-async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
+async function measure(side: 'a' | 'b', estate: Estate, sentinel: StallSentinel): Promise<Sample> {
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, `vigil-${side}.yml`);
   writeFileSync(config, vigilConfig(estate, listen));
@@ -97,6 +108,7 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
   const args = [
     ...VIGIL_NODE_FLAGS,
     ...(process.env.BENCH_VIGIL_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ...(flags[`${side}-flags`] ?? '').split(' ').filter(Boolean),
     'dist/main.js',
     `--config.file=${config}`,
     '--log.level=warn',
@@ -110,10 +122,12 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
     await until(async () => (await fetch(`${url}/readyz`)).ok);
     await collect(url); // the first collection grows every structure: not what a steady state costs
     const stalls: number[] = [];
+    const machine: number[] = [];
     const cpu: number[] = [];
     for (let i = 0; i < Number(flags.collections); i++) {
-      const c = await collect(url);
+      const { result: c, machineMs } = await sentinel.during(() => collect(url));
       stalls.push(ms(c.event_loop_delay_max_seconds));
+      machine.push(machineMs);
       cpu.push(Math.round(c.cpu_seconds * 100) / 100);
     }
     const scrape = (target = `${url}/metrics`, serverPid = vigil.pid) =>
@@ -131,10 +145,10 @@ async function measure(side: 'a' | 'b', estate: Estate): Promise<Sample> {
     const { result: busy, during } = await whileCollecting(url, () => scrape());
     const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
     say(
-      `  ${side}: stalls ${stalls.join(', ')} ms, CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
+      `  ${side}: stalls ${stalls.join(', ')} ms (an idle process beside: ${machine.join(', ')}), CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
     );
     const ceiling = flags.ceiling ? await measureCeiling(side, url, scrape) : undefined;
-    return { side, stalls, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall, ...(ceiling ? { ceiling } : {}) };
+    return { side, stalls, machine, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall, ...(ceiling ? { ceiling } : {}) };
   } finally {
     await children.stop(vigil);
   }
@@ -162,18 +176,13 @@ async function measureCeiling(
 }
 
 try {
-  const sim = children.start(
-    'simulators',
-    'nice',
-    ['-n', flags['simulators-nice'] ?? '0', process.execPath, '--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${flags.scale}`, `--dir=${scratch}`],
-    { cwd: ROOT },
-  );
-  const estate = JSON.parse((await sim.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
+  const { estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), Number(flags['simulators-nice'] ?? '0'));
   say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
+  const sentinel = await startSentinel(children);
   const samples: Sample[] = [];
   for (let r = 0; r < Number(flags.rounds); r++) {
     // a, b, then b, a: neither side always runs on the warmer machine
-    for (const side of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) samples.push(await measure(side, estate));
+    for (const side of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) samples.push(await measure(side, estate, sentinel));
   }
   const rows: Row[] = (['a', 'b'] as const).map((side) => {
     const mine = samples.filter((s) => s.side === side);
@@ -181,6 +190,8 @@ try {
       side,
       'stall median ms': median(mine.flatMap((s) => s.stalls)),
       'stall max ms': Math.max(...mine.flatMap((s) => s.stalls)),
+      'idle process stall median ms': median(mine.flatMap((s) => s.machine)),
+      'idle process stall max ms': Math.max(...mine.flatMap((s) => s.machine)),
       'collection CPU s': median(mine.flatMap((s) => s.cpu)),
       'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
       'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),

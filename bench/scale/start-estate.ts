@@ -12,13 +12,18 @@ export const shapeAt = (scale: number): Partial<EstateShape> => (scale >= 10 ? M
 
 /**
  * Starts every simulator of the estate at `scale` (`estate-main.ts`, token files in `dir`), with
- * `shape` overriding parts of the scaled shape; resolves once all listen.
+ * `shape` overriding parts of the scaled shape; resolves once all listen. With `nice` (1-19) they
+ * run at a lower priority, as services on other machines would not take vigil's cores.
  */
-export async function startEstate(children: Children, scale: number, dir: string, shape: Partial<EstateShape> = {}): Promise<{ child: Child; estate: Estate }> {
+export async function startEstate(
+  children: Children,
+  scale: number,
+  dir: string,
+  shape: Partial<EstateShape> = {},
+  nice = 0,
+): Promise<{ child: Child; estate: Estate }> {
   const args = ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${scale}`, `--dir=${dir}`, `--shape=${JSON.stringify(shape)}`];
-  const child = children.start('simulators', process.execPath, args, {
-    cwd: ROOT,
-  });
+  const child = children.start('simulators', 'nice', [`-n${nice}`, process.execPath, ...args], { cwd: ROOT });
   const estate = JSON.parse((await child.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
   return { child, estate };
 }
