@@ -2,7 +2,7 @@
  * Re-runs the red team's attacks against a real vigil process, one attack to a fresh vigil: a hostile
  * target (bench/hostile/attacks.ts) beside ONE healthy target of another kind, both on a 5-second
  * schedule, their upstreams loopback servers in this process. vigil runs as the image runs it
- * (`node --single-threaded-gc --max-semi-space-size=4 --expose-gc dist/main.js`); the image's 512 MiB memory limit is not emulated (no
+ * (`node --single-threaded-gc --max-semi-space-size=4 --no-memory-reducer --expose-gc dist/main.js`); the image's 512 MiB memory limit is not emulated (no
  * V8 flag is one), vigil's peak RSS (VmHWM, every thread of the process) is reported and flagged
  * against it. Every second the bench scrapes /metrics and reads /proc/<pid>/status.
  *

@@ -7,7 +7,7 @@ import { freePort, type Child, type Children } from './children.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Node's flags for vigil as its image runs it (the Dockerfile's ENTRYPOINT, `npm start`); the GC probe needs `--expose-gc` too. */
-export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4', '--expose-gc'];
+export const VIGIL_NODE_FLAGS = ['--single-threaded-gc', '--max-semi-space-size=4', '--no-memory-reducer', '--expose-gc'];
 /** The environment the image gives vigil's process (the Dockerfile's ENV, `npm start`): the C library's allocator settings. */
 export const VIGIL_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 /**

@@ -59,7 +59,7 @@ export interface VigilProcess {
 /** Which vigil to run: the sources through tsx (the default), or the compiled `dist/main.js` of `built.root`. */
 export interface StartOptions {
   built?: { root: string };
-  /** Flags for node itself, before the entry: `--single-threaded-gc --max-semi-space-size=4 --expose-gc`, as the image runs vigil. */
+  /** Flags for node itself, before the entry: `VIGIL_NODE_FLAGS`, as the image runs vigil. */
   nodeArgs?: string[];
 }
 

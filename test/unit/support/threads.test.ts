@@ -25,6 +25,7 @@ describe('the young generation of each thread', () => {
     const start = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
     const image = nodeFlags(JSON.parse(entrypoint ?? '[]') as string[]);
     expect(image).toContain('--max-semi-space-size=4');
+    expect(image).toContain('--no-memory-reducer');
     expect(image).toContain('--expose-gc');
     expect(nodeFlags(start.split(' '))).toEqual(image);
     // The benches run vigil as the image does.
