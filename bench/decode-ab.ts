@@ -13,25 +13,8 @@ import { agentMembersResponse } from '../src/collectors/agent/members.js';
 import { teamResource, toTeam, type Team } from '../src/collectors/teams/team-resource.js';
 import { decodeTeamsPage } from '../src/collectors/teams/list.js';
 import { parseBody } from '../src/upstream/parse.js';
-import { fixture } from '../test/helpers/fixtures.js';
+import { membersBody, teamsPage } from './decode/large-answers.js';
 import { SkipScanner } from './decode/skip-scanner.js';
-
-const template = (fixture('teams/page-1-of-3.json') as { data: Array<Record<string, unknown>> }).data[1] as Record<string, unknown>;
-const users = Array.from({ length: 30 }, (_, i) => ({ id: `user-${String(i).padStart(6, '0')}xx`, type: 'users' }));
-const teamsPage = Buffer.from(
-  JSON.stringify({
-    data: Array.from({ length: 100 }, (_, i) => ({
-      ...template,
-      id: `team-${i}`,
-      attributes: { ...(template.attributes as object), name: `team-${i}` },
-      relationships: { users: { data: users }, 'authentication-token': { meta: {} } },
-    })),
-    links: { self: 'x', first: 'x', prev: null, next: '/api/v2/organizations/o/teams?page%5Bnumber%5D=2&page%5Bsize%5D=100', last: 'x' },
-    meta: { pagination: { 'current-page': 1, 'next-page': 2, 'prev-page': null, 'total-pages': 20, 'total-count': 2000 } },
-  }),
-);
-const pool = fixture('agent/members-server.json') as { Members: Array<Record<string, unknown>> };
-const membersBody = Buffer.from(JSON.stringify({ ...pool, Members: Array.from({ length: 5000 }, (_, i) => ({ ...pool.Members[0], Name: `node-${i}` })) }));
 
 /** A team read by the scanner: only the keys the schema uses are built, each still checked by the schema's own field types. */
 function scanTeam(sc: SkipScanner): Team {

@@ -5,6 +5,7 @@ import { timerMs } from '../config-fields/units.js';
 import { attemptSignal, readBody, turnToRead } from './attempt-bounds.js';
 import type { Permit } from '../support/byte-budget.js';
 import { decode, tryJson } from './decode.js';
+import { textOf } from './parse.js';
 import { UpstreamError, errorBodyMessage, reasonForStatus, toUpstreamError } from './errors.js';
 import { hasEscapes, printable, redactText, redactValue, requestSecrets } from './redact.js';
 import { redactReceived, secretsKey } from './redact-bytes.js';
@@ -154,7 +155,7 @@ export class UpstreamClient {
     return this.send(spec, {
       digest: false,
       fromBytes: (received, secrets) => {
-        const text = redactText(received.bytes().toString('utf8'), secrets);
+        const text = redactText(textOf(received.bytes()), secrets);
         const body = decode(text, spec.endpoint);
         return secrets.length && hasEscapes(text) ? redactValue(body, secrets) : body;
       },
@@ -265,7 +266,7 @@ export class UpstreamClient {
       try {
         if (res.statusCode >= 400 || !success.known?.(received, secrets)) await this.opts.beforeDecode?.();
         if (res.statusCode >= 400) {
-          const text = redactText(received.bytes().toString('utf8'), secrets);
+          const text = redactText(textOf(received.bytes()), secrets);
           received.release();
           // A data status with a JSON body is data; without one it is what it says: an error.
           const data = spec.dataStatuses?.includes(res.statusCode) ? tryJson(text) : undefined;

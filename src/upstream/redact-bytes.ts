@@ -1,5 +1,6 @@
 import { hasEscapes, redactText, redactValue } from './redact.js';
 import { Received } from './received.js';
+import { textOf } from './parse.js';
 
 /** The secrets a body is searched for, as one string: a body found free of them is known by it (`Received.cleanOf`). */
 export const secretsKey = (secrets: readonly string[]): string => secrets.join('\u0000');
@@ -17,7 +18,7 @@ export function redactReceived(body: Received, secrets: readonly string[]): Rece
     body.cleanOf = secretsKey(secrets);
     return body;
   }
-  const text = redactText(body.bytes().toString('utf8'), secrets);
+  const text = redactText(textOf(body.bytes()), secrets);
   if (!hasEscapes(text)) return Received.of(Buffer.from(text));
   let value: unknown;
   try {
