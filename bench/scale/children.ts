@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { procStat } from './proc-stat.js';
 
 /** One process the benchmark started: its output so far, and a way to wait for a line of it. */
 export interface Child {
@@ -115,9 +116,7 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 
 /** CPU time (user + system, all threads) a process has used so far, from /proc. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state) of proc(5); utime and stime are fields 14 and 15
+  const { fields } = procStat(`/proc/${pid}/stat`);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { procStat } from './proc-stat.js';
 
 /** CPU seconds each kind of thread of a process has used so far, by the thread's name (`node`, `libuv-worker`, `V8 DefaultWorke`…). */
 export function threadCpuSeconds(pid: number): Map<string, number> {
@@ -8,17 +9,14 @@ export function threadCpuSeconds(pid: number): Map<string, number> {
     .map(Number)
     .sort((x, y) => x - y);
   for (const [order, tid] of tids.entries()) {
-    let stat: string;
+    let stat: ReturnType<typeof procStat>;
     try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      stat = procStat(`/proc/${pid}/task/${tid}/stat`);
     } catch {
       continue; // the thread ended between the listing and the read
     }
-    const close = stat.lastIndexOf(')');
-    const name = `${stat.slice(stat.indexOf('(') + 1, close)} ${order}`;
-    const fields = stat.slice(close + 2).split(' ');
-    // After the name: state is field 3 of stat(5), so utime (14) and stime (15) are at 11 and 12 here.
-    const seconds = (Number(fields[11]) + Number(fields[12])) / ticks;
+    const name = `${stat.name} ${order}`;
+    const seconds = (Number(stat.fields[11]) + Number(stat.fields[12])) / ticks;
     byName.set(name, (byName.get(name) ?? 0) + seconds);
   }
   return byName;

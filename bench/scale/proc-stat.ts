@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * A process's or thread's line of /proc (`/proc/<pid>/stat`, `/proc/<pid>/task/<tid>/stat`,
+ * `/proc/thread-self/stat`), split after its name, which may hold spaces and parentheses:
+ * `fields[0]` is field 3 (state) of proc(5), so minflt (10) is `fields[7]`, utime (14) and stime
+ * (15) are `fields[11]` and `fields[12]`.
+ */
+export function procStat(path: string): { name: string; fields: string[] } {
+  const stat = readFileSync(path, 'utf8');
+  const close = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+}
