@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
+import { procStat } from './scale/proc-stat.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { startCeiling } from './scale/start-ceiling.js';
@@ -81,6 +82,9 @@ interface Sample {
   machine: number[];
   /** CPU seconds of the process (every thread) per measured collection. */
   cpu: number[];
+  /** Minor page faults per measured collection, in thousands: vigil's (every thread), the simulators'. */
+  faults: number[];
+  simulatorFaults: number[];
   idleP99: number;
   collectingP99: number;
   collectingStall: number;
@@ -100,7 +104,11 @@ async function whileCollecting<T>(url: string, work: () => Promise<T>): Promise<
   return { result, during };
 }
 
-async function measure(side: 'a' | 'b', estate: Estate, sentinel: StallSentinel): Promise<Sample> {
+/** A process's minor page faults so far (every thread): on a virtual machine each can cost the whole machine time. */
+const minorFaults = (pid: number) => Number(procStat(`/proc/${pid}/stat`).fields[7]);
+const thousands = (n: number) => Math.round(n / 100) / 10;
+
+async function measure(side: 'a' | 'b', estate: Estate, simulatorsPid: number, sentinel: StallSentinel): Promise<Sample> {
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, `vigil-${side}.yml`);
   writeFileSync(config, vigilConfig(estate, listen));
@@ -124,8 +132,13 @@ async function measure(side: 'a' | 'b', estate: Estate, sentinel: StallSentinel)
     const stalls: number[] = [];
     const machine: number[] = [];
     const cpu: number[] = [];
+    const faults: number[] = [];
+    const simulatorFaults: number[] = [];
     for (let i = 0; i < Number(flags.collections); i++) {
+      const before = [minorFaults(vigil.pid), minorFaults(simulatorsPid)] as const;
       const { result: c, machineMs } = await sentinel.during(() => collect(url));
+      faults.push(thousands(minorFaults(vigil.pid) - before[0]));
+      simulatorFaults.push(thousands(minorFaults(simulatorsPid) - before[1]));
       stalls.push(ms(c.event_loop_delay_max_seconds));
       machine.push(machineMs);
       cpu.push(Math.round(c.cpu_seconds * 100) / 100);
@@ -145,10 +158,21 @@ async function measure(side: 'a' | 'b', estate: Estate, sentinel: StallSentinel)
     const { result: busy, during } = await whileCollecting(url, () => scrape());
     const collectingStall = ms(Math.max(0, ...during.map((c) => c.event_loop_delay_max_seconds)));
     say(
-      `  ${side}: stalls ${stalls.join(', ')} ms (an idle process beside: ${machine.join(', ')}), CPU ${cpu.join(', ')} s; scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
+      `  ${side}: stalls ${stalls.join(', ')} ms (an idle process beside: ${machine.join(', ')}), CPU ${cpu.join(', ')} s, minor faults ${faults.join(', ')}k (the simulators ${simulatorFaults.join(', ')}k); scrape p99 idle ${idle.p99_ms} ms, collecting ${busy.p99_ms} ms over ${during.length} collections; ${idle.bytes_per_response} gzip bytes`,
     );
     const ceiling = flags.ceiling ? await measureCeiling(side, url, scrape) : undefined;
-    return { side, stalls, machine, cpu, idleP99: idle.p99_ms, collectingP99: busy.p99_ms, collectingStall, ...(ceiling ? { ceiling } : {}) };
+    return {
+      side,
+      stalls,
+      machine,
+      cpu,
+      faults,
+      simulatorFaults,
+      idleP99: idle.p99_ms,
+      collectingP99: busy.p99_ms,
+      collectingStall,
+      ...(ceiling ? { ceiling } : {}),
+    };
   } finally {
     await children.stop(vigil);
   }
@@ -176,13 +200,19 @@ async function measureCeiling(
 }
 
 try {
-  const { estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), Number(flags['simulators-nice'] ?? '0'));
+  const { child: simulators, estate } = await startEstate(
+    children,
+    Number(flags.scale),
+    scratch,
+    shapeAt(Number(flags.scale)),
+    Number(flags['simulators-nice'] ?? '0'),
+  );
   say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
   const sentinel = await startSentinel(children);
   const samples: Sample[] = [];
   for (let r = 0; r < Number(flags.rounds); r++) {
     // a, b, then b, a: neither side always runs on the warmer machine
-    for (const side of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) samples.push(await measure(side, estate, sentinel));
+    for (const side of r % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) samples.push(await measure(side, estate, simulators.pid, sentinel));
   }
   const rows: Row[] = (['a', 'b'] as const).map((side) => {
     const mine = samples.filter((s) => s.side === side);
@@ -193,6 +223,8 @@ try {
       'idle process stall median ms': median(mine.flatMap((s) => s.machine)),
       'idle process stall max ms': Math.max(...mine.flatMap((s) => s.machine)),
       'collection CPU s': median(mine.flatMap((s) => s.cpu)),
+      'minor faults k': median(mine.flatMap((s) => s.faults)),
+      'simulators minor faults k': median(mine.flatMap((s) => s.simulatorFaults)),
       'scrape p99 idle ms': median(mine.map((s) => s.idleP99)),
       'scrape p99 collecting ms': median(mine.map((s) => s.collectingP99)),
       'collecting / idle': ratio(
