@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
-import { procStat } from './scale/proc-stat.js';
+import { minorFaults as faultsAt } from './scale/proc-stat.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { startCeiling } from './scale/start-ceiling.js';
@@ -104,8 +104,7 @@ async function whileCollecting<T>(url: string, work: () => Promise<T>): Promise<
   return { result, during };
 }
 
-/** A process's minor page faults so far (every thread): on a virtual machine each can cost the whole machine time. */
-const minorFaults = (pid: number) => Number(procStat(`/proc/${pid}/stat`).fields[7]);
+const minorFaults = (pid: number) => faultsAt(`/proc/${pid}/stat`);
 const thousands = (n: number) => Math.round(n / 100) / 10;
 
 async function measure(side: 'a' | 'b', estate: Estate, simulatorsPid: number, sentinel: StallSentinel): Promise<Sample> {

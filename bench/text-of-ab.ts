@@ -10,19 +10,12 @@
 import { parseArgs } from 'node:util';
 import { textOf } from '../src/upstream/parse.js';
 import { membersBody, teamsPage } from './decode/large-answers.js';
-import { procStat } from './scale/proc-stat.js';
+import { minorFaults } from './scale/proc-stat.js';
 
 const { values: flags } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const rounds = Number(flags.rounds);
 
-/** This thread's minor page faults so far; 0 where there is no /proc. */
-function minorFaults(): number {
-  try {
-    return Number(procStat('/proc/thread-self/stat').fields[7]);
-  } catch {
-    return 0;
-  }
-}
+const THREAD = '/proc/thread-self/stat';
 
 const nonAscii = Buffer.from(membersBody.toString('latin1').replace('node-1"', 'nœud-1"'));
 const small = membersBody.subarray(0, membersBody.indexOf('},{') + 1);
@@ -43,13 +36,13 @@ const tallies = new Map<string, Tally>();
 for (let round = 0; round < rounds; round++) {
   for (const [body, bytes, n] of bodies) {
     for (const [way, decodeText] of ways) {
-      const faults = minorFaults();
+      const faults = minorFaults(THREAD);
       const cpu = process.cpuUsage();
       for (let i = 0; i < n; i++) JSON.parse(decodeText(bytes));
       const used = process.cpuUsage(cpu);
       if (round === 0) continue; // the first round warms up
       const t = tallies.get(`${body}\u0000${way}`) ?? { cpuUs: 0, faults: 0, n: 0 };
-      tallies.set(`${body}\u0000${way}`, { cpuUs: t.cpuUs + used.user + used.system, faults: t.faults + minorFaults() - faults, n: t.n + n });
+      tallies.set(`${body}\u0000${way}`, { cpuUs: t.cpuUs + used.user + used.system, faults: t.faults + minorFaults(THREAD) - faults, n: t.n + n });
     }
   }
 }
