@@ -38,5 +38,5 @@ const text = step('the answer as text', () => textOf(bytes)) as string;
 const parsed = step('parsed (JSON.parse)', () => decode(text, 'members'));
 const mapped = step('mapped by the schema', () => agentMembersResponse.parse(parsed));
 const members = (mapped as { Members: never[] }).Members;
-step('its samples, had they been listed', () => memberPollFamilies.map((f) => [...f.samples({ members, kept: members, droppedTotal: 0 })]));
+step('its samples, had they been listed', () => memberPollFamilies.map((f) => [...f.samples({ members, kept: members })]));
 console.log(`held: ${held.length} values`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EncodedLines } from '../../metrics/encoded-lines.js';
-import { family, single, type Family, type Labels, type Sample } from '../../metrics/family.js';
+import { family, single, type AnyFamily, type Family, type Labels, type Sample } from '../../metrics/family.js';
 import { SeriesCap } from '../../metrics/series-cap.js';
 import { decode } from '../../upstream/decode.js';
 import { parseBody, textOf } from '../../upstream/parse.js';
@@ -58,12 +58,11 @@ export type AgentMember = z.output<typeof agentMember>;
 const FROM_MEMBERS = fromPoll('members');
 export const KNOWN_MEMBER_STATUSES = ['alive', 'failed', 'left'] as const;
 
-/** One poll's members, those of them that get per-member series, and the target's running count of the others. */
+/** One poll's members, and those of them that get per-member series. */
 export interface MembersView {
   /** Every member, for the counts by status (a pool over the cap is not read further). */
   readonly members: readonly Pick<AgentMember, 'Status'>[];
   readonly kept: readonly AgentMember[];
-  readonly droppedTotal: number;
 }
 
 /**
@@ -135,7 +134,7 @@ export const memberSeriesDropped: Family<{ readonly droppedTotal: number }> = fa
   samples: single((v) => v.droppedTotal),
 });
 
-export const membersFamilies: readonly Family<MembersView>[] = [...memberPollFamilies, memberSeriesDropped];
+export const membersFamilies: readonly AnyFamily[] = [...memberPollFamilies, memberSeriesDropped] as readonly AnyFamily[];
 
 /** One `/agent/members` answer as received, and what rendering it needs. */
 export interface MembersPollInput {
@@ -174,13 +173,13 @@ function membersView(input: MembersPollInput): { view: MembersView; dropped: num
   const sent = (body as { Members?: unknown } | undefined)?.Members;
   if (!Array.isArray(sent) || sent.length <= input.max) {
     const m = parseBody(agentMembersResponse, body, membersEndpoint.id);
-    return { view: { members: m.Members, kept: m.Members, droppedTotal: 0 }, dropped: 0 };
+    return { view: { members: m.Members, kept: m.Members }, dropped: 0 };
   }
   // Over the cap: every member is counted, only those kept are read whole (each can no longer fail).
   const m = parseBody(agentMembersEssentials, body, membersEndpoint.id);
   const { kept, dropped } = limitMembers(m.Members, input.max);
   const members = m.Members.map(({ Status }) => ({ Status }));
-  return { view: { members, kept: kept.map((k) => agentMember.parse(k)), droppedTotal: 0 }, dropped };
+  return { view: { members, kept: kept.map((k) => agentMember.parse(k)) }, dropped };
 }
 
 /** One poll's lines, and the members left out by `max_members` summed over the target's polls. */

@@ -48,7 +48,7 @@ describe('the offload pool', () => {
       0,
       1_000,
     );
-    const expected = renderGroup(memberPollFamilies, { members, kept, droppedTotal: 0 }, { target: 's1', endpoint: 'members' });
+    const expected = renderGroup(memberPollFamilies, { members, kept }, { target: 's1', endpoint: 'members' });
     expect(texts(offloaded.group)).toEqual([...expected]);
     for (const [name, e] of offloaded.group) expect(e.lines).toBe(expected.get(name)!.split('\n').length - 1);
     // 1,000 members' status (3 series each) and info lines, plus the 3 counts by status

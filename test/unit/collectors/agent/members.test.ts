@@ -138,7 +138,7 @@ describe('a pool rendered as it is read', () => {
     expect(perMember.map((f) => f.name)).toEqual(['scheduler_agent_member_status', 'scheduler_agent_member_info']);
     for (const f of perMember) {
       const kept = countedItems(1_000, (i) => ({ Name: `server-${i}.global`, Addr: '10.0.0.1', Tags: {}, Status: 'alive' }));
-      const samples = f.samples({ members: [], kept: kept.items as never, droppedTotal: 0 })[Symbol.iterator]();
+      const samples = f.samples({ members: [], kept: kept.items as never })[Symbol.iterator]();
       expect(samples.next().value).toMatchObject({ labels: { member: 'server-0.global' } });
       expect(kept.read()).toBe(1);
     }
