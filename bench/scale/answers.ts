@@ -46,7 +46,6 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, f
   const before = await reusedSoFar(vigil);
   const runs: CollectSummary[] = [];
   let rss_after_bytes = 0;
-  let measured: Floor | undefined;
   try {
     for (let i = 0; i < n; i++) {
       runs.push(await vigil.collect());
@@ -54,10 +53,13 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, f
       if (i === n - 1) rss_after_bytes = rssBytes(vigil.child.pid);
       await turns?.replay();
     }
-  } finally {
-    // The floor child ends here, failed or not, so a failure is vigil's and not a child left behind.
-    measured = await turns?.end();
+  } catch (e) {
+    // The floor child ends here too, so a failure is vigil's and not a child left behind; an error
+    // of the floor's own at its end would hide vigil's, which is the one thrown.
+    await turns?.end().catch(() => undefined);
+    throw e;
   }
+  const measured: Floor | undefined = await turns?.end();
   const reused_per_collection = Math.round((await reusedSoFar(vigil)) - before) / n;
   await sleep(REST_MS);
   return {
