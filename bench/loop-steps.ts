@@ -48,7 +48,9 @@ async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<v
 }
 
 try {
-  const { estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), Number(flags['simulators-nice']));
+  const { estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), {
+    nice: Number(flags['simulators-nice']),
+  });
   const listen = `127.0.0.1:${await freePort()}`;
   const config = join(scratch, 'vigil.yml');
   writeFileSync(config, vigilConfig(estate, listen));

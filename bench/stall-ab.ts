@@ -14,6 +14,7 @@
  * estate of `bench/scale.ts --size=1M`.
  *
  *   npm run build && node --import tsx bench/stall-ab.ts --a=/path/to/other/checkout --b=. [--scale=3] [--rounds=2] [--ceiling]
+ *     [--simulators-idle | --simulators-cpus=1]   # the simulators off vigil's cores: SCHED_IDLE, or kept to core 1
  *
  * Each side is a checkout with `dist/` built (`npm run build`). Everything listens on 127.0.0.1 and
  * is ended by PID, also on failure.
@@ -43,6 +44,10 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '8' },
     // the simulators stand in for services on other machines: at a lower priority they do not take vigil's core
     'simulators-nice': { type: 'string', default: '0' },
+    // or on cores of their own (`taskset -c`, e.g. 1): the rest of the machine is vigil's, as in a deployment
+    'simulators-cpus': { type: 'string' },
+    // or only on a core no other thread wants (Linux's SCHED_IDLE)
+    'simulators-idle': { type: 'boolean', default: false },
     // and the scraper at a higher one (negative: root only), so that its own wait for a core is not counted
     'scraper-nice': { type: 'string' },
     ceiling: { type: 'boolean', default: false },
@@ -135,6 +140,7 @@ async function measure(side: 'a' | 'b', estate: Estate, simulatorsPid: number, s
     const simulatorFaults: number[] = [];
     for (let i = 0; i < Number(flags.collections); i++) {
       const before = [minorFaults(vigil.pid), minorFaults(simulatorsPid)] as const;
+
       const { result: c, machineMs } = await sentinel.during(() => collect(url));
       faults.push(thousands(minorFaults(vigil.pid) - before[0]));
       simulatorFaults.push(thousands(minorFaults(simulatorsPid) - before[1]));
@@ -199,13 +205,11 @@ async function measureCeiling(
 }
 
 try {
-  const { child: simulators, estate } = await startEstate(
-    children,
-    Number(flags.scale),
-    scratch,
-    shapeAt(Number(flags.scale)),
-    Number(flags['simulators-nice'] ?? '0'),
-  );
+  const { child: simulators, estate } = await startEstate(children, Number(flags.scale), scratch, shapeAt(Number(flags.scale)), {
+    nice: Number(flags['simulators-nice'] ?? '0'),
+    cpus: flags['simulators-cpus'],
+    idle: flags['simulators-idle'],
+  });
   say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
   const sentinel = await startSentinel(children);
   const samples: Sample[] = [];

@@ -11,19 +11,34 @@ export const MILLION_SHAPE: Partial<EstateShape> = { servers: 11, members: 20_00
 export const shapeAt = (scale: number): Partial<EstateShape> => (scale >= 10 ? MILLION_SHAPE : {});
 
 /**
+ * Where the simulators run, as services on other machines would not take vigil's cores: `nice`
+ * (1-19) a lower priority; `cpus` a list for `taskset -c` (Linux), the cores they are kept to;
+ * `idle` Linux's `SCHED_IDLE` (`chrt --idle 0`), a core only when no other thread wants it.
+ */
+export interface SimulatorPlace {
+  nice?: number;
+  cpus?: string;
+  idle?: boolean;
+}
+
+/**
  * Starts every simulator of the estate at `scale` (`estate-main.ts`, token files in `dir`), with
- * `shape` overriding parts of the scaled shape; resolves once all listen. With `nice` (1-19) they
- * run at a lower priority, as services on other machines would not take vigil's cores.
+ * `shape` overriding parts of the scaled shape, placed as `place` says; resolves once all listen.
  */
 export async function startEstate(
   children: Children,
   scale: number,
   dir: string,
   shape: Partial<EstateShape> = {},
-  nice = 0,
+  place: SimulatorPlace = {},
 ): Promise<{ child: Child; estate: Estate }> {
   const args = ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${scale}`, `--dir=${dir}`, `--shape=${JSON.stringify(shape)}`];
-  const child = children.start('simulators', 'nice', [`-n${nice}`, process.execPath, ...args], { cwd: ROOT });
+  const command = [
+    ...(place.cpus ? ['taskset', '-c', place.cpus] : []),
+    ...(place.idle ? ['chrt', '--idle', '0'] : []),
+    ...['nice', `-n${place.nice ?? 0}`, process.execPath, ...args],
+  ];
+  const child = children.start('simulators', command[0] ?? 'nice', command.slice(1), { cwd: ROOT });
   const estate = JSON.parse((await child.waitFor(/^estate (\{.*\})$/m))[1] ?? '') as Estate;
   return { child, estate };
 }
