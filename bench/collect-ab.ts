@@ -32,6 +32,7 @@ import { Children, rssBytes } from './scale/children.js';
 import { setFaults, vigilConfig } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
+import { minorFaults } from './scale/proc-stat.js';
 import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
 import { startVigil, until, type Vigil } from './scale/start-vigil.js';
 import { threadCpuSeconds, threadCpuSince } from './scale/thread-cpu.js';
@@ -62,6 +63,8 @@ interface Side {
   env: string;
   vigil?: Vigil;
   runs: CollectSummary[];
+  /** Minor page faults of each collection (every thread): on a virtual machine a fresh page costs microseconds. */
+  faults: number[];
   threads?: Map<string, number>;
 }
 
@@ -71,8 +74,8 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 await runBench('collect-ab', children, scratch, async () => {
   const sides: Side[] = [
-    { name: 'a', dir: resolve(flags.a), nodeFlags: flags['a-flags'], env: flags['a-env'], runs: [] },
-    { name: 'b', dir: resolve(flags.b), nodeFlags: flags['b-flags'], env: flags['b-env'], runs: [] },
+    { name: 'a', dir: resolve(flags.a), nodeFlags: flags['a-flags'], env: flags['a-env'], runs: [], faults: [] },
+    { name: 'b', dir: resolve(flags.b), nodeFlags: flags['b-flags'], env: flags['b-env'], runs: [], faults: [] },
   ];
   const { estate } = await startEstate(children, Number(flags.scale), mkdtempSync(join(scratch, 'estate-')), JSON.parse(flags.shape) as object);
   for (const side of sides) {
@@ -89,7 +92,12 @@ await runBench('collect-ab', children, scratch, async () => {
   for (const side of sides) await side.vigil!.collect();
   for (const side of sides) side.threads = threadCpuSeconds(side.vigil!.child.pid);
   for (let round = 0; round < Number(flags.rounds); round++) {
-    for (const side of round % 2 ? [...sides].reverse() : sides) side.runs.push(await side.vigil!.collect());
+    for (const side of round % 2 ? [...sides].reverse() : sides) {
+      const stat = `/proc/${side.vigil!.child.pid}/stat`;
+      const before = minorFaults(stat);
+      side.runs.push(await side.vigil!.collect());
+      side.faults.push(minorFaults(stat) - before);
+    }
     process.stdout.write(`round ${round + 1}: ${sides.map((s) => `${s.name} ${s.runs.at(-1)!.cpu_seconds.toFixed(2)} s`).join(', ')}\n`);
   }
   const cpu = (s: Side) => median(s.runs.map((r) => r.cpu_seconds));
@@ -102,6 +110,7 @@ await runBench('collect-ab', children, scratch, async () => {
     series: s.runs.at(-1)?.series ?? 0,
     'collection CPU s (median)': cpu(s).toFixed(2),
     'CPU s each': s.runs.map((r) => r.cpu_seconds.toFixed(2)).join(' '),
+    'minor faults k (median)': Math.round(median(s.faults) / 100) / 10,
     'wall s (median)': median(s.runs.map((r) => r.wall_seconds)).toFixed(2),
     'RSS after MiB': Math.round(rssBytes(s.vigil!.child.pid) / 2 ** 20),
     'RSS peak MiB': Math.round(rssBytes(s.vigil!.child.pid, true) / 2 ** 20),
