@@ -32,7 +32,7 @@ import { Children, rssBytes } from './scale/children.js';
 import { setFaults, vigilConfig } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
-import { minorFaults } from './scale/proc-stat.js';
+import { processFaults } from './scale/proc-stat.js';
 import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
 import { startVigil, until, type Vigil } from './scale/start-vigil.js';
 import { threadCpuSeconds, threadCpuSince } from './scale/thread-cpu.js';
@@ -93,10 +93,9 @@ await runBench('collect-ab', children, scratch, async () => {
   for (const side of sides) side.threads = threadCpuSeconds(side.vigil!.child.pid);
   for (let round = 0; round < Number(flags.rounds); round++) {
     for (const side of round % 2 ? [...sides].reverse() : sides) {
-      const stat = `/proc/${side.vigil!.child.pid}/stat`;
-      const before = minorFaults(stat);
+      const before = processFaults(side.vigil!.child.pid);
       side.runs.push(await side.vigil!.collect());
-      side.faults.push(minorFaults(stat) - before);
+      side.faults.push(processFaults(side.vigil!.child.pid) - before);
     }
     process.stdout.write(`round ${round + 1}: ${sides.map((s) => `${s.name} ${s.runs.at(-1)!.cpu_seconds.toFixed(2)} s`).join(', ')}\n`);
   }

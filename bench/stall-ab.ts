@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CollectSummary } from '../src/daemon.js';
 import { Children, freePort } from './scale/children.js';
-import { minorFaults as faultsAt } from './scale/proc-stat.js';
+import { processFaults as minorFaults } from './scale/proc-stat.js';
 import { vigilConfig, type Estate } from './scale/estate.js';
 import { printTable, type Row } from './scale/report.js';
 import { startCeiling } from './scale/start-ceiling.js';
@@ -109,7 +109,6 @@ async function whileCollecting<T>(url: string, work: () => Promise<T>): Promise<
   return { result, during };
 }
 
-const minorFaults = (pid: number) => faultsAt(`/proc/${pid}/stat`);
 const thousands = (n: number) => Math.round(n / 100) / 10;
 
 async function measure(side: 'a' | 'b', estate: Estate, simulatorsPid: number, sentinel: StallSentinel): Promise<Sample> {
@@ -140,7 +139,6 @@ async function measure(side: 'a' | 'b', estate: Estate, simulatorsPid: number, s
     const simulatorFaults: number[] = [];
     for (let i = 0; i < Number(flags.collections); i++) {
       const before = [minorFaults(vigil.pid), minorFaults(simulatorsPid)] as const;
-
       const { result: c, machineMs } = await sentinel.during(() => collect(url));
       faults.push(thousands(minorFaults(vigil.pid) - before[0]));
       simulatorFaults.push(thousands(minorFaults(simulatorsPid) - before[1]));
