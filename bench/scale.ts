@@ -17,6 +17,8 @@
  * so a slower stretch of the machine weighs on both. Table 7 gives the floor's CPU and vigil's as a
  * multiple of it, turn by turn and their median (goal: answers unchanged <= 2x the floor, every
  * answer changed <= 5x), and scale-floor-endpoints.json where the requests and bytes go per endpoint class.
+ * Beside each of those collections an idle node process runs a 1 ms timer (bench/scale/stall-sentinel.ts):
+ * its longest delay is what the machine alone does to an event loop then, vigil's stall's floor.
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
  * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended
@@ -40,6 +42,7 @@ import { PhasePeaks } from './scale/phase-peaks.js';
 import type { Row } from './scale/report.js';
 import { runBench } from './scale/run-bench.js';
 import { MILLION_SHAPE, startEstate } from './scale/start-estate.js';
+import { startSentinel, type StallSentinel } from './scale/stall-sentinel.js';
 import { startVigil, until } from './scale/start-vigil.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -88,7 +91,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function measure(size: Size): Promise<SizeResult> {
+async function measure(size: Size, sentinel: StallSentinel): Promise<SizeResult> {
   const dir = mkdtempSync(join(scratch, 'estate-'));
   const { child: sim, estate } = await startEstate(children, size.scale, dir, size.shape);
   const s = estate.shape;
@@ -121,7 +124,7 @@ async function measure(size: Size): Promise<SizeResult> {
     if (on) peaks.mark('unchanged');
     return setFaults(estate, on ? { vary: true } : undefined);
   };
-  const answers = await bothWays(vigil, vary, TURNS, floor);
+  const answers = await bothWays(vigil, vary, TURNS, { floor, sentinel });
   peaks.mark('changed');
   for (const row of answersRows(size.label, series, answers, peaks.highest())) say(`  ${JSON.stringify(row)}`);
   for (const a of answers)
@@ -183,7 +186,10 @@ await runBench('bench', children, scratch, async () => {
   const chosen = flags.size?.split(',');
   const plan = PLAN.filter((p) => !chosen || chosen.includes(p.label));
   if (!plan.length) throw new Error(`no size ${flags.size} in the plan: ${PLAN.map((p) => p.label).join(', ')}`);
-  for (const size of plan) results.push(await measure(size));
+  // an idle process beside vigil: its event loop's longest wait in each collection is the machine's part of vigil's stall
+  const sentinel = await startSentinel(children);
+  for (const size of plan) results.push(await measure(size, sentinel));
+  await children.stop(sentinel.child);
   report(results, {
     out: OUT,
     smoke: flags.smoke,

@@ -22,6 +22,9 @@ interface Results {
     '× floor'?: number;
     'RSS peak MiB'?: number;
     'RSS at rest MiB'?: number;
+    'stall max ms'?: number;
+    /** An idle process's longest event-loop wait during the same collections: the machine's part. */
+    'idle process stall max ms'?: number;
   }>;
 }
 
@@ -42,7 +45,12 @@ export function renderPerformance(results: Results = performanceResults()): stri
     const floor = (r: typeof unchanged) => (r['× floor'] === undefined ? '' : ` (${r['× floor']}×)`);
     const mib = (n: number | undefined) => (n === undefined ? '–' : count(Math.round(n)));
     const rest = `${mib(unchanged['RSS at rest MiB'])} / ${mib(changed['RSS at rest MiB'])}`;
-    return `| ${count(unchanged.series)} | ${unchanged['collection CPU s']}${floor(unchanged)} | ${changed['collection CPU s']}${floor(changed)} | ${unchanged['floor CPU s'] ?? '–'} | ${rest} | ${mib(unchanged['RSS peak MiB'])} |`;
+    const longest = (key: 'stall max ms' | 'idle process stall max ms') => {
+      const both = [unchanged[key], changed[key]].filter((v) => v !== undefined);
+      return both.length ? String(Math.max(...both)) : '–';
+    };
+    const stall = `${longest('stall max ms')} / ${longest('idle process stall max ms')}`;
+    return `| ${count(unchanged.series)} | ${unchanged['collection CPU s']}${floor(unchanged)} | ${changed['collection CPU s']}${floor(changed)} | ${unchanged['floor CPU s'] ?? '–'} | ${rest} | ${mib(unchanged['RSS peak MiB'])} | ${stall} |`;
   };
   const bySeries = sizes.sort((a, b) => (at(a, 'unchanged')?.series ?? 0) - (at(b, 'unchanged')?.series ?? 0));
   return [
@@ -51,8 +59,8 @@ export function renderPerformance(results: Results = performanceResults()): stri
     `Measured by \`npm run bench -- --size=${bySeries.join(',')}\` (or with \`--collections-only\`) at ${machine.revision}`,
     `(${machine.date.slice(0, 10)}, ${machine.nproc} cores${machine.node ? `, Node ${machine.node}` : ''}${load ? `, load average ${load}` : ''}):`,
     '',
-    '| series | collection CPU s, answers unchanged (× floor) | every answer changed (× floor) | floor CPU s | RSS between collections MiB (unchanged / changed) | RSS peak MiB |',
-    '|---:|---:|---:|---:|---:|---:|',
+    '| series | collection CPU s, answers unchanged (× floor) | every answer changed (× floor) | floor CPU s | RSS between collections MiB (unchanged / changed) | RSS peak MiB | longest stall ms: vigil / an idle process |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
     ...bySeries.map(line),
     '',
     'The floor is the same answers fetched with the same HTTP client and digested, nothing else, in',
@@ -61,6 +69,9 @@ export function renderPerformance(results: Results = performanceResults()): stri
     'so a slower stretch of the machine weighs on both sides of each.',
     "The RSS between collections is read ten seconds after the last, once vigil's threads have given",
     'back their young generations; the peak is the highest of the whole run.',
+    "The stall is the longest delay of vigil's event loop during those collections (when a scrape",
+    'would wait), beside the longest delay of a 1 ms timer in an idle node process during the same',
+    'collections: what the machine alone, its cores shared with the simulators, did to an event loop.',
     'The estate holds every endpoint vigil polls by default: three nodes per secrets cluster with a',
     "token, gossip pools, a region of client nodes and jobs, and the organizations' teams.",
     '',

@@ -4,6 +4,7 @@ import { YOUNG_RELEASE_MS } from '../../src/support/idle-collect.js';
 import { rssBytes } from './children.js';
 import { timesFloor, turnRatios, type Floor, type FloorTurns } from './floor.js';
 import type { Row } from './report.js';
+import type { StallSentinel } from './stall-sentinel.js';
 import type { Vigil } from './start-vigil.js';
 
 /** One way of the estate's answers between collections, measured over a few collections in a row. */
@@ -17,6 +18,18 @@ export interface AnswersMode {
   rss_at_rest_bytes: number;
   /** The same answers fetched and digested by a bare client (floor.ts), when measured: its replays, one after each collection. */
   floor?: Floor;
+  /**
+   * When measured, the longest timer delay of an idle process beside vigil during each collection
+   * (stall-sentinel.ts), in ms: what the machine alone does to an event loop in the same stretch,
+   * the floor of vigil's stall as the floor's replays are of its CPU.
+   */
+  machine_stall_ms?: number[];
+}
+
+/** What a mode's collections are measured against, when given: the floor's replays, the idle process's timer. */
+export interface Against {
+  floor?: () => Promise<FloorTurns>;
+  sentinel?: StallSentinel;
 }
 
 /**
@@ -41,14 +54,19 @@ async function reusedSoFar(vigil: Vigil): Promise<number> {
  * `n` collections in a row, and when `floor` is given, the floor's turns: it records one collection
  * more first (uncounted), then a replay of the floor follows each counted collection.
  */
-async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, floor?: () => Promise<FloorTurns>): Promise<AnswersMode> {
+async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, { floor, sentinel }: Against): Promise<AnswersMode> {
   const turns = await floor?.();
   const before = await reusedSoFar(vigil);
   const runs: CollectSummary[] = [];
+  const machine: number[] = [];
   let rss_after_bytes = 0;
   try {
     for (let i = 0; i < n; i++) {
-      runs.push(await vigil.collect());
+      if (sentinel) {
+        const { result, machineMs } = await sentinel.during(() => vigil.collect());
+        runs.push(result);
+        machine.push(machineMs);
+      } else runs.push(await vigil.collect());
       // vigil's RSS right after its last collection, before the floor's replay lets it idle
       if (i === n - 1) rss_after_bytes = rssBytes(vigil.child.pid);
       await turns?.replay();
@@ -69,6 +87,7 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, f
     rss_after_bytes,
     rss_at_rest_bytes: rssBytes(vigil.child.pid),
     ...(measured ? { floor: measured } : {}),
+    ...(sentinel ? { machine_stall_ms: machine } : {}),
   };
 }
 
@@ -76,14 +95,15 @@ async function collections(vigil: Vigil, mode: AnswersMode['mode'], n: number, f
  * A collection both ways, in one run: the estate's answers as they are between collections (the
  * simulators answer the same bytes while nothing changes, the common case), then every answer
  * changed (the simulators' `vary` fault: each answer's bytes differ from the last, so each takes the
- * whole path, the worst case). `vary` turns the fault on and off. `floor`, when given, starts each
- * mode's floor (`floorTurns` of floor.ts) with the answers that way, to take turns with its collections.
+ * whole path, the worst case). `vary` turns the fault on and off. `against.floor`, when given, starts
+ * each mode's floor (`floorTurns` of floor.ts) with the answers that way, to take turns with its
+ * collections; `against.sentinel` times an idle process's event loop during each collection.
  */
-export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unknown>, n: number, floor?: () => Promise<FloorTurns>): Promise<AnswersMode[]> {
-  const unchanged = await collections(vigil, 'unchanged', n, floor);
+export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unknown>, n: number, against: Against = {}): Promise<AnswersMode[]> {
+  const unchanged = await collections(vigil, 'unchanged', n, against);
   await vary(true);
   try {
-    return [unchanged, await collections(vigil, 'every answer changes', n, floor)];
+    return [unchanged, await collections(vigil, 'every answer changes', n, against)];
   } finally {
     await vary(false);
   }
@@ -91,7 +111,8 @@ export async function bothWays(vigil: Vigil, vary: (on: boolean) => Promise<unkn
 
 /**
  * One row per size and mode: a collection's CPU (median), per series, the RSS right after and at
- * rest (`REST_MS` later), the stall (the main thread's longest event-loop delay), and when measured
+ * rest (`REST_MS` later), the stall (the main thread's longest event-loop delay) and, when measured,
+ * an idle process's beside it in the same collections (the machine's part of it), and when measured
  * the floor's CPU (median of its replays) and vigil's as a multiple of it: the median of the turns'
  * ratios, each collection over the replay after it, and each turn's (goal: unchanged <= 2x, every
  * answer changed <= 5x).
@@ -114,6 +135,9 @@ export function answersRows(size: string, series: number, modes: readonly Answer
       'RSS peak MiB': Math.round((rssPeakBytes / 2 ** 20) * 10) / 10,
       'stall max ms': Math.max(...m.collections.map((c) => ms(c.event_loop_delay_max_seconds))),
       'stall median ms': ms(median(m.collections.map((c) => c.event_loop_delay_max_seconds))),
+      ...(m.machine_stall_ms?.length
+        ? { 'idle process stall max ms': Math.max(...m.machine_stall_ms), 'idle process stall median ms': median(m.machine_stall_ms) }
+        : {}),
       ...(m.floor
         ? {
             'floor requests': m.floor.recorded,
