@@ -17,8 +17,9 @@
  * so a slower stretch of the machine weighs on both. Table 7 gives the floor's CPU and vigil's as a
  * multiple of it, turn by turn and their median (goal: answers unchanged <= 2x the floor, every
  * answer changed <= 5x), and scale-floor-endpoints.json where the requests and bytes go per endpoint class.
- * Beside each of those collections an idle node process runs a 1 ms timer (bench/scale/stall-sentinel.ts):
- * its longest delay is what the machine alone does to an event loop then, vigil's stall's floor.
+ * Beside each of those collections an idle node process times its event loop as vigil does
+ * (bench/scale/stall-sentinel.ts): its longest delay is what the machine alone does to an event
+ * loop then, vigil's stall's floor.
  *
  * Each process is its own: the simulators (bench/scale/estate-main.ts), vigil (`node dist/main.js`,
  * built first), the ceiling, the pushgateway, and wrk. Everything listens on 127.0.0.1 and is ended

@@ -5,9 +5,9 @@
  * machine's load falls on both alike; compare the two columns of one run, not runs of two days.
  * With `--ceiling`, each side's round also scrapes the bare server (`scale/ceiling.ts`, the same
  * bytes from memory) idle and while that side collects back to back: what the machine alone does
- * to a scrape's p99 under the same load. Beside every measured collection an idle node process runs
- * a 1 ms timer (`scale/stall-sentinel.ts`): its longest delay is the machine's part of a stall, a
- * floor no process on these cores goes below.
+ * to a scrape's p99 under the same load. Beside every measured collection an idle node process times
+ * its event loop as vigil does (`scale/stall-sentinel.ts`): its longest delay is the machine's part
+ * of a stall, a floor no process on these cores goes below.
  *
  * `--a-flags`/`--b-flags` add node flags to one side (after the image's), to compare one build
  * under two settings (`--a=. --b=. --a-flags=--memory-reducer`). `--scale=10` is the million-series
