@@ -28,9 +28,9 @@ try {
   await until('ready', async () => (await fetch(`${vigil.url}/readyz`)).ok);
   // two collections to warm up, uncounted
   for (let i = 0; i < 2; i++) await vigil.collect();
-  const all: Record<string, number[]> = { without: [], with: [] };
+  const all: Record<'with' | 'without', number[]> = { without: [], with: [] };
   for (let round = 0; round < ROUNDS; round++)
-    for (const side of round % 2 ? ['with', 'without'] : ['without', 'with']) {
+    for (const side of round % 2 ? (['with', 'without'] as const) : (['without', 'with'] as const)) {
       const s: number[] = [];
       const m: number[] = [];
       if (side === 'without') for (let i = 0; i < COLLECTIONS; i++) s.push(ms((await vigil.collect()).event_loop_delay_max_seconds));
@@ -43,11 +43,11 @@ try {
         }
         await children.stop(sentinel.child);
       }
-      all[side]!.push(...s);
+      all[side].push(...s);
       console.log(`round ${round} ${side}: ${s.join(' ')}${m.length ? ` (sentinel ${m.join(' ')})` : ''}`);
     }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`median without ${med(all.without!)}, with ${med(all.with!)}`);
+  console.log(`median without ${med(all.without)}, with ${med(all.with)}`);
 } finally {
   await children.stopAll();
   rmSync(scratch, { recursive: true, force: true });
