@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { route, sendEmpty, sendJson, sendText } from '../common/http.js';
+import { route, sendEmpty, sendJson, sendJsonBytes, sendText } from '../common/http.js';
 import type { Acl } from './acl.js';
 import type { AgentModel } from './agent.js';
 import { hostBody } from './host.js';
@@ -13,6 +13,9 @@ import { WORKLOAD_ENDPOINTS } from './workload-api.js';
 import type { Workload } from './workload.js';
 import { selfBody } from './self.js';
 import { selfInProfile, type AgentProfile } from './profiles.js';
+
+/** What a client with no gossip pool answers for its members. */
+const EMPTY_OBJECT = Buffer.from('{}');
 
 export interface ApiContext {
   agent: AgentModel;
@@ -100,7 +103,7 @@ const ENDPOINTS: Record<string, Partial<Record<string, Endpoint>>> = {
     GET: {
       needs: { mode: 'server', status: 500, message: CLIENT_NOT_SERVER },
       acl: 'node:read',
-      answer: ({ agent }, _q, res) => sendJsonText(res, 200, agent.pool?.membersBody() ?? '{}'),
+      answer: ({ agent }, _q, res) => sendJsonBytes(res, 200, agent.pool?.membersBody() ?? EMPTY_OBJECT),
     },
   },
   '/v1/agent/servers': { GET: listServers, POST: updateServers, PUT: updateServers },
@@ -218,9 +221,4 @@ function parseAddress(address: string): { ip: string; port: number } | undefined
 function multiError(failed: string[]): string {
   const head = failed.length === 1 ? '1 error occurred:' : `${failed.length} errors occurred:`;
   return `${head}\n${failed.map((a) => `\t* Failed to join ${a}: invalid address\n`).join('')}\n`;
-}
-
-function sendJsonText(res: http.ServerResponse, status: number, json: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
-  res.end(json);
 }

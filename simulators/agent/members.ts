@@ -68,7 +68,7 @@ export class MemberPool {
   private generated = 0;
   /** The member `churn` failed last (0: none yet). */
   private churned = 0;
-  private body: string | undefined;
+  private body: Buffer | undefined;
   private tally: MemberCounts | undefined;
   /** serf's member Lamport time: every membership change ticks it. */
   private clock = 1;
@@ -158,13 +158,16 @@ export class MemberPool {
     return this.clock;
   }
 
-  membersBody(): string {
-    this.body ??= JSON.stringify({
-      ServerName: this.opts.local.node,
-      ServerRegion: this.opts.region,
-      ServerDC: this.opts.local.datacenter,
-      Members: this.members,
-    });
+  /** The members answer, encoded once until the pool changes: every poll is sent the same bytes. */
+  membersBody(): Buffer {
+    this.body ??= Buffer.from(
+      JSON.stringify({
+        ServerName: this.opts.local.node,
+        ServerRegion: this.opts.region,
+        ServerDC: this.opts.local.datacenter,
+        Members: this.members,
+      }),
+    );
     return this.body;
   }
 

@@ -83,9 +83,22 @@ export function sendJson(
   headers: Record<string, string> = {},
   contentType = 'application/json',
 ): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  sendJsonBytes(res, status, Buffer.from(JSON.stringify(body)), headers, contentType);
+}
+
+/**
+ * JSON already encoded, sent as bytes: a large string handed to `res.end` is copied twice more
+ * (joined to the head, then encoded), each time into memory new to the process.
+ */
+export function sendJsonBytes(
+  res: http.ServerResponse,
+  status: number,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+  contentType = 'application/json',
+): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': bytes.length, ...headers });
+  res.end(bytes);
 }
 
 /** A bare-text answer, as Go servers write their errors (text/plain). */

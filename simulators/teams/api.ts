@@ -62,9 +62,11 @@ async function listTeams(call: Call, orgName: string): Promise<Reply> {
   const search = query.get('q')?.toLowerCase();
   const names = query.get('filter[names]');
   const wanted = names ? new Set(names.split(',').map((n) => n.trim())) : undefined;
-  const teams = org.teams.filter(
-    (t) => ctx.store.canSee(principal, t) && (!search || t.name.toLowerCase().includes(search)) && (!wanted || wanted.has(t.name)),
-  );
+  // an owner's unfiltered listing is the organization's own array: no copy of every team for each page
+  const everyTeam = principal.kind === 'owner' && !search && !wanted;
+  const teams = everyTeam
+    ? org.teams
+    : org.teams.filter((t) => ctx.store.canSee(principal, t) && (!search || t.name.toLowerCase().includes(search)) && (!wanted || wanted.has(t.name)));
   const { items, links, meta } = paginate(teams, page, call.url);
   const owner = isOwner(principal, org.name);
   return {
