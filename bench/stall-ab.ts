@@ -48,6 +48,9 @@ const { values: flags } = parseArgs({
     'simulators-cpus': { type: 'string' },
     // or only on a core no other thread wants (Linux's SCHED_IDLE)
     'simulators-idle': { type: 'boolean', default: false },
+    // and with variables (`K=V K=V`) or node flags of their own, e.g. the C library keeping what it is given back
+    'simulators-env': { type: 'string', default: '' },
+    'simulators-flags': { type: 'string', default: '' },
     // and the scraper at a higher one (negative: root only), so that its own wait for a core is not counted
     'scraper-nice': { type: 'string' },
     ceiling: { type: 'boolean', default: false },
@@ -65,6 +68,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (seconds: number) => Math.round(seconds * 1e4) / 10;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
 const ratio = (over: number[], under: number[]) => Math.round((median(over) / median(under)) * 10) / 10;
+const words = (text: string | undefined) => (text ?? '').split(/\s+/).filter(Boolean);
 
 async function until(ok: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -207,6 +211,8 @@ try {
     nice: Number(flags['simulators-nice'] ?? '0'),
     cpus: flags['simulators-cpus'],
     idle: flags['simulators-idle'],
+    env: words(flags['simulators-env']),
+    flags: words(flags['simulators-flags']),
   });
   say(`a = ${SIDES.a}\nb = ${SIDES.b}\nscale ${flags.scale}, ${flags.rounds} rounds`);
   const sentinel = await startSentinel(children);

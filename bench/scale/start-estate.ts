@@ -13,12 +13,15 @@ export const shapeAt = (scale: number): Partial<EstateShape> => (scale >= 10 ? M
 /**
  * Where the simulators run, as services on other machines would not take vigil's cores: `nice`
  * (1-19) a lower priority; `cpus` a list for `taskset -c` (Linux), the cores they are kept to;
- * `idle` Linux's `SCHED_IDLE` (`chrt --idle 0`), a core only when no other thread wants it.
+ * `idle` Linux's `SCHED_IDLE` (`chrt --idle 0`), a core only when no other thread wants it; `env`
+ * variables (`K=V`) and `flags` node flags their process starts with.
  */
 export interface SimulatorPlace {
   nice?: number;
   cpus?: string;
   idle?: boolean;
+  env?: readonly string[];
+  flags?: readonly string[];
 }
 
 /**
@@ -32,10 +35,19 @@ export async function startEstate(
   shape: Partial<EstateShape> = {},
   place: SimulatorPlace = {},
 ): Promise<{ child: Child; estate: Estate }> {
-  const args = ['--import', 'tsx', 'bench/scale/estate-main.ts', `--scale=${scale}`, `--dir=${dir}`, `--shape=${JSON.stringify(shape)}`];
+  const args = [
+    ...(place.flags ?? []),
+    '--import',
+    'tsx',
+    'bench/scale/estate-main.ts',
+    `--scale=${scale}`,
+    `--dir=${dir}`,
+    `--shape=${JSON.stringify(shape)}`,
+  ];
   const command = [
     ...(place.cpus ? ['taskset', '-c', place.cpus] : []),
     ...(place.idle ? ['chrt', '--idle', '0'] : []),
+    ...(place.env?.length ? ['env', ...place.env] : []),
     ...['nice', `-n${place.nice ?? 0}`, process.execPath, ...args],
   ];
   const child = children.start('simulators', command[0] ?? 'nice', command.slice(1), { cwd: ROOT });
