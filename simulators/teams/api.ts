@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { readJson, sendEmpty, sendJson } from '../common/http.js';
+import { readJson, sendEmpty, sendJson, sendJsonBytes } from '../common/http.js';
 import type { SimulatorContext } from './context.js';
 import { badInclude, injectedFailure, notFound, tooManyRequests, unauthorized, unprocessable } from './errors.js';
 import type { Organization, Principal, Team } from './model.js';
@@ -10,10 +10,11 @@ import { teamInProfile } from './profiles.js';
 
 const JSON_API = 'application/vnd.api+json';
 
-/** What a route answers: a status and a JSON:API document, or no body (204). */
+/** What a route answers: a status and a JSON:API document (or its bytes, as kept), or no body (204). */
 interface Reply {
   status: number;
   body?: unknown;
+  bytes?: Buffer;
 }
 
 interface Call {
@@ -59,6 +60,16 @@ async function listTeams(call: Call, orgName: string): Promise<Reply> {
   if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
   if (fault?.status) return injectedFailure(fault.status);
 
+  const key = `${principalKey(principal)} ${call.url.href}`;
+  return { status: 200, bytes: ctx.pages.bytes(ctx.store.version, key, () => teamsPage(call, org, include)) };
+}
+
+/** Who is asking, as far as what a listing shows depends on it. */
+const principalKey = (p: Principal): string => (p.kind === 'owner' ? `owner ${p.organization}` : `member ${p.organization} ${p.userId}`);
+
+function teamsPage(call: Call, org: Organization, include: NonNullable<ReturnType<typeof parseInclude>>): unknown {
+  const { ctx, principal, query } = call;
+  const page = pageRequest(query, ctx.maxPageSize);
   const search = query.get('q')?.toLowerCase();
   const names = query.get('filter[names]');
   const wanted = names ? new Set(names.split(',').map((n) => n.trim())) : undefined;
@@ -70,13 +81,10 @@ async function listTeams(call: Call, orgName: string): Promise<Reply> {
   const { items, links, meta } = paginate(teams, page, call.url);
   const owner = isOwner(principal, org.name);
   return {
-    status: 200,
-    body: {
-      data: items.map((t) => teamInProfile(teamResource(t, org, 'list', owner), ctx.profile)),
-      ...(include.size > 0 ? { included: includedResources(items, org, include) } : {}),
-      links,
-      meta,
-    },
+    data: items.map((t) => teamInProfile(teamResource(t, org, 'list', owner), ctx.profile)),
+    ...(include.size > 0 ? { included: includedResources(items, org, include) } : {}),
+    links,
+    meta,
   };
 }
 
@@ -152,6 +160,7 @@ async function dispatch(call: Call, method: string, path: string): Promise<Reply
 }
 
 function send(res: http.ServerResponse, reply: Reply, headers: Record<string, string>): void {
+  if (reply.bytes) return sendJsonBytes(res, reply.status, reply.bytes, headers, JSON_API);
   if (reply.body === undefined) {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     return sendEmpty(res, reply.status);

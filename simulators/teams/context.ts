@@ -3,6 +3,7 @@ import { noFaults } from '../common/faults.js';
 import { addOwnersTeam, populateOrganization } from './generate.js';
 import { RateLimiter } from './rate-limit.js';
 import type { OrganizationSpec, TeamsScenario } from './scenario.js';
+import { PageMemo } from './page-memo.js';
 import { TeamStore } from './store.js';
 import { TeamsTelemetry } from './telemetry.js';
 import type { TeamsProfile } from './profiles.js';
@@ -26,6 +27,8 @@ export interface SimulatorContext {
   readonly profile: TeamsProfile;
   /** The hosted service's metrics service: agents per pool, runs by status. */
   readonly telemetry: TeamsTelemetry;
+  /** Team listings as sent, while the store is unchanged. */
+  readonly pages: PageMemo;
 }
 
 export const DEFAULT_RATE_PER_SECOND = 30;
@@ -50,5 +53,6 @@ export function createContext(scenario: TeamsScenario, profile: TeamsProfile = '
     maxPageSize: scenario.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     requests: new Map(),
     telemetry: new TeamsTelemetry(),
+    pages: new PageMemo(),
   };
 }

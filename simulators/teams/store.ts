@@ -28,8 +28,15 @@ export class TeamStore {
   private readonly orgs = new Map<string, Organization>();
   private readonly teamsById = new Map<string, Team>();
   private readonly principals = new Map<string, Principal>();
+  private changes = 0;
+
+  /** Grows with every change of an organization, team, user or membership: what was rendered before is stale. */
+  get version(): number {
+    return this.changes;
+  }
 
   addOrganization(name: string, seed: number): Organization {
+    this.changes += 1;
     if (this.orgs.has(name)) throw new Error(`organization ${name} already exists`);
     const rng = seededRng(hashString(name) ^ seed);
     const org: Organization = { name, ownerToken: newToken(rng), teams: [], teamsByName: new Map(), users: new Map(), rng };
@@ -64,6 +71,7 @@ export class TeamStore {
   }
 
   insertTeam(org: Organization, fields: NewTeam): Team {
+    this.changes += 1;
     const team: Team = {
       id: this.unusedId(org, 'team-', (id) => this.teamsById.has(id)),
       organization: org.name,
@@ -82,6 +90,7 @@ export class TeamStore {
   }
 
   updateTeam(team: Team, changes: TeamChanges): void {
+    this.changes += 1;
     const org = this.orgOf(team);
     if (changes.name !== undefined && changes.name !== team.name) {
       org.teamsByName.delete(team.name.toLowerCase());
@@ -95,6 +104,7 @@ export class TeamStore {
   }
 
   deleteTeam(team: Team): void {
+    this.changes += 1;
     const org = this.orgOf(team);
     org.teams.splice(org.teams.indexOf(team), 1);
     org.teamsByName.delete(team.name.toLowerCase());
@@ -103,6 +113,7 @@ export class TeamStore {
   }
 
   addUser(org: Organization, username: string, serviceAccount = false): User {
+    this.changes += 1;
     const user: User = {
       id: this.unusedId(org, 'user-', (id) => org.users.has(id)),
       username,
@@ -116,6 +127,7 @@ export class TeamStore {
   }
 
   addMember(team: Team, user: User): void {
+    this.changes += 1;
     if (user.teamIds.has(team.id)) return;
     team.memberIds.push(user.id);
     user.teamIds.add(team.id);
@@ -126,6 +138,7 @@ export class TeamStore {
    * the end, the last members leave first. Returns the team's users-count.
    */
   setMemberCount(orgName: string, teamName: string, count: number): number {
+    this.changes += 1;
     const org = this.orgs.get(orgName);
     const team = org ? this.teamByName(org, teamName) : undefined;
     if (!org || !team) throw new Error(`no team ${teamName} in ${orgName}`);
