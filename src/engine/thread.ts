@@ -1,12 +1,13 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
+import { HEAP_GROWING_PERCENT, setHeapGrowth } from '../support/heap-growth.js';
 import { startThread } from '../support/threads.js';
 import type { ExpositionFormat, Snapshot } from '../metrics/snapshot.js';
 import { BodyMirror, type BodyNote, type BodySource } from './body.js';
 import type { Engine, EngineCollect, TargetView } from './collection-engine.js';
 import type { Call, Note, ThreadData } from './messages.js';
-import { collectionYoungGenerationMb, targetCount } from './young-generation.js';
+import { collectionYoungGenerationMb, heapGrowingPercent, targetCount } from './young-generation.js';
 
 type Pending = { resolve: (v: EngineCollect | null) => void; reject: (e: Error) => void };
 type Request = Call extends infer C ? (C extends { id: number } ? Omit<C, 'id'> : never) : never;
@@ -42,6 +43,8 @@ export class CollectionThread implements Engine, BodySource {
   private alive = false;
   /** The running thread's young generation, in MiB. */
   private youngMb = FIRST_YOUNG_GENERATION_MB;
+  /** How far every thread's old generation grows past what is alive, in percent (process-wide: `setHeapGrowth`). */
+  private growthPercent = HEAP_GROWING_PERCENT;
 
   constructor(
     private readonly log: Logger,
@@ -56,9 +59,14 @@ export class CollectionThread implements Engine, BodySource {
    * The first config sizes the thread's young generation by its targets: the thread started
    * without one holds nothing yet, and is replaced by one of that size. A reload keeps the size (a
    * new thread would lose the counters of every job); a restart after a death takes the config's.
+   * The first config sizes every thread's heap growth too (`heapGrowingPercent`), kept alike.
    */
   async applyJobs(config: Config): Promise<void> {
     const wanted = collectionYoungGenerationMb(targetCount(config));
+    if (this.config === undefined) {
+      this.growthPercent = heapGrowingPercent(targetCount(config));
+      setHeapGrowth(this.growthPercent);
+    }
     if (this.config === undefined && wanted !== this.youngMb && this.alive) {
       const idle = this.worker;
       this.youngMb = wanted;
@@ -76,6 +84,11 @@ export class CollectionThread implements Engine, BodySource {
   /** The running thread's young generation, in MiB. */
   get youngGenerationMb(): number {
     return this.youngMb;
+  }
+
+  /** How far every thread's old generation grows past what is alive, in percent. */
+  get heapGrowingPercent(): number {
+    return this.growthPercent;
   }
 
   targets(): TargetView[] {

@@ -2,7 +2,9 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { CollectionThread } from '../../../src/engine/thread.js';
-import { collectionYoungGenerationMb, targetCount } from '../../../src/engine/young-generation.js';
+import { collectionYoungGenerationMb, heapGrowingPercent, targetCount } from '../../../src/engine/young-generation.js';
+import { HEAP_GROWING_PERCENT } from '../../../src/support/heap-growth.js';
+import { runProbe } from '../../helpers/process.js';
 import { NEVER } from '../../helpers/schedules.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -51,5 +53,34 @@ describe("the collection thread's young generation", () => {
       await thread.applyJobs(agents(300));
       expect(thread.youngGenerationMb).toBe(16);
     });
+
+    it("sets the heap's growth from the first config's targets, and keeps it through a reload", async () => {
+      thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
+      expect(thread.heapGrowingPercent).toBe(HEAP_GROWING_PERCENT);
+      await thread.applyJobs(agents(50));
+      expect(thread.heapGrowingPercent).toBe(50);
+      await thread.applyJobs(agents(300));
+      expect(thread.heapGrowingPercent).toBe(50);
+      await thread.stop();
+      thread = new CollectionThread(pino({ level: 'silent' }), { level: 'error', format: 'logfmt' });
+      await thread.applyJobs(agents(65));
+      expect(thread.heapGrowingPercent).toBe(100);
+    });
+  });
+
+  describe("every thread's heap growth", () => {
+    it('is half as much for an estate of 64 targets at most', () => {
+      expect([0, 50, 64, 65, 150, 416, 10_000].map(heapGrowingPercent)).toEqual([50, 50, 50, 100, 100, 100, 100]);
+    });
+
+    it('takes effect when set after the heap exists: V8 runs more full collections for the same objects kept', async () => {
+      const fullCollections = async (percent: number) => {
+        const { stdout } = await runProbe('test/fixtures/heap-growth-probe.ts', [], [String(percent)]);
+        return (JSON.parse(stdout) as { full: number }).full;
+      };
+      const [half, whole] = [await fullCollections(50), await fullCollections(100)];
+      expect(whole).toBeGreaterThan(0);
+      expect(half).toBeGreaterThan(whole);
+    }, 90_000);
   });
 });
