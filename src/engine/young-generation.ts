@@ -33,10 +33,10 @@ export const SMALL_ESTATE_TARGETS = 64;
  * `HEAP_GROWING_PERCENT` (100). Marking half as often saves a large estate a tenth of a
  * collection's CPU, but a small one's heap is mostly what any vigil holds, and there the slack is
  * the peak: at 1x (50 targets), four rounds turn about, 50 % peaked at 273-300 MiB where 100 %
- * peaked at 306-324, for 1.03 times the CPU with every answer changed (4.39 against 4.26 times
- * the floor) and 1.13 with none (1.53 against 1.33). At 3x (150 targets) 50 % cost 1.15 times the
- * CPU with no answer changed, past twice the floor (docs/performance.md, "The heap's growth
- * sized from the config").
+ * peaked at 306-324, for 1.03 times the CPU with every answer changed and 1.15 with none (1.53
+ * against 1.33 times the floor). At 3x (130 targets) 50 % cost 1.16 times the CPU with no answer
+ * changed (1.94-2.21 times the floor); at a million series 75 % lowered no peak
+ * (docs/performance.md, "The heap's growth sized from the config").
  */
 export function heapGrowingPercent(targets: number): number {
   return targets <= SMALL_ESTATE_TARGETS ? 50 : HEAP_GROWING_PERCENT;
