@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8';
  * collection's CPU. At 100 % it marks half as often (10-12 % less CPU a collection at a million
  * series); a heap may hold up to twice what is alive, yet the RSS measured turn about did not rise
  * (docs/performance.md, "Under 8 CPU seconds with every answer changed"; `bench/collect-ab.ts`).
+ * A small estate's first config lowers it (`heapGrowingPercent` in src/engine/young-generation.ts).
  */
 export const HEAP_GROWING_PERCENT = 100;
 
